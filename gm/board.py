@@ -1,0 +1,321 @@
+"""Boards (RULES.md 1): shape, snakes and ladders, geometry, the board file format and
+the canonical text that commitments are made over (CONTRACT.md)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import BoardError
+from .yamlfile import LineDict, LineList, is_int, key_problems, parse, syntax_problem
+
+BOARD_KEYS = ("name", "squares", "shape", "snakes", "ladders", "chains")
+SHAPE_KEYS = ("levels", "offsets", "serpentine")
+START = 0
+
+
+def default_levels(squares: int) -> tuple[int, ...]:
+    """Levels of 10, the top level holding the rest (RULES.md 1)."""
+    full, rest = divmod(squares, 10)
+    return (10,) * full + ((rest,) if rest else ())
+
+
+@dataclass(frozen=True)
+class Board:
+    """One board. Squares are 1..squares; 0 is Start, off the board."""
+
+    squares: int
+    levels: tuple[int, ...]
+    offsets: tuple[int, ...]
+    serpentine: bool = True
+    snakes: tuple[tuple[int, int], ...] = ()
+    ladders: tuple[tuple[int, int], ...] = ()
+    chains: bool = False
+    name: str = ""
+
+    @classmethod
+    def build(
+        cls,
+        squares: int,
+        *,
+        levels: tuple[int, ...] | list[int] | None = None,
+        offsets: tuple[int, ...] | list[int] | None = None,
+        serpentine: bool = True,
+        snakes: Any = (),
+        ladders: Any = (),
+        chains: bool = False,
+        name: str = "",
+    ) -> Board:
+        """A validated board; raises BoardError listing every problem."""
+        levels = tuple(levels) if levels is not None else default_levels(squares)
+        offsets = tuple(offsets) if offsets is not None else (0,) * len(levels)
+        board = cls(
+            squares=squares,
+            levels=levels,
+            offsets=offsets,
+            serpentine=serpentine,
+            snakes=tuple(sorted(tuple(s) for s in snakes)),
+            ladders=tuple(sorted(tuple(ladder) for ladder in ladders)),
+            chains=chains,
+            name=name,
+        )
+        problems = board.problems()
+        if problems:
+            raise BoardError(name or "board", problems)
+        return board
+
+    # -- validation -----------------------------------------------------------------
+
+    def problems(self) -> list[str]:
+        """Every way this board breaks RULES.md 1 (empty when it is sound)."""
+        problems: list[str] = []
+        n = self.squares
+        if n < 1:
+            problems.append(f"squares: {n} is not a positive number of squares")
+        if any(length < 1 for length in self.levels):
+            problems.append(f"shape: every level needs at least 1 square, got {list(self.levels)}")
+        if sum(self.levels) != n:
+            problems.append(f"shape: levels {list(self.levels)} hold {sum(self.levels)} squares, not {n}")
+        if len(self.offsets) != len(self.levels):
+            problems.append(
+                f"shape: {len(self.offsets)} offsets for {len(self.levels)} levels"
+            )
+        items = [("snake", h, t) for h, t in self.snakes] + [("ladder", f, t) for f, t in self.ladders]
+        for kind, start, end in items:
+            label = f"{kind} {start}->{end}"
+            for square in (start, end):
+                if not 1 <= square <= n:
+                    problems.append(f"{label}: square {square} is outside 1..{n}")
+            if kind == "snake" and start <= end:
+                problems.append(f"{label}: head {'below' if start < end else 'on'} tail")
+            if kind == "ladder" and start >= end:
+                problems.append(f"{label}: top {'below' if end < start else 'on'} foot")
+        for i, (kind_a, start_a, end_a) in enumerate(items):
+            for kind_b, start_b, end_b in items[i + 1 :]:
+                shared = {start_a, end_a} & {start_b, end_b}
+                if not shared:
+                    continue
+                chained = self.chains and kind_a == kind_b and (start_a == end_b or start_b == end_a)
+                only_chain_square = shared == ({start_a} if start_a == end_b else {start_b})
+                if chained and only_chain_square:
+                    continue
+                squares = ", ".join(str(s) for s in sorted(shared))
+                why = ""
+                if kind_a == kind_b and (start_a == end_b or start_b == end_a) and not self.chains:
+                    why = " (a chain needs chains: true)"
+                elif kind_a != kind_b and (start_a == end_b or start_b == end_a):
+                    why = " (a snake never chains with a ladder)"
+                problems.append(
+                    f"{kind_a} {start_a}->{end_a} and {kind_b} {start_b}->{end_b} share square {squares}{why}"
+                )
+        return problems
+
+    # -- geometry ---------------------------------------------------------------------
+
+    @cached_property
+    def _first_square(self) -> tuple[int, ...]:
+        """The number of the first square of each level (index 0 = level 1)."""
+        firsts, first = [], 1
+        for length in self.levels:
+            firsts.append(first)
+            first += length
+        return tuple(firsts)
+
+    @cached_property
+    def _positions(self) -> dict[int, tuple[int, int]]:
+        positions = {}
+        for level_index, (first, length, offset) in enumerate(
+            zip(self._first_square, self.levels, self.offsets, strict=True)
+        ):
+            rightward = not self.serpentine or level_index % 2 == 0
+            for index in range(length):
+                column = offset + (index if rightward else length - 1 - index)
+                positions[first + index] = (level_index + 1, column)
+        return positions
+
+    @cached_property
+    def _by_position(self) -> dict[tuple[int, int], int]:
+        return {pos: square for square, pos in self._positions.items()}
+
+    def level_of(self, square: int) -> int:
+        """Level of a square, 1 at the bottom."""
+        return self._positions[square][0]
+
+    def column_of(self, square: int) -> int:
+        return self._positions[square][1]
+
+    def square_at(self, level: int, column: int) -> int | None:
+        return self._by_position.get((level, column))
+
+    def columns(self, level: int) -> tuple[int, int]:
+        """The leftmost and rightmost column of a level."""
+        offset = self.offsets[level - 1]
+        return offset, offset + self.levels[level - 1] - 1
+
+    def drop_target(self, square: int) -> int:
+        """Where a trapdoor on `square` drops a piece (RULES.md 2.2): one level down, same
+        column, else that level's end nearest the column; from level 1, Start."""
+        level, column = self._positions[square]
+        if level == 1:
+            return START
+        low, high = self.columns(level - 1)
+        target = self.square_at(level - 1, min(max(column, low), high))
+        assert target is not None  # a level's squares fill its columns low..high
+        return target
+
+    @cached_property
+    def jumps(self) -> dict[int, int]:
+        """Snake heads and ladder feet, each to where it leads."""
+        return dict(self.snakes) | dict(self.ladders)
+
+    @cached_property
+    def width(self) -> tuple[int, int]:
+        """The leftmost and rightmost column over all levels."""
+        spans = [self.columns(level) for level in range(1, len(self.levels) + 1)]
+        return min(lo for lo, _ in spans), max(hi for _, hi in spans)
+
+    # -- canonical text (CONTRACT.md, Commitments) ------------------------------------
+
+    def canonical_object(self) -> dict[str, Any]:
+        return {
+            "chains": self.chains,
+            "ladders": [list(item) for item in sorted(self.ladders)],
+            "levels": list(self.levels),
+            "name": self.name,
+            "offsets": list(self.offsets),
+            "serpentine": self.serpentine,
+            "snakes": [list(item) for item in sorted(self.snakes)],
+            "squares": self.squares,
+        }
+
+    def canonical_text(self) -> str:
+        return json.dumps(
+            self.canonical_object(), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
+
+    @classmethod
+    def from_canonical(cls, text: str) -> Board:
+        data = json.loads(text)
+        return cls.build(
+            data["squares"],
+            levels=data["levels"],
+            offsets=data["offsets"],
+            serpentine=data["serpentine"],
+            snakes=data["snakes"],
+            ladders=data["ladders"],
+            chains=data["chains"],
+            name=data["name"],
+        )
+
+
+# -- board files ------------------------------------------------------------------------
+
+
+def _pairs(data: LineDict, key: str, problems: list[str]) -> list[tuple[int, int]]:
+    value = data.get(key, [])
+    if value is None:
+        return []
+    singular = key[:-1]
+    if not isinstance(value, list):
+        problems.append(f"line {data.line_of(key)}: {key} must be a list of [from, to] pairs")
+        return []
+    pairs = []
+    for index, item in enumerate(value):
+        line = value.line_of(index) if isinstance(value, LineList) else data.line_of(key)
+        if isinstance(item, list) and len(item) == 2 and all(is_int(x) for x in item):
+            pairs.append((item[0], item[1]))
+        else:
+            problems.append(f"line {line}: {singular} {item!r} is not a [from, to] pair of squares")
+    return pairs
+
+
+def _int_list(container: LineDict, key: str, problems: list[str]) -> list[int] | None:
+    value = container.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(is_int(x) for x in value):
+        problems.append(f"line {container.line_of(key)}: shape {key} must be a list of whole numbers")
+        return None
+    return list(value)
+
+
+def _bool(container: LineDict, key: str, default: bool, problems: list[str], where: str = "") -> bool:
+    value = container.get(key, default)
+    if not isinstance(value, bool):
+        problems.append(f"line {container.line_of(key)}: {where}{key} must be true or false, not {value!r}")
+        return default
+    return value
+
+
+def board_from_data(data: Any, source: str) -> Board:
+    """A Board from parsed YAML; raises BoardError naming every problem with its line."""
+    if not isinstance(data, LineDict):
+        raise BoardError(source, ["a board file is a YAML mapping with at least 'squares'"])
+    problems = key_problems(data, BOARD_KEYS)
+    squares = data.get("squares")
+    if squares is None:
+        problems.append(f"line {data.line}: missing key 'squares'")
+    elif not is_int(squares) or squares < 1:
+        problems.append(f"line {data.line_of('squares')}: squares must be a positive whole number, not {squares!r}")
+    name = data.get("name", "")
+    if name is None:
+        name = ""
+    if not isinstance(name, str):
+        name = str(name)
+    levels = offsets = None
+    serpentine = True
+    shape = data.get("shape")
+    if shape is not None:
+        if not isinstance(shape, LineDict):
+            problems.append(f"line {data.line_of('shape')}: shape must be a mapping with levels")
+        else:
+            problems += key_problems(shape, SHAPE_KEYS, "shape")
+            levels = _int_list(shape, "levels", problems)
+            offsets = _int_list(shape, "offsets", problems)
+            serpentine = _bool(shape, "serpentine", True, problems, "shape ")
+            if "levels" not in shape and offsets is not None:
+                problems.append(f"line {shape.line}: shape gives offsets but no levels")
+    chains = _bool(data, "chains", False, problems)
+    snakes = _pairs(data, "snakes", problems)
+    ladders = _pairs(data, "ladders", problems)
+    if problems or squares is None or not is_int(squares) or squares < 1:
+        raise BoardError(source, problems)
+    if levels is None:
+        levels = list(default_levels(squares))
+    if offsets is None:
+        offsets = [0] * len(levels)
+    board = Board(
+        squares=squares,
+        levels=tuple(levels),
+        offsets=tuple(offsets),
+        serpentine=serpentine,
+        snakes=tuple(sorted(snakes)),
+        ladders=tuple(sorted(ladders)),
+        chains=chains,
+        name=name,
+    )
+    problems = board.problems()
+    if problems:
+        raise BoardError(source, problems)
+    return board
+
+
+def load_board(path: str | Path) -> Board:
+    """Read and validate a board file (CONTRACT.md); raises BoardError."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise BoardError(str(path), [f"cannot read: {error.strerror or error}"]) from None
+    except UnicodeDecodeError:
+        raise BoardError(str(path), ["not UTF-8 text"]) from None
+    try:
+        data = parse(text)
+    except yaml.YAMLError as error:
+        raise BoardError(str(path), [syntax_problem(error)]) from None
+    return board_from_data(data, str(path))

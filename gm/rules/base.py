@@ -1,0 +1,83 @@
+"""What every ruleset offers the rest of gm.
+
+A ruleset is pure: state and orders in, new state and events out. It reads no clock,
+file or database, and every random choice goes through `Chance` (RULES.md 5), so a turn
+can be previewed, replayed and tested in microseconds. Storage, mail and reports sit
+around it and speak to it only through this interface.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from ..board import Board
+from ..chance import Chance
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The fixed facts of a campaign: boards by id (in campaign.yaml order), player ids
+    (in campaign.yaml order), the ruleset's options and the seed."""
+
+    boards: Mapping[str, Board]
+    players: tuple[str, ...]
+    options: Any
+    seed: int
+
+    @property
+    def chance(self) -> Chance:
+        return Chance(self.seed)
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    """The outcome of resolving one turn: the state after it and what happened."""
+
+    state: Any
+    events: tuple[Any, ...]
+
+
+class Ruleset(ABC):
+    """A rule set (RULES.md 2 and 4). Subclasses register themselves by `name`."""
+
+    name: ClassVar[str]
+    registry: ClassVar[dict[str, type[Ruleset]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any):
+        super().__init_subclass__(**kwargs)
+        if getattr(cls, "name", None):
+            Ruleset.registry[cls.name] = cls
+
+    @abstractmethod
+    def parse_options(self, raw: Mapping[str, Any]) -> Any:
+        """The ruleset's options from campaign.yaml; raises ValueError listing problems."""
+
+    @abstractmethod
+    def start(self, setup: Setup) -> Any:
+        """The state before turn 1."""
+
+    @abstractmethod
+    def resolve(self, setup: Setup, state: Any, orders: Mapping[str, Any]) -> TurnResult:
+        """Resolve the state's current turn from the orders held (player id -> order)."""
+
+    @abstractmethod
+    def state_json(self, setup: Setup, state: Any) -> dict[str, Any]:
+        """The ruleset's part of `gm state --json` (CONTRACT.md)."""
+
+    @abstractmethod
+    def dump_state(self, state: Any) -> dict[str, Any]:
+        """A JSON-ready form of the state, read back by load_state."""
+
+    @abstractmethod
+    def load_state(self, data: Mapping[str, Any]) -> Any:
+        ...
+
+
+def find_ruleset(name: str) -> Ruleset:
+    """The ruleset called `name`; raises KeyError for an unknown one."""
+    from . import postal  # noqa: F401  (registers itself)
+
+    return Ruleset.registry[name]()

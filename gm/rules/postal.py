@@ -1,0 +1,579 @@
+"""The postal game (RULES.md 2): secret numbers 1-6 once per cycle, trapdoor elections,
+crossing by overshoot, placings per board and the aggregate over boards."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..board import START, Board
+from ..errors import ProblemsError, RulesError
+from ..yamlfile import is_int
+from .base import Ruleset, Setup, TurnResult
+
+SHARED = "*"  # the hand key under `numbers: shared`
+FULL_HAND = (1, 2, 3, 4, 5, 6)
+CYCLE = 6
+
+
+# -- options ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PostalOptions:
+    """RULES.md 2 options with their defaults."""
+
+    numbers: Literal["shared", "per-board"] = "shared"
+    trapdoor_threshold: int = 3
+    announce_trapdoors: bool = True
+    close_after: int | Literal["all"] = 3
+    max_turns: int = 200
+    nmr: Literal["random", "lowest", "highest"] = "random"
+    double_turns: bool = False
+
+    @property
+    def per_board(self) -> bool:
+        return self.numbers == "per-board"
+
+    def hand(self, board_id: str) -> str:
+        """The key of the set of numbers a move on `board_id` draws from."""
+        return board_id if self.per_board else SHARED
+
+    def is_double(self, turn: int) -> bool:
+        """Turns 5&6, 11&12, ... are one double turn (RULES.md 2.5)."""
+        return self.double_turns and turn % CYCLE == 5
+
+
+def _choice(value: Any, allowed: tuple[str, ...]) -> bool:
+    return isinstance(value, str) and value in allowed
+
+
+def parse_postal_options(raw: Mapping[str, Any]) -> PostalOptions:
+    """Options from campaign.yaml; raises ProblemsError naming each bad one with its line."""
+    problems = []
+    line_of = getattr(raw, "line_of", lambda key: 0)
+
+    def bad(key: str, expected: str) -> None:
+        problems.append(f"line {line_of(key)}: option {key} must be {expected}, not {raw[key]!r}")
+
+    checks = {
+        "numbers": (lambda v: _choice(v, ("shared", "per-board")), "shared or per-board"),
+        "trapdoor_threshold": (lambda v: is_int(v) and v >= 1, "a whole number of at least 1"),
+        "announce_trapdoors": (lambda v: isinstance(v, bool), "true or false"),
+        "close_after": (lambda v: v == "all" or (is_int(v) and v >= 1), "a whole number of at least 1, or all"),
+        "max_turns": (lambda v: is_int(v) and v >= 1, "a whole number of at least 1"),
+        "nmr": (lambda v: _choice(v, ("random", "lowest", "highest")), "random, lowest or highest"),
+        "double_turns": (lambda v: isinstance(v, bool), "true or false"),
+    }
+    values = {}
+    for key, value in raw.items():
+        if key not in checks:
+            continue  # the caller reports unknown keys with their lines
+        valid, expected = checks[key]
+        if valid(value):
+            values[key] = value
+        else:
+            bad(key, expected)
+    if problems:
+        raise ProblemsError("options", problems)
+    return PostalOptions(**values)
+
+
+OPTION_KEYS = tuple(PostalOptions.__dataclass_fields__)
+
+
+# -- state and orders -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A player's piece on one board. `square` is 0 for Start; a finished piece keeps the
+    last square it stood on before crossing."""
+
+    square: int = START
+    finished: bool = False
+    placing: int | None = None
+
+
+@dataclass(frozen=True)
+class BoardState:
+    closed: bool
+    trapdoor: int | None
+    pieces: Mapping[str, Piece]
+
+    @property
+    def crossed(self) -> int:
+        return sum(piece.finished for piece in self.pieces.values())
+
+
+@dataclass(frozen=True)
+class PostalState:
+    """Between turns. `turn` is the next turn to resolve; `hands` maps player -> hand key
+    (SHARED, or a board id under per-board numbers) -> the numbers still held, ascending."""
+
+    turn: int
+    over: bool
+    boards: Mapping[str, BoardState]
+    hands: Mapping[str, Mapping[str, tuple[int, ...]]]
+
+    def moving_boards(self, player: str) -> list[str]:
+        """Open boards on which the player's piece still moves."""
+        return [
+            board_id
+            for board_id, board in self.boards.items()
+            if not board.closed and not board.pieces[player].finished
+        ]
+
+
+@dataclass(frozen=True)
+class PostalOrder:
+    """What a player sent for a turn: numbers by hand key and trapdoor nominations by board."""
+
+    numbers: Mapping[str, int] = field(default_factory=dict)
+    trapdoors: Mapping[str, int] = field(default_factory=dict)
+
+
+# -- events -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NumberPlayed:
+    """The number a hand moved with; `source` says whether the player sent it, it was the
+    last one left, or it was chosen for a player who sent none (NMR, RULES.md 2.4)."""
+
+    turn: int
+    player: str
+    hand: str
+    number: int
+    source: Literal["order", "forced", "nmr"]
+    kind: str = "number_played"
+
+
+@dataclass(frozen=True)
+class Step:
+    square: int
+    via: Literal["number", "snake", "ladder", "trapdoor"]
+
+
+@dataclass(frozen=True)
+class Moved:
+    """One piece's move on one board: the GM's route; players see only start and end."""
+
+    turn: int
+    board: str
+    player: str
+    start: int
+    number: int
+    steps: tuple[Step, ...]
+    end: int
+    crossed: bool
+    overshoot: int | None
+    kind: str = "moved"
+
+
+@dataclass(frozen=True)
+class Placed:
+    turn: int
+    board: str
+    player: str
+    placing: int
+    crossed: bool
+    kind: str = "placed"
+
+
+@dataclass(frozen=True)
+class BoardClosed:
+    turn: int
+    board: str
+    reason: Literal["close_after", "max_turns"]
+    kind: str = "board_closed"
+
+
+@dataclass(frozen=True)
+class TrapdoorElection:
+    """Nominations tallied after a turn; `tally` is (square, votes), most votes first."""
+
+    turn: int
+    board: str
+    tally: tuple[tuple[int, int], ...]
+    tied: tuple[int, ...]
+    elected: int | None
+    kind: str = "trapdoor_election"
+
+
+@dataclass(frozen=True)
+class CampaignOver:
+    turn: int
+    kind: str = "campaign_over"
+
+
+EVENT_TYPES = {
+    cls.__dataclass_fields__["kind"].default: cls
+    for cls in (NumberPlayed, Moved, Placed, BoardClosed, TrapdoorElection, CampaignOver)
+}
+
+
+def event_from_json(data: Mapping[str, Any]) -> Any:
+    cls = EVENT_TYPES[data["kind"]]
+    values = dict(data)
+    if cls is Moved:
+        values["steps"] = tuple(Step(**step) for step in values["steps"])
+    if cls is TrapdoorElection:
+        values["tally"] = tuple(tuple(pair) for pair in values["tally"])
+        values["tied"] = tuple(values["tied"])
+    return cls(**values)
+
+
+# -- moving -----------------------------------------------------------------------------
+
+
+def landing(board: Board, trapdoor: int | None, square: int) -> tuple[int, tuple[Step, ...]]:
+    """Where a piece that comes to `square` ends, and the effects it took on the way.
+
+    Effects apply one after another until a square with no effect, or with an effect
+    already used in this move (RULES.md 1); the trapdoor supersedes the snake or ladder on
+    its square and drops one level (RULES.md 2.2)."""
+    steps: list[Step] = []
+    used: set[int] = set()
+    jumps = board.jumps
+    while square not in used:
+        if square == trapdoor:
+            target, via = board.drop_target(square), "trapdoor"
+        elif square in jumps:
+            target = jumps[square]
+            via = "ladder" if target > square else "snake"
+        else:
+            break
+        used.add(square)
+        square = target
+        steps.append(Step(square, via))
+    return square, tuple(steps)
+
+
+def competition_places(scores: Mapping[str, Any]) -> dict[str, int]:
+    """Competition ranking (1, 2, 2, 4) of players by score, lower score first."""
+    ordered = sorted(scores.values())
+    first_index: dict[Any, int] = {}
+    for index, score in enumerate(ordered):
+        first_index.setdefault(score, index)
+    return {player: first_index[score] + 1 for player, score in scores.items()}
+
+
+class _Board:
+    """A board's pieces while a turn is being resolved (mutable, private to resolve)."""
+
+    def __init__(self, board_id: str, board: Board, state: BoardState):
+        self.id = board_id
+        self.board = board
+        self.closed = state.closed
+        self.trapdoor = state.trapdoor
+        self.square = {p: piece.square for p, piece in state.pieces.items()}
+        self.finished = {p: piece.finished for p, piece in state.pieces.items()}
+        self.placing = {p: piece.placing for p, piece in state.pieces.items()}
+        self._landings: dict[int, tuple[int, tuple[Step, ...]]] = {}
+
+    def land(self, square: int) -> tuple[int, tuple[Step, ...]]:
+        # the trapdoor is fixed for the whole turn, so each square's outcome is computed once
+        if square not in self._landings:
+            self._landings[square] = landing(self.board, self.trapdoor, square)
+        return self._landings[square]
+
+    def crossed(self) -> int:
+        return sum(self.finished.values())
+
+    def close(self, turn: int, reason: str, events: list) -> None:
+        """Close the board, placing every piece that has not crossed by square reached."""
+        crossed = self.crossed()
+        waiting = {p: -self.square[p] for p, done in self.finished.items() if not done}
+        for player, place in competition_places(waiting).items():
+            self.placing[player] = crossed + place
+            events.append(Placed(turn, self.id, player, crossed + place, False))
+        self.closed = True
+        events.append(BoardClosed(turn, self.id, reason))  # type: ignore[arg-type]
+
+    def frozen(self, trapdoor: int | None) -> BoardState:
+        return BoardState(
+            closed=self.closed,
+            trapdoor=None if self.closed else trapdoor,
+            pieces={
+                p: Piece(self.square[p], self.finished[p], self.placing[p]) for p in self.square
+            },
+        )
+
+
+# -- the ruleset ------------------------------------------------------------------------
+
+
+class Postal(Ruleset):
+    name = "postal"
+
+    def parse_options(self, raw: Mapping[str, Any]) -> PostalOptions:
+        return parse_postal_options(raw)
+
+    def start(self, setup: Setup) -> PostalState:
+        options: PostalOptions = setup.options
+        hand_keys = list(setup.boards) if options.per_board else [SHARED]
+        return PostalState(
+            turn=1,
+            over=False,
+            boards={
+                board_id: BoardState(False, None, {p: Piece() for p in setup.players})
+                for board_id in setup.boards
+            },
+            hands={p: {key: FULL_HAND for key in hand_keys} for p in setup.players},
+        )
+
+    # -- orders ---------------------------------------------------------------------
+
+    def order_problems(
+        self, setup: Setup, state: PostalState, player: str, order: PostalOrder
+    ) -> list[str]:
+        """Why an order cannot be played this turn (empty when it can)."""
+        options: PostalOptions = setup.options
+        problems = []
+        moving = state.moving_boards(player)
+        moving_hands = {options.hand(b) for b in moving}
+        for hand, number in order.numbers.items():
+            held = state.hands[player].get(hand)
+            where = "" if hand == SHARED else f" on board {hand}"
+            if held is None:
+                problems.append(f"there is no board {hand}")
+            elif hand not in moving_hands:
+                problems.append(
+                    f"you have finished every open board{where}, so you send no number"
+                    if hand == SHARED
+                    else f"your piece no longer moves on board {hand}, so you send no number for it"
+                )
+            elif number not in held:
+                left = ", ".join(str(n) for n in held)
+                problems.append(f"you do not hold {number}{where} this cycle (you hold {left})")
+        for board_id, square in order.trapdoors.items():
+            board = setup.boards.get(board_id)
+            if board is None:
+                problems.append(f"there is no board {board_id}")
+            elif not 1 <= square <= board.squares:
+                problems.append(f"board {board_id} has squares 1 to {board.squares}, not {square}")
+        return problems
+
+    def needs_number(self, setup: Setup, state: PostalState, player: str) -> list[str]:
+        """The hands for which the player must still send a number this turn: those that
+        move and are not forced (RULES.md 2.4)."""
+        options: PostalOptions = setup.options
+        hands = {options.hand(b) for b in state.moving_boards(player)}
+        return sorted(h for h in hands if len(state.hands[player][h]) > 1)
+
+    # -- resolving ------------------------------------------------------------------
+
+    def resolve(
+        self, setup: Setup, state: PostalState, orders: Mapping[str, PostalOrder]
+    ) -> TurnResult:
+        if state.over:
+            raise RulesError("the campaign is over; there is no turn to resolve")
+        options: PostalOptions = setup.options
+        for player, order in orders.items():
+            if player not in state.hands:
+                raise RulesError(f"an order from {player}, who is not a player")
+            problems = self.order_problems(setup, state, player, order)
+            if problems:
+                raise RulesError(f"the order of {player} cannot be played: " + "; ".join(problems))
+
+        turn = state.turn
+        halves = [turn, turn + 1] if options.is_double(turn) else [turn]
+        boards = {b: _Board(b, setup.boards[b], state.boards[b]) for b in setup.boards}
+        hands = {p: {h: list(held) for h, held in hs.items()} for p, hs in state.hands.items()}
+        events: list[Any] = []
+        n_players = len(setup.players)
+        if options.close_after == "all":
+            needed = max(n_players - 1, 1)
+        else:
+            needed = min(options.close_after, n_players)
+
+        for half, half_turn in enumerate(halves):
+            open_boards = [b for b in boards.values() if not b.closed]
+            if not open_boards:
+                break
+            numbers = self._numbers(setup, state, orders, hands, open_boards, turn, half, half_turn, events)
+            for board in open_boards:
+                hand_of = options.hand(board.id)
+                prior = board.crossed()
+                crossers: dict[str, int] = {}
+                for player in setup.players:
+                    if board.finished[player]:
+                        continue
+                    number = numbers[player, hand_of]
+                    start = board.square[player]
+                    target = start + number
+                    if target > board.board.squares:
+                        overshoot = target - board.board.squares
+                        crossers[player] = overshoot
+                        board.finished[player] = True
+                        events.append(Moved(half_turn, board.id, player, start, number, (), start, True, overshoot))
+                        continue
+                    end, effects = board.land(target)
+                    board.square[player] = end
+                    steps = (Step(target, "number"), *effects)
+                    events.append(Moved(half_turn, board.id, player, start, number, steps, end, False, None))
+                # larger overshoot first, equal overshoot an equal place (RULES.md 2.3)
+                for player, place in competition_places({p: -o for p, o in crossers.items()}).items():
+                    board.placing[player] = prior + place
+                    events.append(Placed(half_turn, board.id, player, prior + place, True))
+            for (player, hand), number in numbers.items():
+                held = hands[player][hand]
+                held.remove(number)
+                if not held:
+                    held.extend(FULL_HAND)
+            for board in open_boards:
+                if board.crossed() >= needed:
+                    board.close(half_turn, "close_after", events)
+            if half_turn >= options.max_turns:
+                for board in boards.values():
+                    if not board.closed:
+                        board.close(half_turn, "max_turns", events)
+                break
+
+        over = all(board.closed for board in boards.values())
+        elected: dict[str, int | None] = {}
+        if over:
+            events.append(CampaignOver(halves[-1]))
+        else:
+            for board in boards.values():
+                if not board.closed:
+                    elected[board.id] = self._elect(setup, board.id, turn, orders, events)
+        new_state = PostalState(
+            turn=turn + len(halves),
+            over=over,
+            boards={b: board.frozen(elected.get(b)) for b, board in boards.items()},
+            hands={p: {h: tuple(sorted(held)) for h, held in hs.items()} for p, hs in hands.items()},
+        )
+        return TurnResult(new_state, tuple(events))
+
+    def _numbers(
+        self,
+        setup: Setup,
+        state: PostalState,
+        orders: Mapping[str, PostalOrder],
+        hands: dict[str, dict[str, list[int]]],
+        open_boards: list[_Board],
+        turn: int,
+        half: int,
+        half_turn: int,
+        events: list,
+    ) -> dict[tuple[str, str], int]:
+        """The number each moving hand plays this half. A hand that does not move uses
+        nothing (RULES.md 2.1); the second half of a double turn plays the last number."""
+        options: PostalOptions = setup.options
+        numbers: dict[tuple[str, str], int] = {}
+        for player in setup.players:
+            hand_keys = {options.hand(b.id) for b in open_boards if not b.finished[player]}
+            for hand in sorted(hand_keys):
+                held = sorted(hands[player][hand])
+                sent = orders.get(player, PostalOrder()).numbers.get(hand)
+                if half == 0 and sent is not None:
+                    number, source = sent, "order"
+                elif len(held) == 1:
+                    number, source = held[0], "forced"
+                elif half == 1:
+                    raise RulesError(f"{player} holds {held} in the second half of a double turn")
+                else:
+                    number, source = self._nmr(setup, turn, player, hand, held), "nmr"
+                numbers[player, hand] = number
+                events.append(NumberPlayed(half_turn, player, hand, number, source))  # type: ignore[arg-type]
+        return numbers
+
+    def _nmr(self, setup: Setup, turn: int, player: str, hand: str, held: list[int]) -> int:
+        """The number played for a player who sent none (RULES.md 2.4 and 5)."""
+        policy = setup.options.nmr
+        if policy == "lowest":
+            return held[0]
+        if policy == "highest":
+            return held[-1]
+        key = player if hand == SHARED else f"{player}/{hand}"
+        return setup.chance.pick(turn, "nmr", key, held)
+
+    def _elect(
+        self, setup: Setup, board_id: str, turn: int, orders: Mapping[str, PostalOrder], events: list
+    ) -> int | None:
+        """Next turn's trapdoor from this turn's nominations (RULES.md 2.2 and 5)."""
+        votes = Counter(
+            order.trapdoors[board_id] for order in orders.values() if board_id in order.trapdoors
+        )
+        tally = tuple(sorted(votes.items(), key=lambda sv: (-sv[1], sv[0])))
+        tied: tuple[int, ...] = ()
+        elected = None
+        if tally and tally[0][1] >= setup.options.trapdoor_threshold:
+            tied = tuple(sorted(square for square, count in tally if count == tally[0][1]))
+            elected = tied[0] if len(tied) == 1 else setup.chance.pick(turn, "trapdoor", board_id, tied)
+        if tally:
+            events.append(TrapdoorElection(turn, board_id, tally, tied if len(tied) > 1 else (), elected))
+        return elected
+
+    # -- views ----------------------------------------------------------------------
+
+    def standings(self, setup: Setup, state: PostalState) -> dict[str, tuple[int | None, int | None]]:
+        """Each player's aggregate and place once every board has placed them (RULES.md 2.3)."""
+        aggregates: dict[str, int] = {}
+        for player in setup.players:
+            placings = [board.pieces[player].placing for board in state.boards.values()]
+            if all(p is not None for p in placings):
+                aggregates[player] = sum(placings)  # type: ignore[arg-type]
+        places = competition_places(aggregates)
+        return {p: (aggregates.get(p), places.get(p)) for p in setup.players}
+
+    def state_json(self, setup: Setup, state: PostalState) -> dict[str, Any]:
+        options: PostalOptions = setup.options
+        standings = self.standings(setup, state) if state.over else {}
+        players = {}
+        for player in setup.players:
+            hands = state.hands[player]
+            numbers_left: Any = (
+                {b: list(hands[b]) for b in setup.boards} if options.per_board else list(hands[SHARED])
+            )
+            aggregate, place = standings.get(player, (None, None))
+            players[player] = {"numbers_left": numbers_left, "aggregate": aggregate, "place": place}
+        return {
+            "turn": state.turn,
+            "over": state.over,
+            "boards": {
+                b: {
+                    "squares": setup.boards[b].squares,
+                    "closed": bs.closed,
+                    "trapdoor": bs.trapdoor,
+                    "players": {
+                        p: {"square": pc.square, "finished": pc.finished, "placing": pc.placing}
+                        for p, pc in bs.pieces.items()
+                    },
+                }
+                for b, bs in state.boards.items()
+            },
+            "players": players,
+        }
+
+    def dump_state(self, state: PostalState) -> dict[str, Any]:
+        return {
+            "turn": state.turn,
+            "over": state.over,
+            "boards": {
+                b: {
+                    "closed": bs.closed,
+                    "trapdoor": bs.trapdoor,
+                    "pieces": {p: [pc.square, pc.finished, pc.placing] for p, pc in bs.pieces.items()},
+                }
+                for b, bs in state.boards.items()
+            },
+            "hands": {p: {h: list(held) for h, held in hs.items()} for p, hs in state.hands.items()},
+        }
+
+    def load_state(self, data: Mapping[str, Any]) -> PostalState:
+        return PostalState(
+            turn=data["turn"],
+            over=data["over"],
+            boards={
+                b: BoardState(
+                    bs["closed"], bs["trapdoor"], {p: Piece(*pc) for p, pc in bs["pieces"].items()}
+                )
+                for b, bs in data["boards"].items()
+            },
+            hands={p: {h: tuple(held) for h, held in hs.items()} for p, hs in data["hands"].items()},
+        )
