@@ -216,7 +216,8 @@ class Board:
 # -- board files ------------------------------------------------------------------------
 
 
-def _pairs(data: LineDict, key: str, problems: list[str]) -> list[tuple[int, int]]:
+def _pairs(data: LineDict, key: str, problems: list[str], lines: dict[str, int]) -> list[tuple[int, int]]:
+    """The [from, to] pairs under `key`, noting the line of each as `lines["snake 12->30"]`."""
     value = data.get(key, [])
     if value is None:
         return []
@@ -229,6 +230,7 @@ def _pairs(data: LineDict, key: str, problems: list[str]) -> list[tuple[int, int
         line = value.line_of(index) if isinstance(value, LineList) else data.line_of(key)
         if isinstance(item, list) and len(item) == 2 and all(is_int(x) for x in item):
             pairs.append((item[0], item[1]))
+            lines.setdefault(f"{singular} {item[0]}->{item[1]}", line)
         else:
             problems.append(f"line {line}: {singular} {item!r} is not a [from, to] pair of squares")
     return pairs
@@ -281,9 +283,10 @@ def board_from_data(data: Any, source: str) -> Board:
             if "levels" not in shape and offsets is not None:
                 problems.append(f"line {shape.line}: shape gives offsets but no levels")
     chains = _bool(data, "chains", False, problems)
-    snakes = _pairs(data, "snakes", problems)
-    ladders = _pairs(data, "ladders", problems)
-    if problems or squares is None or not is_int(squares) or squares < 1:
+    item_lines: dict[str, int] = {}
+    snakes = _pairs(data, "snakes", problems, item_lines)
+    ladders = _pairs(data, "ladders", problems, item_lines)
+    if not is_int(squares) or squares < 1:
         raise BoardError(source, problems)
     if levels is None:
         levels = list(default_levels(squares))
@@ -299,7 +302,12 @@ def board_from_data(data: Any, source: str) -> Board:
         chains=chains,
         name=name,
     )
-    problems = board.problems()
+    for problem in board.problems():
+        label = " ".join(problem.split(" ", 2)[:2])  # "snake 12->30" starts every item problem
+        line = item_lines.get(label.rstrip(":"))
+        if line is None and problem.startswith("shape") and isinstance(shape, LineDict):
+            line = shape.line_of("levels")
+        problems.append(f"line {line}: {problem}" if line else problem)
     if problems:
         raise BoardError(source, problems)
     return board
