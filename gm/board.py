@@ -267,8 +267,11 @@ def board_from_data(data: Any, source: str) -> Board:
     name = data.get("name", "")
     if name is None:
         name = ""
-    if not isinstance(name, str):
-        name = str(name)
+    if isinstance(name, list | dict):
+        problems.append(f"line {data.line_of('name')}: name must be text, not {name!r}")
+        name = ""
+    elif not isinstance(name, str):
+        name = str(name)  # a bare number or date is still a readable title
     levels = offsets = None
     serpentine = True
     shape = data.get("shape")
@@ -306,7 +309,7 @@ def board_from_data(data: Any, source: str) -> Board:
         label = " ".join(problem.split(" ", 2)[:2])  # "snake 12->30" starts every item problem
         line = item_lines.get(label.rstrip(":"))
         if line is None and problem.startswith("shape") and isinstance(shape, LineDict):
-            line = shape.line_of("levels")
+            line = shape.line_of("offsets" if " offsets for " in problem else "levels")
         problems.append(f"line {line}: {problem}" if line else problem)
     if problems:
         raise BoardError(source, problems)
