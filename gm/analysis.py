@@ -1,0 +1,436 @@
+"""Exact game-length analysis of a board for one player alone (`gm board analyze`,
+CONTRACT.md): the postal game of RULES.md 2.1/2.3, one d6 under three finishes, and the
+`classic` ruleset of RULES.md 4. Nothing here is sampled.
+
+Method. Every game here is an absorbing Markov chain over the squares 0..N, observed
+once per *period*: a period is one roll for a die, one turn for `classic`, and one whole
+cycle of six turns for the postal game. The postal chain's true state is (square, numbers
+held), but a player who picks uniformly among the numbers held plays every order of 1..6
+with the same chance 1/720 (1/6 * 1/5 * ... * 1/1), and a fresh set is issued exactly at
+the start of each cycle; so at cycle starts the state is the square alone, and the cycle's
+effect is the average over the 720 orders. For every square at once (numpy vectors) we walk
+the tree of orders (1,956 prefixes), which gives
+
+* `moves`: the sparse transition (square at the start of a period -> square at the
+  start of the next) with its probability, for pieces that did not finish;
+* `finish[j, p]`: the chance that a period started on p finishes at its step j+1.
+
+Then
+* the expected count comes from solving the absorbing-chain equations
+  (I - Q) h = r over the states reachable from Start (numpy.linalg.solve), exact to
+  rounding;
+* the distribution P(T = t) comes from propagating the probability mass forward, period by
+  period, until the mass still in play is below `TAIL` (1e-12); percentiles read it;
+* squares landed on are expected visit counts: the mass at each period start times what
+  a period started there lands on.
+A board where the piece can be caught forever (every way on leads back) has no finite
+expected length: `expected` is then None and percentiles beyond the reachable mass too.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from .board import START, Board
+from .errors import GmError
+from .rules.postal import landing
+
+TAIL = 1e-12  # mass left unpropagated; far below the 4 decimals anyone reads
+MAX_PERIODS = 200_000  # a guard for pathological boards whose mass barely drains
+SIX = (1, 2, 3, 4, 5, 6)
+Finish = Literal["exact", "bounce", "crossing"]
+FINISHES: tuple[Finish, ...] = ("exact", "bounce", "crossing")
+
+
+class AnalysisError(GmError):
+    """A board that cannot be analysed (for instance one nobody can ever cross)."""
+
+
+# -- results ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """The exact law of a game length T (turns or rolls) for one player alone.
+
+    `probabilities[t]` is P(T = t); the mass beyond the array (`tail`) is below TAIL,
+    or is the chance of never finishing on a board that can trap a piece."""
+
+    probabilities: np.ndarray = field(repr=False, compare=False)
+    expected: float | None
+    tail: float
+
+    def percentile(self, x: float) -> int | None:
+        """The smallest t with P(T <= t) >= x/100 (CONTRACT.md); None when never reached."""
+        cumulative = np.cumsum(self.probabilities)
+        # summing in floating point can leave 0.5 as 0.49999999999999994: allow for it
+        reached = np.nonzero(cumulative >= x / 100 - 1e-12)[0]
+        return int(reached[0]) if reached.size else None
+
+    @property
+    def median(self) -> int | None:
+        return self.percentile(50)
+
+    @property
+    def p90(self) -> int | None:
+        return self.percentile(90)
+
+    def summary(self, unit: str) -> dict[str, Any]:
+        expected = None if self.expected is None else round(self.expected, 4)
+        return {
+            f"expected_{unit}": expected,
+            f"median_{unit}": self.median,
+            f"p90_{unit}": self.p90,
+        }
+
+
+@dataclass(frozen=True)
+class PostalAnalysis:
+    """RULES.md 2.1/2.3 for a player who picks uniformly among the numbers still held.
+
+    `landed[s]`: expected number of times per game a number brings the piece to square s
+    (before any snake or ladder there); `ended[s]`: expected number of turns that end on s
+    (after them)."""
+
+    fewest_turns: int
+    fewest_sequence: tuple[int, ...]
+    length: Distribution
+    landed: np.ndarray = field(repr=False, compare=False)
+    ended: np.ndarray = field(repr=False, compare=False)
+
+    def most_landed(self, count: int = 10) -> list[tuple[int, float]]:
+        """The `count` squares numbers bring a piece to most often, most first."""
+        return _top(self.landed, count)
+
+    def most_ended(self, count: int = 10) -> list[tuple[int, float]]:
+        """The `count` squares turns end on most often, most first."""
+        return _top(self.ended, count)
+
+
+def _top(counts: np.ndarray, count: int) -> list[tuple[int, float]]:
+    order = sorted(range(1, len(counts)), key=lambda s: (-counts[s], s))
+    return [(s, float(counts[s])) for s in order[:count] if counts[s] > 0]
+
+
+@dataclass(frozen=True)
+class BoardAnalysis:
+    """Everything `gm board analyze` reports about one board."""
+
+    board: Board
+    postal: PostalAnalysis
+    one_die: Mapping[Finish, Distribution]
+    classic: Distribution
+
+    def to_json(self) -> dict[str, Any]:
+        """The CONTRACT.md form (plus the landing figures, which it allows)."""
+        postal = {
+            "fewest_turns": self.postal.fewest_turns,
+            "fewest_sequence": list(self.postal.fewest_sequence),
+            **self.postal.length.summary("turns"),
+            "most_landed": [[s, round(v, 4)] for s, v in self.postal.most_landed()],
+            "most_ended": [[s, round(v, 4)] for s, v in self.postal.most_ended()],
+        }
+        return {
+            "squares": self.board.squares,
+            "postal": postal,
+            "one_die": {finish: d.summary("rolls") for finish, d in self.one_die.items()},
+            "classic": self.classic.summary("turns"),
+        }
+
+
+def analyze(board: Board) -> BoardAnalysis:
+    """The whole exact analysis of one board."""
+    return BoardAnalysis(
+        board=board,
+        postal=postal(board),
+        one_die={finish: one_die(board, finish) for finish in FINISHES},
+        classic=classic(board),
+    )
+
+
+# -- the chain engine -------------------------------------------------------------------
+
+
+def landing_table(board: Board) -> np.ndarray:
+    """Where a piece that comes to each square 0..N ends after its snakes and ladders
+    (RULES.md 1, effects once per move; no trapdoor: that is voted in play)."""
+    return np.array([landing(board, None, s)[0] for s in range(board.squares + 1)], dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class _Chain:
+    """An absorbing chain over squares 0..size-1 seen once per period (module docstring).
+
+    `src, dst, prob`: the moves between period starts of pieces still in play;
+    `finish[j, p]`: the chance of finishing at step j+1 of a period started on p."""
+
+    src: np.ndarray
+    dst: np.ndarray
+    prob: np.ndarray
+    finish: np.ndarray
+
+    @property
+    def size(self) -> int:
+        return self.finish.shape[1]
+
+    @property
+    def period(self) -> int:
+        return self.finish.shape[0]
+
+    def reachable(self) -> np.ndarray:
+        """The squares a piece can stand on at a period start, from Start."""
+        seen = np.zeros(self.size, dtype=bool)
+        seen[START] = True
+        frontier = seen.copy()
+        while frontier.any():
+            step = np.zeros(self.size, dtype=bool)
+            step[self.dst[frontier[self.src]]] = True
+            frontier = step & ~seen
+            seen |= step
+        return seen
+
+    def can_finish(self) -> np.ndarray:
+        """The squares from which finishing has a positive chance."""
+        good = self.finish.sum(axis=0) > 0
+        while True:
+            more = np.zeros(self.size, dtype=bool)
+            more[self.src[good[self.dst]]] = True
+            grown = good | more
+            if grown.sum() == good.sum():
+                return good
+            good = grown
+
+    def expected(self) -> float | None:
+        """E[T] by solving (I - Q) h = r on the reachable squares; None when infinite."""
+        live = self.reachable()
+        if (live & ~self.can_finish()).any():
+            return None
+        index = -np.ones(self.size, dtype=np.int64)
+        states = np.nonzero(live)[0]
+        index[states] = np.arange(states.size)
+        keep = live[self.src]
+        rows, cols = index[self.src[keep]], index[self.dst[keep]]
+        system = np.eye(states.size)
+        np.add.at(system, (rows, cols), -self.prob[keep])
+        steps = np.arange(1, self.period + 1)[:, None]
+        stay = 1 - self.finish.sum(axis=0)
+        # a period finishing at step j counts j; one that goes on counts the whole period
+        counts = (steps * self.finish).sum(axis=0) + self.period * stay
+        h = np.linalg.solve(system, counts[states])
+        return float(h[index[START]])
+
+    def propagate(self) -> tuple[np.ndarray, np.ndarray, float]:
+        """P(T = t) for t = 0, 1, ..., the expected number of period starts on each square,
+        and the mass left over (below TAIL, or trapped for good)."""
+        trapped = ~self.can_finish()
+        mass = np.zeros(self.size)
+        mass[START] = 1.0
+        visits = np.zeros(self.size)
+        law = [0.0]
+        for _ in range(MAX_PERIODS):
+            visits += mass
+            law.extend((self.finish @ mass).tolist())
+            mass = np.bincount(self.dst, weights=mass[self.src] * self.prob, minlength=self.size)
+            if mass[~trapped].sum() < TAIL:
+                break
+        return np.array(law), visits, float(mass.sum())
+
+    def distribution(self) -> tuple[Distribution, np.ndarray]:
+        law, visits, tail = self.propagate()
+        return Distribution(law, self.expected(), tail), visits
+
+
+def _merge(src: np.ndarray, dst: np.ndarray, prob: np.ndarray, size: int):
+    """Sum the probabilities of repeated (src, dst) pairs, so propagation touches each once."""
+    keys = src * size + dst
+    unique, inverse = np.unique(keys, return_inverse=True)
+    total = np.bincount(inverse, weights=prob)
+    return unique // size, unique % size, total
+
+
+# -- one die ----------------------------------------------------------------------------
+
+
+def _die_step(board: Board, land: np.ndarray, finish: Finish, roll: int) -> tuple[np.ndarray, np.ndarray]:
+    """For one roll from every square 0..N: where the piece ends, and whether that won."""
+    n = board.squares
+    p = np.arange(n + 1)
+    target = p + roll
+    if finish == "crossing":
+        won = target > n
+        return np.where(won, p, land[np.minimum(target, n)]), won
+    if finish == "exact":
+        target = np.where(target > n, p, target)
+    else:
+        # bounce back from N; on a board shorter than a roll, off Start again (ping-pong)
+        span = 2 * n
+        target = target % span
+        target = np.where(target > n, span - target, target)
+    end = land[target]
+    return end, end == n
+
+
+def one_die(board: Board, finish: Finish) -> Distribution:
+    """One d6, no extra roll on a six, counting rolls (CONTRACT.md `one_die`)."""
+    land = landing_table(board)
+    size = board.squares + 1
+    src, dst, prob, won = [], [], [], np.zeros(size)
+    for roll in SIX:
+        end, win = _die_step(board, land, finish, roll)
+        won += win / 6
+        src.append(np.nonzero(~win)[0])
+        dst.append(end[~win])
+        prob.append(np.full(int((~win).sum()), 1 / 6))
+    chain = _Chain(*_merge(np.concatenate(src), np.concatenate(dst), np.concatenate(prob), size),
+                   finish=won[None, :])
+    return chain.distribution()[0]
+
+
+def classic(board: Board) -> Distribution:
+    """RULES.md 4 `classic`: bounce finish, and a six rolls again as long as sixes come;
+    counting turns. A turn is the geometric sum over runs of sixes; the run is followed
+    until its weight (1/6)^k is below 1e-20, beyond any float's reach."""
+    land = landing_table(board)
+    size = board.squares + 1
+    steps = {roll: _die_step(board, land, "bounce", roll) for roll in SIX}
+    start = np.arange(size)
+    where = start.copy()  # where each turn's run of sixes has brought the piece
+    going = np.ones(size)  # the chance that run is still going (0 once a six has won)
+    won = np.zeros(size)
+    src, dst, prob = [], [], []
+    while going.max() > 1e-20:
+        for roll in SIX[:-1]:
+            end, win = steps[roll][0][where], steps[roll][1][where]
+            won += going / 6 * win
+            keep = ~win & (going > 0)
+            src.append(start[keep])
+            dst.append(end[keep])
+            prob.append(going[keep] / 6)
+        end, win = steps[6][0][where], steps[6][1][where]
+        won += going / 6 * win
+        going = np.where(win, 0.0, going / 6)
+        where = end
+    return _Chain(*_merge(np.concatenate(src), np.concatenate(dst), np.concatenate(prob), size),
+                  finish=won[None, :]).distribution()[0]
+
+
+# -- the postal game --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Cycle:
+    """One postal cycle from every square at once (module docstring): the chain, and every
+    landing by a number as (cycle start square, square landed on, probability)."""
+
+    chain: _Chain
+    hit_src: np.ndarray
+    hit_dst: np.ndarray
+    hit_prob: np.ndarray
+
+
+def _postal_cycle(board: Board, land: np.ndarray) -> _Cycle:
+    n = board.squares
+    size = n + 1
+    start = np.arange(size)
+    finish = np.zeros((6, size))
+    hits: list[tuple[np.ndarray, np.ndarray, float]] = []
+    ends: list[tuple[np.ndarray, np.ndarray, float]] = []
+
+    def walk(where: np.ndarray, held: tuple[int, ...], weight: float, turn: int) -> None:
+        # `where` is each start square's piece after this prefix of the cycle, -1 once crossed
+        playing = where >= 0
+        if not playing.any():
+            return
+        share = weight / len(held)
+        for number in held:
+            target = where + number
+            crossed = playing & (target > n)
+            finish[turn] += share * crossed
+            moving = playing & ~crossed
+            hits.append((start[moving], target[moving], share))
+            after = np.where(moving, land[np.minimum(target, n)], -1)
+            rest = tuple(x for x in held if x != number)
+            if rest:
+                walk(after, rest, share, turn + 1)
+            else:
+                done = after >= 0
+                ends.append((start[done], after[done], share))
+
+    walk(start, SIX, 1.0, 0)
+
+    def flat(parts):
+        src = np.concatenate([a for a, _, _ in parts])
+        dst = np.concatenate([b for _, b, _ in parts])
+        prob = np.concatenate([np.full(a.size, w) for a, _, w in parts])
+        return src, dst, prob
+
+    chain = _Chain(*_merge(*flat(ends), size), finish=finish)
+    return _Cycle(chain, *flat(hits))
+
+
+def postal_expected_turns(board: Board) -> float | None:
+    """Only the expected postal length: what the designer's target search needs."""
+    return _postal_cycle(board, landing_table(board)).chain.expected()
+
+
+def postal(board: Board) -> PostalAnalysis:
+    """The postal game for one player alone (RULES.md 2.1, 2.3; no trapdoor)."""
+    land = landing_table(board)
+    cycle = _postal_cycle(board, land)
+    length, visits = cycle.chain.distribution()
+    weights = visits[cycle.hit_src] * cycle.hit_prob
+    size = board.squares + 1
+    landed = np.bincount(cycle.hit_dst, weights=weights, minlength=size)
+    ended = np.bincount(land[cycle.hit_dst], weights=weights, minlength=size)
+    turns, sequence = fewest_postal(board, cycle.chain, land)
+    return PostalAnalysis(turns, sequence, length, landed, ended)
+
+
+def _play(board: Board, land: np.ndarray, square: int, numbers: tuple[int, ...]) -> int:
+    """Where a sequence of numbers takes a piece from `square`; -(turn) when it crosses."""
+    for turn, number in enumerate(numbers, 1):
+        if square + number > board.squares:
+            return -turn
+        square = int(land[square + number])
+    return square
+
+
+def fewest_postal(board: Board, chain: _Chain, land: np.ndarray) -> tuple[int, tuple[int, ...]]:
+    """The fewest turns to cross and one sequence of numbers that does it.
+
+    Breadth first over cycles: the squares first reachable at each cycle start, until one
+    of them can finish within the cycle; then the route back, each cycle's numbers being
+    the first order (lexicographically) that makes that step."""
+    can_cross = chain.finish > 0  # [turn, square]
+    parent = {START: None}
+    frontier = [START]
+    while frontier:
+        crossing = [(int(np.argmax(can_cross[:, p])), p) for p in frontier if can_cross[:, p].any()]
+        if crossing:
+            turn, square = min(crossing)
+            break
+        nxt = []
+        in_frontier = np.zeros(chain.size, dtype=bool)
+        in_frontier[frontier] = True
+        mask = in_frontier[chain.src]
+        for p, q in sorted(zip(chain.src[mask].tolist(), chain.dst[mask].tolist(), strict=True)):
+            if q not in parent:
+                parent[q] = p
+                nxt.append(q)
+        frontier = sorted(nxt)
+    else:
+        raise AnalysisError(f"{board.name or 'board'}: no sequence of numbers ever crosses it")
+    orders = list(itertools.permutations(SIX))
+    last = next(o[: turn + 1] for o in orders if _play(board, land, square, o[: turn + 1]) == -(turn + 1))
+    route = [last]
+    while parent[square] is not None:
+        before = parent[square]
+        route.append(next(o for o in orders if _play(board, land, before, o) == square))
+        square = before
+    sequence = tuple(x for part in reversed(route) for x in part)
+    return len(sequence), sequence
