@@ -1,0 +1,447 @@
+"""The order language (RULES.md 3): the text of one order mail, turned into commands.
+
+This module owns syntax only: which lines are commands, what each command's values must
+look like, where reading stops, and every problem found, line by line. What the commands
+mean for a game (does the player exist, is the password right, is square 140 on the
+board, is 4 still held, was the board left out on a two-board campaign) is the caller's,
+with the game state at hand.
+
+The text is whatever a mail program produced: top-posted replies quoting the last turn
+report, Outlook replies quoting it without '>' markers, phone signatures, bold text that
+Gmail's plain alternative writes as *NUMBER 4*. `parse_orders` never raises on any text.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+__all__ = ["MASK", "KEYWORDS", "Problem", "OrderText", "parse_orders"]
+
+MASK = "********"
+KEYWORDS = ("GAME", "PLAYER", "PASSWORD", "TURN", "NUMBER", "TRAPDOOR", "END", "HELP")
+
+# The written form of each command, quoted back in problems so the player can copy it.
+FORMS = {
+    "GAME": "GAME <campaign>",
+    "PLAYER": "PLAYER <player>",
+    "PASSWORD": "PASSWORD <password>",
+    "TURN": "TURN <turn number>",
+    "NUMBER": "NUMBER <1-6>",
+    "NUMBER-per-board": "NUMBER <board> <1-6>",
+    "TRAPDOOR": "TRAPDOOR <board> <square or NONE>",
+}
+
+# Values longer than this are no square, turn or number; the bound also keeps int() cheap.
+MAX_DIGITS = 9
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One problem on one line. `text` is the line as written, a password masked."""
+
+    line: int
+    text: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+@dataclass(frozen=True)
+class OrderText:
+    """What one mail's text says, before any game state is consulted."""
+
+    game: str | None = None
+    player: str | None = None
+    password: str | None = None
+    turn: int | None = None
+    numbers: Mapping[str | None, int] = field(default_factory=lambda: MappingProxyType({}))
+    trapdoors: Mapping[str | None, int | None] = field(default_factory=lambda: MappingProxyType({}))
+    help: bool = False
+    problems: tuple[Problem, ...] = ()
+    ignored: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing is wrong: RULES.md 3 takes a message whole or not at all."""
+        return not self.problems
+
+
+# --- reading lines -----------------------------------------------------------------------
+
+# Characters phones and webmail slip into text that no one can see; they would make
+# "NUMBER\u200b4" look right to the player and fail here.
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
+
+# A keyword, then whitespace, a colon (`Number: 4`) or the end of the line.
+_COMMAND = re.compile(r"(?P<kw>[A-Za-z]+)(?:\s*:\s*|\s+|$)(?P<rest>.*)", re.DOTALL)
+# `NUMBER4`: clearly meant as a command, but guessing where the value starts is not ours.
+_GLUED = re.compile(r"(?P<kw>number|turn|trapdoor)(?P<rest>\d.*)", re.IGNORECASE | re.DOTALL)
+# A line that may hold a password even though it is no PASSWORD command ("Password=x").
+_PASSWORDISH = re.compile(r"(?:pass(?:word|wort|wd)?|pwd?)", re.IGNORECASE)
+
+# Where the player's own text ends and a quoted original without '>' markers begins.
+_ORIGINAL = re.compile(
+    r"-{2,}\s*(?:original message|forwarded message|ursprüngliche nachricht|"
+    r"weitergeleitete nachricht|message d'origine|mensaje original|messaggio originale|"
+    r"oorspronkelijk bericht)\s*-{2,}"
+    r"|(?:begin forwarded message|anfang der weitergeleiteten nachricht)\s*:",
+    re.IGNORECASE,
+)
+_ATTRIBUTION_END = re.compile(
+    r"(?:wrote|writes|schrieb|a écrit|escribió|ha scritto|schreef|skrev|kirjoitti|"
+    r"napisał|escreveu)\s*:\s*$",
+    re.IGNORECASE,
+)
+_ATTRIBUTION_START = re.compile(r"(?:on|am|le|el|il|op|den|em|w|dne)\b", re.IGNORECASE)
+_HEADER_FROM = re.compile(r"\*?(?:from|von|de|da|van)\s*:\*?\s*\S", re.IGNORECASE)
+_HEADER_NEXT = re.compile(
+    r"\*?(?:sent|date|to|subject|gesendet|datum|an|betreff|envoyé|enviado|inviato|verzonden)"
+    r"\s*:",
+    re.IGNORECASE,
+)
+_RULE = re.compile(r"_{10,}")
+
+
+def _clean(line: str) -> str:
+    """The line as the player sees it: invisible characters gone, outer spaces trimmed."""
+    line = line.translate(_INVISIBLE).strip()
+    # Gmail's plain alternative writes bold text as *NUMBER 4*.
+    if len(line) > 2 and line[0] == "*" and line[-1] == "*":
+        line = line.strip("*").strip()
+    return line
+
+
+def _is_quoted(line: str) -> bool:
+    return line.lstrip().startswith(">")
+
+
+def _is_signature(line: str) -> bool:
+    # RFC 3676 says "-- "; many clients strip the trailing space, and iOS turns a typed
+    # "--" into an em dash.
+    return line.strip() in ("--", "\u2014")
+
+
+def _next_nonblank(lines: list[str], start: int) -> int | None:
+    for i in range(start, min(len(lines), start + 6)):
+        if lines[i].strip():
+            return i
+    return None
+
+
+def _looks_like_attribution(line: str) -> bool:
+    # "As I wrote:" is the player's own text; a real attribution starts like one or
+    # carries a date or an address.
+    return bool(_ATTRIBUTION_END.search(line)) and (
+        bool(_ATTRIBUTION_START.match(line)) or "@" in line or any(c.isdigit() for c in line)
+    )
+
+
+def _attribution_length(lines: list[str], i: int) -> int:
+    """How many lines (0, 1 or 2) an `On <date>, <name> wrote:` line takes at i."""
+    first = lines[i].strip()
+    if _looks_like_attribution(first):
+        return 1
+    # Gmail wraps a long attribution after the name: "On ..., Snakes GM <\ngm@x> wrote:".
+    if i + 1 < len(lines) and _ATTRIBUTION_START.match(first):
+        return 2 if _looks_like_attribution(first + " " + lines[i + 1].strip()) else 0
+    return 0
+
+
+def _is_header_block(lines: list[str], i: int) -> bool:
+    """An Outlook-style quoted header: `From: ...` followed by `Sent:` or `To:` lines."""
+    if not _HEADER_FROM.match(lines[i].strip()):
+        return False
+    following = _next_nonblank(lines, i + 1)
+    return following is not None and bool(_HEADER_NEXT.match(lines[following].strip()))
+
+
+def _quoted_original_starts(lines: list[str], i: int) -> bool:
+    """True when line i starts a quoted original that carries no '>' markers."""
+    line = lines[i].strip()
+    if _ORIGINAL.fullmatch(line) or _is_header_block(lines, i):
+        return True
+    if _RULE.fullmatch(line):
+        following = _next_nonblank(lines, i + 1)
+        return following is not None and _is_header_block(lines, following)
+    return False
+
+
+# --- commands ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Command:
+    line: int
+    keyword: str
+    text: str  # as written, password masked
+    args: tuple[str, ...]
+    rest: str  # everything after the keyword, as written
+
+
+def _split_command(line: str) -> tuple[str, str] | None:
+    """(KEYWORD, rest as written) when the line is a command, else None."""
+    # Full-width letters and digits from East Asian keyboards read as their ASCII twins.
+    folded = unicodedata.normalize("NFKC", line)
+    match = _COMMAND.fullmatch(folded)
+    if not match or match["kw"].upper() not in KEYWORDS:
+        return None
+    keyword = match["kw"].upper()
+    if keyword == "PASSWORD":
+        # Passwords are case-sensitive and kept exactly as written, NFKC left aside.
+        rest = re.sub(r"^\s*[:\uff1a]?\s*", "", line[len(match["kw"]) :])
+        return keyword, rest.strip()
+    return keyword, match["rest"].strip()
+
+
+def _masked(line: str) -> str:
+    """The line with everything after a password keyword hidden."""
+    match = _PASSWORDISH.match(line)
+    return (line[: match.end()] + " " + MASK) if match else MASK
+
+
+def _whole_number(value: str, low: int, high: int | None = None) -> int | None:
+    if not (value.isascii() and value.isdigit() and len(value) <= MAX_DIGITS):
+        return None
+    number = int(value)
+    if number < low or (high is not None and number > high):
+        return None
+    return number
+
+
+def _board(token: str) -> str:
+    # `TRAPDOOR A: 37` reads naturally; the colon is not part of the board id.
+    return token.rstrip(":") or token
+
+
+class _Reader:
+    """Collects commands line by line; one instance per parse_orders call."""
+
+    def __init__(self, per_board_numbers: bool):
+        self.per_board_numbers = per_board_numbers
+        self.values: dict[str, object] = {}
+        self.seen: dict[tuple[str, str | None], tuple[_Command, object]] = {}
+        self.numbers: dict[str | None, int] = {}
+        self.trapdoors: dict[str | None, int | None] = {}
+        self.board_spelling: dict[tuple[str, str], str] = {}
+        self.help = False
+        self.problems: list[Problem] = []
+        self.secrets: set[str] = set()
+
+    def problem(self, command: _Command, message: str) -> None:
+        self.problems.append(Problem(command.line, command.text, message))
+
+    def set(
+        self, command: _Command, what: str, target: str | None, value: object, same: object
+    ) -> bool:
+        """Record a value; the same target twice with different values is a problem."""
+        key = (what, target)
+        if key in self.seen:
+            first, first_same = self.seen[key]
+            if first_same != same:
+                name = what if target is None else f"{what} for board {first.args[0]}"
+                self.problem(
+                    command,
+                    f"{name} given twice with different values: line {first.line} says "
+                    f'"{first.text}", line {command.line} says "{command.text}"',
+                )
+            return False
+        self.seen[key] = (command, same)
+        return True
+
+    def one_value(self, command: _Command, what: str) -> str | None:
+        form = FORMS[command.keyword]
+        if not command.args:
+            self.problem(command, f"{command.keyword} needs {what}, written {form}")
+            return None
+        if len(command.args) > 1:
+            self.problem(
+                command,
+                f'{command.keyword} takes one value ({what}), written {form}; got "{command.rest}"',
+            )
+            return None
+        return command.args[0]
+
+    def read(self, command: _Command) -> None:
+        handler = getattr(self, "read_" + command.keyword.lower())
+        handler(command)
+
+    def read_game(self, command: _Command) -> None:
+        value = self.one_value(command, "the campaign id")
+        if value is not None and self.set(command, "GAME", None, value, value.casefold()):
+            self.values["game"] = value
+
+    def read_player(self, command: _Command) -> None:
+        value = self.one_value(command, "your player id")
+        if value is not None and self.set(command, "PLAYER", None, value, value.casefold()):
+            self.values["player"] = value
+
+    def read_password(self, command: _Command) -> None:
+        # The rest of the line is the password, so one with a space in it still works.
+        if command.rest:
+            self.secrets.add(command.rest)
+        if not command.rest:
+            self.problem(command, f"PASSWORD needs your password, written {FORMS['PASSWORD']}")
+        elif self.set(command, "PASSWORD", None, command.rest, command.rest):
+            self.values["password"] = command.rest
+
+    def read_turn(self, command: _Command) -> None:
+        value = self.one_value(command, "the turn number")
+        if value is None:
+            return
+        turn = _whole_number(value, 1)
+        if turn is None:
+            self.problem(command, f'TURN needs a whole turn number (1 or more), got "{value}"')
+        elif self.set(command, "TURN", None, turn, turn):
+            self.values["turn"] = turn
+
+    def read_number(self, command: _Command) -> None:
+        args = command.args
+        form = FORMS["NUMBER-per-board" if self.per_board_numbers else "NUMBER"]
+        if not args:
+            self.problem(command, f"NUMBER needs a number from 1 to 6, written {form}")
+            return
+        if len(args) > (2 if self.per_board_numbers else 1):
+            self.problem(command, f'too many values for NUMBER: write {form}; got "{command.rest}"')
+            return
+        # Under per-board numbers a lone number leaves the board out, like TRAPDOOR 37;
+        # the caller accepts that only on a one-board campaign.
+        board = _board(args[0]) if len(args) == 2 else None
+        number = _whole_number(args[-1], 1, 6)
+        if number is None:
+            self.problem(command, f'NUMBER needs a whole number from 1 to 6, got "{args[-1]}"')
+            return
+        if self.set(command, "NUMBER", self.target(board), number, number):
+            self.numbers[self.spelled(board)] = number
+
+    def read_trapdoor(self, command: _Command) -> None:
+        args = command.args
+        form = FORMS["TRAPDOOR"]
+        if not args:
+            self.problem(command, f"TRAPDOOR needs a square or NONE, written {form}")
+            return
+        if len(args) > 2:
+            self.problem(
+                command, f'too many values for TRAPDOOR: write {form}; got "{command.rest}"'
+            )
+            return
+        board = _board(args[0]) if len(args) == 2 else None
+        value = args[-1]
+        square = None if value.upper() == "NONE" else _whole_number(value, 1)
+        if square is None and value.upper() != "NONE":
+            hint = "" if len(args) == 2 else f", written {form}"
+            self.problem(
+                command, f'TRAPDOOR needs a square number (1 or more) or NONE, got "{value}"{hint}'
+            )
+            return
+        if self.set(command, "TRAPDOOR", self.target(board), square, square):
+            self.trapdoors[self.spelled(board)] = square
+
+    def read_help(self, command: _Command) -> None:
+        # "Help me please" is a plea for help, not a syntax error worth refusing.
+        self.help = True
+
+    def target(self, board: str | None) -> str | None:
+        return None if board is None else board.casefold()
+
+    def spelled(self, board: str | None) -> str | None:
+        """The board id as first written, so `a` and `A` share one entry."""
+        if board is None:
+            return None
+        return self.board_spelling.setdefault(("board", board.casefold()), board)
+
+
+def parse_orders(text: str, *, per_board_numbers: bool = False, max_lines: int = 1000) -> OrderText:
+    """Read the commands of one order mail's text (RULES.md 3).
+
+    `max_lines` caps the lines read as possible commands (blank and quoted lines are
+    skipped without counting, so a long quoted report does not use it up); a message
+    with more is a problem.
+    """
+    if not isinstance(text, str):
+        text = str(text)
+    lines = text.splitlines()
+    reader = _Reader(per_board_numbers)
+    ignored: list[tuple[int, str]] = []
+    counted = 0
+    i = 0
+    while i < len(lines):
+        raw = lines[i]
+        number = i + 1
+        i += 1
+        line = _clean(raw)
+        if not line or _is_quoted(raw):
+            continue
+        if _is_signature(raw) or _quoted_original_starts(lines, number - 1):
+            break
+        attribution = _attribution_length(lines, number - 1)
+        if attribution:
+            following = _next_nonblank(lines, number - 1 + attribution)
+            if following is None or not _is_quoted(lines[following]):
+                break  # the quoted original has no '>' markers: nothing below is ours
+            i = number - 1 + attribution
+            continue
+        counted += 1
+        if counted > max_lines:
+            reader.problems.append(
+                Problem(
+                    number,
+                    _masked(line) if _PASSWORDISH.match(line) else line,
+                    f"too many lines: only the first {max_lines} lines "
+                    "(not counting blank and quoted ones) are read; "
+                    "put your orders first or end them with END",
+                )
+            )
+            break
+        split = _split_command(line)
+        if split is None:
+            glued = _GLUED.fullmatch(unicodedata.normalize("NFKC", line))
+            if glued:
+                keyword = glued["kw"].upper()
+                reader.problems.append(
+                    Problem(
+                        number,
+                        line,
+                        f'put a space between {keyword} and its value: "{keyword} {glued["rest"]}"',
+                    )
+                )
+            else:
+                ignored.append((number, _masked(line) if _PASSWORDISH.match(line) else line))
+            continue
+        keyword, rest = split
+        if keyword == "END":
+            break
+        shown = (
+            line[: len(line) - len(rest)].rstrip() + " " + MASK if keyword == "PASSWORD" else line
+        )
+        if keyword == "PASSWORD" and not rest:
+            shown = line
+        reader.read(_Command(number, keyword, shown, tuple(rest.split()), rest))
+    return _result(reader, ignored)
+
+
+def _result(reader: _Reader, ignored: list[tuple[int, str]]) -> OrderText:
+    # A password may still appear elsewhere (a TURN line holding it by mistake, a free
+    # line under the PASSWORD line): hide every occurrence of every password given.
+    secrets = sorted(reader.secrets, key=len, reverse=True)
+
+    def hide(value: str) -> str:
+        for secret in secrets:
+            value = value.replace(secret, MASK)
+        return value
+
+    return OrderText(
+        game=reader.values.get("game"),  # type: ignore[arg-type]
+        player=reader.values.get("player"),  # type: ignore[arg-type]
+        password=reader.values.get("password"),  # type: ignore[arg-type]
+        turn=reader.values.get("turn"),  # type: ignore[arg-type]
+        numbers=MappingProxyType(dict(reader.numbers)),
+        trapdoors=MappingProxyType(dict(reader.trapdoors)),
+        help=reader.help,
+        problems=tuple(Problem(p.line, hide(p.text), hide(p.message)) for p in reader.problems),
+        ignored=tuple((n, hide(t)) for n, t in ignored),
+    )
