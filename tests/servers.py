@@ -163,53 +163,68 @@ class Dovecot:
     ssl_port: int
     tls: TlsFiles
     process: subprocess.Popen | None = None
-    _users: int = 0
+    _spare: list[tuple[str, str]] = field(default_factory=list)
 
     def start(self) -> None:
         if self.process is not None and self.process.poll() is None:
             return
         log = open(self.root / "log" / "foreground.log", "ab")  # noqa: SIM115 - kept by Popen
         self.process = subprocess.Popen(
-            ["dovecot", "-F", "-c", str(self.conf)], stdout=log, stderr=subprocess.STDOUT
+            ["dovecot", "-F", "-c", str(self.conf)], stdout=log, stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, so stop() can end its children
         )
         log.close()
         _wait_for_port(self.port, process=self.process)
         _wait_for_port(self.ssl_port, process=self.process)
 
     def stop(self) -> None:
-        """Stop the server (SIGTERM) and wait: connections to it drop at once."""
+        """Stop the server and wait: connections to it drop at once.
+
+        SIGTERM to the master alone leaves running imap processes serving their clients
+        for a while, so the whole process group we started gets SIGTERM too.
+        """
         if self.process is None or self.process.poll() is not None:
             return
+        group = os.getpgid(self.process.pid)
         self.process.send_signal(signal.SIGTERM)
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(group, signal.SIGTERM)
 
-    def add_user(self, name: str | None = None, password: str = "secret") -> tuple[str, str]:
-        """A new mail user with an empty Maildir; passwd-file is re-read when it changes."""
-        if name is None:
-            self._users += 1
-            name = f"user{self._users}"
-        home = self.root / "home" / name
-        home.mkdir(parents=True)
-        os.chown(home, 65534, 65534)
-        with open(self.root / "passwd", "a") as passwd:
-            passwd.write(f"{name}:{{PLAIN}}{password}:65534:65534::{home}::\n")
-        return name, password
+    def add_user(self) -> tuple[str, str]:
+        """A user of its own with an empty Maildir, for one test.
+
+        Users are written before the server starts: Dovecot re-reads a changed passwd-file
+        at most once a second, so a user appended mid-session may be refused for a while.
+        """
+        if not self._spare:
+            raise RuntimeError("no spare Dovecot users left; raise start_dovecot(users=...)")
+        return self._spare.pop(0)
 
     def log(self) -> str:
         return (self.root / "log" / "dovecot.log").read_text(errors="replace")
 
 
-def start_dovecot(root: Path, tls: TlsFiles) -> Dovecot:
-    """Configure and start a private Dovecot under `root` (created, mode 0755)."""
+def start_dovecot(root: Path, tls: TlsFiles, *, users: int = 200) -> Dovecot:
+    """Configure and start a private Dovecot under `root` (created, mode 0755), with
+    `users` users user1..userN (password "secret-N"), each with an empty Maildir."""
     root.mkdir(parents=True, exist_ok=True)
     os.chmod(root, 0o755)  # the auth process runs as user dovecot and must reach passwd
     for sub in ("run", "state", "log", "home"):
         (root / sub).mkdir(exist_ok=True)
-    (root / "passwd").touch()
+    spare = []
+    with open(root / "passwd", "w") as passwd:
+        for n in range(1, users + 1):
+            name, password = f"user{n}", f"secret-{n}"
+            home = root / "home" / name
+            home.mkdir()
+            os.chown(home, 65534, 65534)
+            passwd.write(f"{name}:{{PLAIN}}{password}:65534:65534::{home}::\n")
+            spare.append((name, password))
     os.chmod(root / "passwd", 0o644)
     port, ssl_port = free_port(), free_port()
     conf = root / "dovecot.conf"
@@ -217,7 +232,7 @@ def start_dovecot(root: Path, tls: TlsFiles) -> Dovecot:
         tag=f"{os.getpid()}-{port}", root=root, cert=tls.cert_chain, key=tls.key,
         port=port, ssl_port=ssl_port,
     ))
-    server = Dovecot(root=root, conf=conf, port=port, ssl_port=ssl_port, tls=tls)
+    server = Dovecot(root=root, conf=conf, port=port, ssl_port=ssl_port, tls=tls, _spare=spare)
     server.start()
     return server
 
@@ -294,7 +309,7 @@ class ImapAccount:
     def bodies(self, folder: str = "INBOX") -> list[bytes]:
         with self.client() as client:
             client.select_folder(folder, readonly=True)
-            found = client.fetch("1:*", [b"BODY.PEEK[]"])
+            found = client.fetch(client.search("ALL"), [b"BODY.PEEK[]"])
             return [found[uid][b"BODY[]"] for uid in sorted(found)]
 
     def folder_exists(self, folder: str) -> bool:

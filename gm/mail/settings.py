@@ -19,6 +19,7 @@ from gm.yamlfile import LineDict, is_int, key_problems
 __all__ = [
     "ImapSettings",
     "MailError",
+    "one_line",
     "SmtpSettings",
     "imap_password",
     "imap_settings",
@@ -166,11 +167,11 @@ def tls_context(cafile: str | None) -> ssl.SSLContext:
         try:
             context.load_verify_locations(cafile=cafile)
         except (OSError, ssl.SSLError) as error:
-            raise MailError(f"cannot read cafile {cafile}: {_reason(error)}") from None
+            raise MailError(f"cannot read cafile {cafile}: {one_line(error)}") from None
     return context
 
 
-def _reason(error: BaseException) -> str:
+def one_line(error: BaseException) -> str:
     """One line describing `error`, for MailError messages."""
     text = " ".join(str(error).split()) or type(error).__name__
     return text[:300]
