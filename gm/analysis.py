@@ -20,7 +20,9 @@ Then
   (I - Q) h = r over the states reachable from Start (numpy.linalg.solve), exact to
   rounding;
 * the distribution P(T = t) comes from propagating the probability mass forward, period by
-  period, until the mass still in play is below `TAIL` (1e-12); percentiles read it;
+  period, until the mass still in play is below `until` (default 1e-4; 1e-12 in the tests
+  that check the two against each other): every P(T = t) listed is exact, percentiles up to
+  p99.99 read it, and the expectation never depends on where it stopped;
 * squares landed on are expected visit counts: the mass at each period start times what
   a period started there lands on.
 A board where the piece can be caught forever (every way on leads back) has no finite
@@ -40,7 +42,7 @@ from .board import START, Board
 from .errors import GmError
 from .rules.postal import landing
 
-TAIL = 1e-12  # mass left unpropagated; far below the 4 decimals anyone reads
+UNTIL = 1e-4  # propagation stops when less mass than this is still in play
 MAX_PERIODS = 200_000  # a guard for pathological boards whose mass barely drains
 SIX = (1, 2, 3, 4, 5, 6)
 Finish = Literal["exact", "bounce", "crossing"]
@@ -58,8 +60,10 @@ class AnalysisError(GmError):
 class Distribution:
     """The exact law of a game length T (turns or rolls) for one player alone.
 
-    `probabilities[t]` is P(T = t); the mass beyond the array (`tail`) is below TAIL,
-    or is the chance of never finishing on a board that can trap a piece."""
+    `probabilities[t]` is P(T = t), exact; the mass beyond the array (`tail`) is what was
+    still in play when propagation stopped (below its `until`), plus the chance of never
+    finishing on a board that can trap a piece. `expected` comes from the chain's equations,
+    not from this array, so it does not depend on where the array stops."""
 
     probabilities: np.ndarray = field(repr=False, compare=False)
     expected: float | None
@@ -143,13 +147,13 @@ class BoardAnalysis:
         }
 
 
-def analyze(board: Board) -> BoardAnalysis:
-    """The whole exact analysis of one board."""
+def analyze(board: Board, *, until: float = UNTIL) -> BoardAnalysis:
+    """The whole exact analysis of one board (`until`: see `Distribution`)."""
     return BoardAnalysis(
         board=board,
-        postal=postal(board),
-        one_die={finish: one_die(board, finish) for finish in FINISHES},
-        classic=classic(board),
+        postal=postal(board, until=until),
+        one_die={finish: one_die(board, finish, until=until) for finish in FINISHES},
+        classic=classic(board, until=until),
     )
 
 
@@ -163,16 +167,45 @@ def landing_table(board: Board) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class _Chain:
-    """An absorbing chain over squares 0..size-1 seen once per period (module docstring).
-
-    `src, dst, prob`: the moves between period starts of pieces still in play;
-    `finish[j, p]`: the chance of finishing at step j+1 of a period started on p."""
+class _Stage:
+    """A sparse step of mass: `prob` of each entry goes from `src` to `dst`."""
 
     src: np.ndarray
     dst: np.ndarray
     prob: np.ndarray
+
+    @classmethod
+    def merged(cls, parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]], size: int) -> _Stage:
+        """One stage from many pieces, repeated (src, dst) pairs summed so that each
+        propagation touches a pair once."""
+        src = np.concatenate([part[0] for part in parts])
+        dst = np.concatenate([part[1] for part in parts])
+        prob = np.concatenate([part[2] for part in parts])
+        keys = src * size + dst
+        if size * size <= 1 << 24:  # a dense bincount is the fastest way to sum up
+            total = np.bincount(keys, weights=prob, minlength=size * size)
+            keys = np.nonzero(total)[0]
+            total = total[keys]
+        else:
+            keys, inverse = np.unique(keys, return_inverse=True)
+            total = np.bincount(inverse, weights=prob)
+        return cls(keys // size, keys % size, total)
+
+    def apply(self, mass: np.ndarray) -> np.ndarray:
+        return np.bincount(self.dst, weights=mass[self.src] * self.prob, minlength=mass.size)
+
+
+@dataclass(frozen=True)
+class _Chain:
+    """An absorbing chain over squares 0..size-1 seen once per period (module docstring).
+
+    `moves`: one period's moves of pieces still in play; `finish[j, p]`: the chance of
+    finishing at step j+1 of a period started on p. `stages`, when given, are sparse
+    factors whose product is `moves`: fewer entries to touch per period."""
+
+    moves: _Stage
     finish: np.ndarray
+    stages: tuple[_Stage, ...] = ()
 
     @property
     def size(self) -> int:
@@ -184,23 +217,24 @@ class _Chain:
 
     def reachable(self) -> np.ndarray:
         """The squares a piece can stand on at a period start, from Start."""
+        src, dst = self.moves.src, self.moves.dst
         seen = np.zeros(self.size, dtype=bool)
         seen[START] = True
         frontier = seen.copy()
         while frontier.any():
             step = np.zeros(self.size, dtype=bool)
-            step[self.dst[frontier[self.src]]] = True
+            step[dst[frontier[src]]] = True
             frontier = step & ~seen
             seen |= step
         return seen
 
     def can_finish(self) -> np.ndarray:
         """The squares from which finishing has a positive chance."""
+        src, dst = self.moves.src, self.moves.dst
         good = self.finish.sum(axis=0) > 0
         while True:
-            more = np.zeros(self.size, dtype=bool)
-            more[self.src[good[self.dst]]] = True
-            grown = good | more
+            grown = good.copy()
+            grown[src[good[dst]]] = True
             if grown.sum() == good.sum():
                 return good
             good = grown
@@ -213,10 +247,10 @@ class _Chain:
         index = -np.ones(self.size, dtype=np.int64)
         states = np.nonzero(live)[0]
         index[states] = np.arange(states.size)
-        keep = live[self.src]
-        rows, cols = index[self.src[keep]], index[self.dst[keep]]
+        keep = live[self.moves.src]
+        rows, cols = index[self.moves.src[keep]], index[self.moves.dst[keep]]
         system = np.eye(states.size)
-        np.add.at(system, (rows, cols), -self.prob[keep])
+        np.add.at(system, (rows, cols), -self.moves.prob[keep])
         steps = np.arange(1, self.period + 1)[:, None]
         stay = 1 - self.finish.sum(axis=0)
         # a period finishing at step j counts j; one that goes on counts the whole period
@@ -224,33 +258,27 @@ class _Chain:
         h = np.linalg.solve(system, counts[states])
         return float(h[index[START]])
 
-    def propagate(self) -> tuple[np.ndarray, np.ndarray, float]:
-        """P(T = t) for t = 0, 1, ..., the expected number of period starts on each square,
-        and the mass left over (below TAIL, or trapped for good)."""
+    def propagate(self, until: float) -> tuple[np.ndarray, np.ndarray, float]:
+        """P(T = t) for t = 0, 1, ... while more than `until` of the mass is still in play,
+        the expected number of period starts on each square, and the mass left over."""
         trapped = ~self.can_finish()
+        stages = self.stages or (self.moves,)
         mass = np.zeros(self.size)
         mass[START] = 1.0
         visits = np.zeros(self.size)
-        law = [0.0]
+        law = [np.zeros(1)]
         for _ in range(MAX_PERIODS):
             visits += mass
-            law.extend((self.finish @ mass).tolist())
-            mass = np.bincount(self.dst, weights=mass[self.src] * self.prob, minlength=self.size)
-            if mass[~trapped].sum() < TAIL:
+            law.append(self.finish @ mass)
+            for stage in stages:
+                mass = stage.apply(mass)
+            if mass.sum() - mass[trapped].sum() < until:
                 break
-        return np.array(law), visits, float(mass.sum())
+        return np.concatenate(law), visits, float(mass.sum())
 
-    def distribution(self) -> tuple[Distribution, np.ndarray]:
-        law, visits, tail = self.propagate()
+    def distribution(self, until: float) -> tuple[Distribution, np.ndarray]:
+        law, visits, tail = self.propagate(until)
         return Distribution(law, self.expected(), tail), visits
-
-
-def _merge(src: np.ndarray, dst: np.ndarray, prob: np.ndarray, size: int):
-    """Sum the probabilities of repeated (src, dst) pairs, so propagation touches each once."""
-    keys = src * size + dst
-    unique, inverse = np.unique(keys, return_inverse=True)
-    total = np.bincount(inverse, weights=prob)
-    return unique // size, unique % size, total
 
 
 # -- one die ----------------------------------------------------------------------------
@@ -275,26 +303,24 @@ def _die_step(board: Board, land: np.ndarray, finish: Finish, roll: int) -> tupl
     return end, end == n
 
 
-def one_die(board: Board, finish: Finish) -> Distribution:
+def one_die(board: Board, finish: Finish, *, until: float = UNTIL) -> Distribution:
     """One d6, no extra roll on a six, counting rolls (CONTRACT.md `one_die`)."""
     land = landing_table(board)
     size = board.squares + 1
-    src, dst, prob, won = [], [], [], np.zeros(size)
+    parts, won = [], np.zeros(size)
     for roll in SIX:
         end, win = _die_step(board, land, finish, roll)
         won += win / 6
-        src.append(np.nonzero(~win)[0])
-        dst.append(end[~win])
-        prob.append(np.full(int((~win).sum()), 1 / 6))
-    chain = _Chain(*_merge(np.concatenate(src), np.concatenate(dst), np.concatenate(prob), size),
-                   finish=won[None, :])
-    return chain.distribution()[0]
+        go = np.nonzero(~win)[0]
+        parts.append((go, end[go], np.full(go.size, 1 / 6)))
+    return _Chain(_Stage.merged(parts, size), won[None, :]).distribution(until)[0]
 
 
-def classic(board: Board) -> Distribution:
+def classic(board: Board, *, until: float = UNTIL) -> Distribution:
     """RULES.md 4 `classic`: bounce finish, and a six rolls again as long as sixes come;
-    counting turns. A turn is the geometric sum over runs of sixes; the run is followed
-    until its weight (1/6)^k is below 1e-20, beyond any float's reach."""
+    counting turns. A turn is a run of sixes (weight (1/6)^j after j of them, followed until
+    below 1e-20, beyond any float's reach) and then a roll of 1-5; the chain keeps the two
+    as separate sparse stages, far fewer entries than their product."""
     land = landing_table(board)
     size = board.squares + 1
     steps = {roll: _die_step(board, land, "bounce", roll) for roll in SIX}
@@ -302,44 +328,55 @@ def classic(board: Board) -> Distribution:
     where = start.copy()  # where each turn's run of sixes has brought the piece
     going = np.ones(size)  # the chance that run is still going (0 once a six has won)
     won = np.zeros(size)
-    src, dst, prob = [], [], []
+    runs = []
     while going.max() > 1e-20:
-        for roll in SIX[:-1]:
-            end, win = steps[roll][0][where], steps[roll][1][where]
-            won += going / 6 * win
-            keep = ~win & (going > 0)
-            src.append(start[keep])
-            dst.append(end[keep])
-            prob.append(going[keep] / 6)
-        end, win = steps[6][0][where], steps[6][1][where]
-        won += going / 6 * win
-        going = np.where(win, 0.0, going / 6)
-        where = end
-    return _Chain(*_merge(np.concatenate(src), np.concatenate(dst), np.concatenate(prob), size),
-                  finish=won[None, :]).distribution()[0]
+        alive = going > 0
+        runs.append((start[alive], where[alive], going[alive]))
+        won += going / 6 * steps[6][1][where]
+        going = np.where(steps[6][1][where], 0.0, going / 6)
+        where = steps[6][0][where]
+    run = _Stage.merged(runs, size)
+    rolls, after = [], np.zeros(size)  # after[q]: chance a roll of 1-5 from q wins
+    for roll in SIX[:-1]:
+        end, win = steps[roll]
+        after += win / 6
+        go = np.nonzero(~win)[0]
+        rolls.append((go, end[go], np.full(go.size, 1 / 6)))
+    roll = _Stage.merged(rolls, size)
+    won += np.bincount(run.src, weights=run.prob * after[run.dst], minlength=size)
+    moves = _Stage.merged([_product(run, roll, size)], size)
+    return _Chain(moves, won[None, :], (run, roll)).distribution(until)[0]
+
+
+def _product(first: _Stage, then: _Stage, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The entries of two stages one after the other (joined on the square between), for
+    the expectation's solve, which needs the whole period's moves."""
+    order = np.argsort(then.src, kind="stable")
+    then_src, then_dst, then_prob = then.src[order], then.dst[order], then.prob[order]
+    counts = np.bincount(then_src, minlength=size)
+    offsets = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    repeat = counts[first.dst]
+    begin = np.repeat(offsets[first.dst] - (np.cumsum(repeat) - repeat), repeat)
+    index = np.arange(int(repeat.sum())) + begin
+    src = np.repeat(first.src, repeat)
+    prob = np.repeat(first.prob, repeat) * then_prob[index]
+    return src, then_dst[index], prob
 
 
 # -- the postal game --------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Cycle:
-    """One postal cycle from every square at once (module docstring): the chain, and every
-    landing by a number as (cycle start square, square landed on, probability)."""
+def _walk_cycle(n: int, land: np.ndarray, visits: np.ndarray | None = None):
+    """Walk the tree of the 720 orders of one cycle from every square 0..n at once.
 
-    chain: _Chain
-    hit_src: np.ndarray
-    hit_dst: np.ndarray
-    hit_prob: np.ndarray
-
-
-def _postal_cycle(board: Board, land: np.ndarray) -> _Cycle:
-    n = board.squares
+    Returns `finish[j, p]` and the cycle's moves as (src, dst, prob) pieces; given the
+    expected cycle starts per square (`visits`), also the expected number of times a number
+    brings the piece to each square (`landed`)."""
     size = n + 1
     start = np.arange(size)
     finish = np.zeros((6, size))
-    hits: list[tuple[np.ndarray, np.ndarray, float]] = []
-    ends: list[tuple[np.ndarray, np.ndarray, float]] = []
+    ends: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    landed = np.zeros(size)
 
     def walk(where: np.ndarray, held: tuple[int, ...], weight: float, turn: int) -> None:
         # `where` is each start square's piece after this prefix of the cycle, -1 once crossed
@@ -352,42 +389,39 @@ def _postal_cycle(board: Board, land: np.ndarray) -> _Cycle:
             crossed = playing & (target > n)
             finish[turn] += share * crossed
             moving = playing & ~crossed
-            hits.append((start[moving], target[moving], share))
+            if visits is not None:
+                landed[:] += np.bincount(target[moving], weights=visits[moving] * share, minlength=size)
             after = np.where(moving, land[np.minimum(target, n)], -1)
             rest = tuple(x for x in held if x != number)
             if rest:
                 walk(after, rest, share, turn + 1)
             else:
-                done = after >= 0
-                ends.append((start[done], after[done], share))
+                done = np.nonzero(after >= 0)[0]
+                ends.append((done, after[done], np.full(done.size, share)))
 
     walk(start, SIX, 1.0, 0)
+    return finish, ends, landed
 
-    def flat(parts):
-        src = np.concatenate([a for a, _, _ in parts])
-        dst = np.concatenate([b for _, b, _ in parts])
-        prob = np.concatenate([np.full(a.size, w) for a, _, w in parts])
-        return src, dst, prob
 
-    chain = _Chain(*_merge(*flat(ends), size), finish=finish)
-    return _Cycle(chain, *flat(hits))
+def _postal_chain(board: Board, land: np.ndarray) -> _Chain:
+    finish, ends, _ = _walk_cycle(board.squares, land)
+    return _Chain(_Stage.merged(ends, board.squares + 1), finish)
 
 
 def postal_expected_turns(board: Board) -> float | None:
     """Only the expected postal length: what the designer's target search needs."""
-    return _postal_cycle(board, landing_table(board)).chain.expected()
+    return _postal_chain(board, landing_table(board)).expected()
 
 
-def postal(board: Board) -> PostalAnalysis:
+def postal(board: Board, *, until: float = UNTIL) -> PostalAnalysis:
     """The postal game for one player alone (RULES.md 2.1, 2.3; no trapdoor)."""
     land = landing_table(board)
-    cycle = _postal_cycle(board, land)
-    length, visits = cycle.chain.distribution()
-    weights = visits[cycle.hit_src] * cycle.hit_prob
-    size = board.squares + 1
-    landed = np.bincount(cycle.hit_dst, weights=weights, minlength=size)
-    ended = np.bincount(land[cycle.hit_dst], weights=weights, minlength=size)
-    turns, sequence = fewest_postal(board, cycle.chain, land)
+    chain = _postal_chain(board, land)
+    length, visits = chain.distribution(until)
+    # a second walk weighs each landing by how often its cycle start is visited
+    _, _, landed = _walk_cycle(board.squares, land, visits)
+    ended = np.bincount(land, weights=landed, minlength=board.squares + 1)
+    turns, sequence = fewest_postal(board, chain, land)
     return PostalAnalysis(turns, sequence, length, landed, ended)
 
 
@@ -417,8 +451,8 @@ def fewest_postal(board: Board, chain: _Chain, land: np.ndarray) -> tuple[int, t
         nxt = []
         in_frontier = np.zeros(chain.size, dtype=bool)
         in_frontier[frontier] = True
-        mask = in_frontier[chain.src]
-        for p, q in sorted(zip(chain.src[mask].tolist(), chain.dst[mask].tolist(), strict=True)):
+        mask = in_frontier[chain.moves.src]
+        for p, q in sorted(zip(chain.moves.src[mask].tolist(), chain.moves.dst[mask].tolist(), strict=True)):
             if q not in parent:
                 parent[q] = p
                 nxt.append(q)
