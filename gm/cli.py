@@ -9,6 +9,7 @@ import sys
 import click
 
 from .cli_board import board
+from .cli_campaign import COMMANDS, campaign_group
 from .errors import GmError, ProblemsError
 
 
@@ -44,6 +45,9 @@ def cli(ctx: click.Context, campaign_dir: str) -> None:
 
 
 cli.add_command(board)
+cli.add_command(campaign_group)
+for command in COMMANDS:
+    cli.add_command(command)
 
 
 def main() -> None:

@@ -1,0 +1,240 @@
+"""A campaign folder: its configuration, its database and its current state, and the
+commands that create it (`gm campaign new`, `gm start`) or read it (`gm state`)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from . import clock
+from .commitment import commitment, new_salt, seed_text
+from .config import CampaignConfig, load_config
+from .errors import GmError
+from .mailout import compose, queue
+from .store import DB_NAME, Store, dumps
+
+SCRYPT = {"n": 2**14, "r": 8, "p": 1}
+PASSWORD_WORDS = (
+    "amber", "basil", "cedar", "delta", "ember", "fable", "glade", "hazel", "ivory", "jolly",
+    "koala", "lemon", "maple", "noble", "ocean", "pearl", "quill", "raven", "sable", "tulip",
+    "umber", "vivid", "willow", "xenon", "yodel", "zesty", "acorn", "brook", "coral", "dune",
+    "eagle", "flint", "grove", "heron", "inlet", "juniper", "kelp", "lotus", "moss", "nectar",
+    "otter", "pine", "quartz", "reef", "stone", "thistle", "upland", "violet", "wren", "yarrow",
+)
+
+
+def hash_password(password: str, *, salt: bytes | None = None) -> str:
+    """`scrypt$<salt hex>$<hash hex>`: salted and slow, never reversible."""
+    salt = salt or secrets.token_bytes(16)
+    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, dklen=32, **SCRYPT)
+    return f"scrypt${salt.hex()}${digest.hex()}"
+
+
+def check_password(password: str, stored: str | None) -> bool:
+    if not stored or not stored.startswith("scrypt$"):
+        # still pay for one hash, so a wrong player id costs as long as a wrong password
+        hash_password(password, salt=b"\0" * 16)
+        return False
+    _, salt_hex, _ = stored.split("$")
+    return secrets.compare_digest(hash_password(password, salt=bytes.fromhex(salt_hex)), stored)
+
+
+def issue_password() -> str:
+    """Three words and two digits: easy to type on a phone, about 2**28 guesses."""
+    words = [secrets.choice(PASSWORD_WORDS) for _ in range(3)]
+    return "-".join(words) + f"-{secrets.randbelow(100):02d}"
+
+
+@dataclass
+class Campaign:
+    """An opened campaign: configuration plus database."""
+
+    folder: Path
+    config: CampaignConfig
+    store: Store
+
+    @classmethod
+    def open(cls, folder: str | Path, *, must_exist: bool = True) -> Campaign:
+        folder = Path(folder)
+        config = load_config(folder)
+        db_path = folder / DB_NAME
+        if must_exist and not db_path.exists():
+            raise GmError(f"campaign {config.id} has not started yet (run: gm -C {folder} start)")
+        store = Store(db_path)
+        store.migrate()
+        return cls(folder, config, store)
+
+    def close(self) -> None:
+        self.store.close()
+
+    # -- state ----------------------------------------------------------------------
+
+    @property
+    def ruleset(self):
+        return self.config.ruleset
+
+    @property
+    def setup(self):
+        return self.config.setup
+
+    def row(self) -> dict[str, Any]:
+        row = self.store.one("select * from campaign")
+        if row is None:
+            raise GmError(f"campaign {self.config.id} has not started yet (run: gm start)")
+        return row
+
+    def state(self) -> Any:
+        return self.ruleset.load_state(json.loads(self.row()["state"]))
+
+    def deadline(self) -> datetime | None:
+        text = self.row()["deadline"]
+        return clock.parse_time(text) if text else None
+
+    def names(self) -> dict[str, str]:
+        return {p.id: p.name for p in self.config.players}
+
+    def state_json(self) -> dict[str, Any]:
+        """`gm state --json` exactly as CONTRACT.md gives it."""
+        row = self.row()
+        state = self.state()
+        boards = {b["id"]: b for b in self.store.rows("select * from boards")}
+        result: dict[str, Any] = {"campaign": self.config.id, "ruleset": row["ruleset"]}
+        result |= self.ruleset.state_json(self.setup, state)
+        result["commitments"] = {
+            "seed": row["seed_commitment"],
+            "boards": {b: boards[b]["commitment"] for b in self.config.boards},
+        }
+        result["revealed"] = None
+        if row["revealed_at"]:
+            result["revealed"] = {
+                "seed": {"salt": row["seed_salt"], "value": self.config.seed},
+                "boards": {
+                    b: {"salt": boards[b]["salt"], "canonical": boards[b]["canonical"]}
+                    for b in self.config.boards
+                },
+            }
+        result["deadline"] = row["deadline"]
+        return result
+
+
+def next_deadline(config: CampaignConfig, after: datetime) -> datetime:
+    return after + timedelta(days=config.turn_days)
+
+
+def start(folder: Path) -> tuple[Campaign, list[str]]:
+    """Check everything, create the state, issue passwords, publish the commitments and
+    queue a welcome to each player and a summary to the GM."""
+    config = load_config(folder)
+    if (folder / DB_NAME).exists():
+        existing = Store(folder / DB_NAME)
+        try:
+            if "campaign" in existing.db.table_names() and existing.one("select id from campaign"):
+                raise GmError(f"campaign {config.id} has already started")
+        finally:
+            existing.close()
+    now = clock.now()
+    deadline = clock.parse_time(config.first_deadline) if config.first_deadline else next_deadline(config, now)
+    for sub in ("tmp", "new", "cur"):
+        for box in ("inbox", "outbox"):
+            os.makedirs(folder / "mail" / box / sub, exist_ok=True)
+    campaign = Campaign.open(folder, must_exist=False)
+    ruleset = config.ruleset
+    state = ruleset.start(config.setup)
+    seed_salt = new_salt()
+    issued: dict[str, str] = {}
+    with campaign.store.transaction() as db:
+        db["campaign"].insert(
+            {
+                "id": config.id,
+                "ruleset": config.ruleset_name,
+                "started_at": clock.iso(now),
+                "state": dumps(ruleset.dump_state(state)),
+                "deadline": clock.iso(deadline),
+                "seed_salt": seed_salt,
+                "seed_commitment": commitment(seed_salt, seed_text(config.seed)),
+                "revealed_at": None,
+            }
+        )
+        for board_id, board in config.boards.items():
+            salt = new_salt()
+            canonical = board.canonical_text()
+            db["boards"].insert(
+                {
+                    "id": board_id,
+                    "squares": board.squares,
+                    "canonical": canonical,
+                    "salt": salt,
+                    "commitment": commitment(salt, canonical),
+                }
+            )
+        for player in config.players:
+            password = player.password or issue_password()
+            if not player.password:
+                issued[player.id] = password
+            db["players"].insert(
+                {
+                    "id": player.id,
+                    "name": player.name,
+                    "email": player.email,
+                    "password_hash": hash_password(password),
+                    "timezone": player.timezone,
+                    "failing": None,
+                }
+            )
+        context = welcome_context(campaign, deadline)
+        for player in config.players:
+            message = compose(
+                sender=config.mail.sender,
+                to=player.email,
+                template="welcome",
+                context=context | {"player": player, "password": issued.get(player.id)},
+                now=now,
+            )
+            queue(db, message, kind="welcome", now=now, player=player.id)
+        gm_message = compose(
+            sender=config.mail.sender,
+            to=config.mail.sender,
+            template="gm_start",
+            context=context | {"issued": sorted(issued)},
+            now=now,
+        )
+        queue(db, gm_message, kind="gm-start", now=now)
+    return campaign, sorted(issued)
+
+
+def welcome_context(campaign: Campaign, deadline: datetime) -> dict[str, Any]:
+    config = campaign.config
+    return {
+        "campaign": config.id,
+        "title": config.title,
+        "gm_address": config.mail.address,
+        "boards": [{"id": b, "squares": board.squares} for b, board in config.boards.items()],
+        "per_board": config.options.per_board,
+        "deadline": deadline_text(deadline, config.timezone),
+        "options": config.options,
+        "players": [{"id": p.id, "name": p.name} for p in config.players],
+        "commitments": {
+            "seed": campaign.row()["seed_commitment"],
+            "boards": {r["id"]: r["commitment"] for r in campaign.store.rows("select * from boards")},
+        },
+    }
+
+
+def deadline_text(deadline: datetime | None, zone: str | None = None) -> dict[str, str | None] | None:
+    """A deadline in UTC and, when given, in a zone: for mail and the terminal."""
+    if deadline is None:
+        return None
+    from zoneinfo import ZoneInfo
+
+    utc = deadline.astimezone(ZoneInfo("UTC"))
+    result = {"utc": utc.strftime("%A %d %B %Y, %H:%M UTC"), "iso": clock.iso(deadline), "local": None}
+    if zone and zone != "UTC":
+        local = deadline.astimezone(ZoneInfo(zone))
+        result["local"] = local.strftime(f"%A %d %B %Y, %H:%M {zone} (%Z)")
+    return result

@@ -1,0 +1,382 @@
+"""The GM's commands on a campaign folder (`gm -C DIR ...`). Each opens the campaign,
+takes the campaign's lock when it changes state, calls one core function and says what
+it did in a line or two."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+
+from . import clock
+from .campaign import Campaign, deadline_text, start
+from .errors import GmError
+from .store import command_lock
+
+
+@contextlib.contextmanager
+def opened(ctx: click.Context, *, lock: bool = True) -> Iterator[Campaign]:
+    folder = Path(ctx.obj["dir"])
+    with command_lock(folder) if lock else contextlib.nullcontext():
+        campaign = Campaign.open(folder)
+        try:
+            yield campaign
+        finally:
+            campaign.close()
+
+
+@contextlib.contextmanager
+def progress_bar(length: int, label: str) -> Iterator:
+    """A progress bar on stderr for long runs; nothing for a handful of messages."""
+    if length < 50:
+        yield None
+        return
+    with click.progressbar(length=length, label=label, file=click.get_text_stream("stderr")) as bar:
+        yield bar.update
+
+
+# -- setting up ---------------------------------------------------------------------------
+
+
+@click.group("campaign")
+def campaign_group() -> None:
+    """Create campaign folders."""
+
+
+STARTER = """\
+# A gm campaign (see CONTRACT.md and the README). Edit, then run: gm -C {dir} start
+id: {id}
+title: {title}
+ruleset: postal
+seed: {seed}                 # every random choice derives from it; kept secret until gm reveal
+timezone: UTC                # the GM's time zone, for deadlines
+turn_days: 7                 # each resolved turn sets the next deadline this many days later
+boards:                      # board id -> board file, relative to this file
+  A: {board}
+players:                     # a password is issued to each player who has none
+  - {{id: alice, name: Alice, email: alice@example.org}}
+  - {{id: bob, name: Bob, email: bob@example.org, timezone: Europe/Berlin}}
+  - {{id: carol, name: Carol, email: carol@example.org}}
+options:                     # all optional; RULES.md gives the meaning
+  numbers: shared            # or per-board
+  trapdoor_threshold: 3
+  announce_trapdoors: true
+  close_after: 3             # or all
+  max_turns: 200
+  nmr: random                # or lowest, highest
+  double_turns: false
+mail:
+  transport: maildir         # mail/inbox and mail/outbox in this folder; or imap+smtp:
+  from: "Snakes GM <gm@example.org>"
+  # imap: {{host: imap.example.org, port: 993, user: gm, ssl: true, folder: INBOX}}
+  # smtp: {{host: smtp.example.org, port: 587, user: gm, starttls: true}}
+  # passwords come only from GM_IMAP_PASSWORD and GM_SMTP_PASSWORD
+"""
+
+
+@campaign_group.command("new")
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--id", "campaign_id", help="The campaign id (default: the folder's name).")
+def campaign_new(directory: str, campaign_id: str | None) -> None:
+    """Write a commented starter campaign.yaml into DIRECTORY.
+
+    Example: gm campaign new campaigns/spring-2027
+    """
+    import os
+    import secrets
+
+    from .resources import shipped
+
+    folder = Path(directory)
+    if (folder / "campaign.yaml").exists():
+        raise GmError(f"{folder / 'campaign.yaml'} already exists; nothing was written")
+    folder.mkdir(parents=True, exist_ok=True)
+    board = os.path.relpath(shipped("boards") / "classic.yaml", folder.resolve())
+    cid = campaign_id or folder.resolve().name
+    text = STARTER.format(dir=directory, id=cid, title=cid.replace("-", " ").title(),
+                          seed=secrets.randbelow(10**9), board=board)
+    (folder / "campaign.yaml").write_text(text, encoding="utf-8")
+    click.echo(f"wrote {folder / 'campaign.yaml'}; edit it, then run: gm -C {directory} start")
+
+
+@click.command("start")
+@click.pass_context
+def start_cmd(ctx: click.Context) -> None:
+    """Check the campaign, create its state, issue passwords, publish the commitments of
+    every board and of the seed, and queue a welcome mail to each player.
+
+    Example: gm -C campaigns/spring-2027 start
+    """
+    folder = Path(ctx.obj["dir"])
+    with command_lock(folder):
+        campaign, issued = start(folder)
+        try:
+            data = campaign.state_json()
+        finally:
+            campaign.close()
+    click.echo(f"started {data['campaign']}: {len(campaign.config.players)} players, "
+               f"{len(data['boards'])} boards, passwords issued to {len(issued)}")
+    click.echo(f"seed commitment {data['commitments']['seed']}")
+    for board_id, value in data["commitments"]["boards"].items():
+        click.echo(f"board {board_id} commitment {value}")
+    click.echo(f"welcome mail queued; deadline {data['deadline']}; run gm send to deliver")
+
+
+# -- mail in ------------------------------------------------------------------------------
+
+
+@click.command("ingest")
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False))
+@click.option("--mbox", type=click.Path(exists=True, dir_okay=False), help="Read an mbox file.")
+@click.option("--maildir", type=click.Path(exists=True, file_okay=False), help="Read another Maildir.")
+@click.pass_context
+def ingest_cmd(ctx: click.Context, files: tuple[str, ...], mbox: str | None, maildir: str | None) -> None:
+    """Read new order mail and answer each message once.
+
+    With no arguments, reads the campaign's own mailbox (mail/inbox, or IMAP).
+    Example: gm -C campaigns/spring-2027 ingest ~/Downloads/*.eml
+    """
+    with opened(ctx) as campaign:
+        report = run_ingest(campaign, files=files, mbox=mbox, maildir=maildir)
+    click.echo(ingest_summary(report))
+    for error in report.errors:
+        click.echo(f"  could not handle {error}", err=True)
+
+
+def run_ingest(campaign: Campaign, *, files=(), mbox=None, maildir=None):
+    from . import ingest
+
+    if files:
+        return ingest.ingest_files(campaign, [Path(f) for f in files])
+    if mbox:
+        return ingest.ingest_mbox(campaign, Path(mbox))
+    if maildir:
+        return ingest.ingest_maildir(campaign, Path(maildir))
+    if campaign.config.mail.transport == "imap+smtp":
+        return ingest.ingest_imap(campaign)
+    return ingest.ingest_maildir(campaign, campaign.folder / "mail" / "inbox")
+
+
+def ingest_summary(report) -> str:
+    if not report.total and not report.errors:
+        return "ingest: no new mail"
+    parts = ", ".join(f"{n} {what}" for what, n in sorted(report.outcomes.items()) if what != "seen")
+    seen = report.outcomes.get("seen", 0)
+    new = report.total - seen
+    line = f"ingest: {new} new message{'s' if new != 1 else ''}" + (f" ({parts})" if parts else "")
+    if seen:
+        line += f"; {seen} already recorded"
+    return line
+
+
+# -- the turn ------------------------------------------------------------------------------
+
+
+@click.command("orders")
+@click.option("--full", is_flag=True, help="Show each player's numbers and nominations (GM eyes only).")
+@click.pass_context
+def orders_cmd(ctx: click.Context, full: bool) -> None:
+    """Who has ordered for the current turn, and who has not.
+
+    Example: gm -C campaigns/spring-2027 orders --full
+    """
+    from .turns import order_statuses
+
+    with opened(ctx, lock=False) as campaign:
+        state = campaign.state()
+        if state.over:
+            click.echo("the campaign is over")
+            return
+        statuses = order_statuses(campaign)
+    click.echo(f"turn {state.turn}: {sum(s.complete for s in statuses if s.must_send)} of "
+               f"{sum(s.must_send for s in statuses)} numbers in")
+    for s in statuses:
+        mark = "ok  " if s.complete else "MISSING" if s.must_send else "-   "
+        if not s.must_send:
+            mark = "no number needed"
+        line = f"  {s.player:<16} {mark}"
+        if s.receipt:
+            line += f"  (order #{s.receipt})"
+        if full and s.receipt:
+            numbers = ", ".join(f"{'' if h == '*' else h + ' '}{n}" for h, n in sorted(s.order.numbers.items()))
+            traps = ", ".join(f"{b} {sq}" for b, sq in sorted(s.order.trapdoors.items()))
+            line += f"  number {numbers or '-'}; trapdoors {traps or '-'}"
+        click.echo(line)
+
+
+@click.command("deadline")
+@click.argument("when", required=False)
+@click.pass_context
+def deadline_cmd(ctx: click.Context, when: str | None) -> None:
+    """Show or set the current turn's deadline.
+
+    WHEN is a date and time in the GM's time zone unless it names one
+    (2027-03-28 18:00, 2027-03-28T18:00+02:00), or +7d / +12h from now.
+    Example: gm -C campaigns/spring-2027 deadline "2027-03-28 18:00"
+    """
+    from .turns import parse_when, set_deadline
+
+    with opened(ctx, lock=when is not None) as campaign:
+        if when is not None:
+            set_deadline(campaign, parse_when(when, campaign.config.timezone, clock.now()))
+        text = deadline_text(campaign.deadline(), campaign.config.timezone)
+        turn = campaign.state().turn
+    if text is None:
+        click.echo("no deadline: the campaign is over")
+        return
+    click.echo(f"turn {turn} deadline: {(text['local'] or text['utc'])}" + (f" = {text['utc']}" if text['local'] else ""))
+
+
+@click.command("remind")
+@click.pass_context
+def remind_cmd(ctx: click.Context) -> None:
+    """Queue a reminder to every player whose order lacks a number.
+
+    Example: gm -C campaigns/spring-2027 remind && gm -C campaigns/spring-2027 send
+    """
+    from .turns import remind
+
+    with opened(ctx) as campaign:
+        missing = remind(campaign)
+    click.echo(f"reminders queued for {len(missing)} players" + (f": {', '.join(missing)}" if missing else ""))
+
+
+@click.command("resolve")
+@click.option("--preview", is_flag=True, help="Show the GM's report of the turn and save nothing.")
+@click.option("--force", is_flag=True, help="Resolve before the deadline, or with most numbers missing.")
+@click.pass_context
+def resolve_cmd(ctx: click.Context, preview: bool, force: bool) -> None:
+    """Resolve the current turn and queue every report.
+
+    Refuses before the deadline, and when more than half of the players who must send a
+    number have none (a broken mailbox must not turn a whole turn into NMRs), unless --force.
+    Example: gm -C campaigns/spring-2027 resolve --preview
+    """
+    from .turns import resolve
+
+    with opened(ctx, lock=not preview) as campaign:
+        resolution = resolve(campaign, force=force, preview=preview)
+    if preview:
+        click.echo(resolution.gm_report)
+        click.echo("(preview: nothing was saved)")
+        return
+    click.echo(resolved_summary(resolution))
+
+
+def resolved_summary(resolution) -> str:
+    state = resolution.result.state
+    turns = f"turns {resolution.turn}-{state.turn - 1}" if state.turn - resolution.turn > 1 else f"turn {resolution.turn}"
+    tail = "the campaign is over" if state.over else f"next: turn {state.turn}"
+    return f"resolved {turns}; reports queued; {tail}"
+
+
+@click.command("undo")
+@click.option("--force", is_flag=True, help="Undo even though the turn's reports were sent.")
+@click.pass_context
+def undo_cmd(ctx: click.Context, force: bool) -> None:
+    """Roll back the last resolved turn; its orders stand again.
+
+    Example: gm -C campaigns/spring-2027 undo
+    """
+    from .turns import undo
+
+    with opened(ctx) as campaign:
+        turn = undo(campaign, force=force)
+    click.echo(f"turn {turn} undone; its orders stand and it can be resolved again")
+
+
+@click.command("send")
+@click.pass_context
+def send_cmd(ctx: click.Context) -> None:
+    """Deliver every queued message exactly once (mail/outbox, or SMTP).
+
+    Example: gm -C campaigns/spring-2027 send
+    """
+    with opened(ctx) as campaign:
+        report = run_send(campaign)
+    click.echo(send_summary(report))
+    for failure in report.permanent:
+        click.echo(f"  refused for good: {failure} (address marked failing)", err=True)
+
+
+def run_send(campaign: Campaign):
+    from .delivery import send
+
+    queued = campaign.store.one("select count(*) as n from outbox where status = 'queued'")["n"]
+    with progress_bar(queued, "sending") as update:
+        return send(campaign, progress=update)
+
+
+def send_summary(report) -> str:
+    line = f"send: {report.sent} delivered"
+    if report.temporary:
+        line += f", {report.temporary} kept for the next run (temporary failures)"
+    if report.permanent:
+        line += f", {len(report.permanent)} refused for good"
+    return line
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+@click.command("state")
+@click.option("--json", "as_json", is_flag=True, help="The state as JSON (CONTRACT.md).")
+@click.pass_context
+def state_cmd(ctx: click.Context, as_json: bool) -> None:
+    """Print the campaign's state (public facts and the GM's view of the numbers).
+
+    Example: gm -C campaigns/spring-2027 state --json
+    """
+    with opened(ctx, lock=False) as campaign:
+        data = campaign.state_json()
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+        return
+    click.echo(json.dumps(data, indent=2))
+
+
+@click.command("status")
+@click.pass_context
+def status_cmd(ctx: click.Context) -> None:
+    """A summary for the GM: turn, deadline, orders in, boards open, standings, failing addresses.
+
+    Example: gm -C campaigns/spring-2027 status
+    """
+    from .turns import order_statuses
+    from .views import standings
+
+    with opened(ctx, lock=False) as campaign:
+        config, state = campaign.config, campaign.state()
+        click.echo(f"{config.title} ({config.id}), {config.ruleset_name}, {len(config.players)} players")
+        if state.over:
+            click.echo(f"over after turn {state.turn - 1}")
+        else:
+            text = deadline_text(campaign.deadline(), config.timezone)
+            statuses = order_statuses(campaign)
+            click.echo(f"turn {state.turn}, deadline {(text['local'] or text['utc']) if text else '-'}")
+            click.echo(f"orders: {sum(s.complete for s in statuses if s.must_send)} of "
+                       f"{sum(s.must_send for s in statuses)} numbers in; "
+                       f"{sum(1 for s in statuses if s.receipt)} players have written")
+        for board_id, board in state.boards.items():
+            crossed = board.crossed
+            status = "closed" if board.closed else f"open, {crossed} crossed"
+            trap = f", trapdoor {board.trapdoor}" if board.trapdoor else ""
+            click.echo(f"board {board_id} ({config.boards[board_id].squares} squares): {status}{trap}")
+        click.echo("standings:")
+        for line in standings(campaign.setup, state, campaign.names()):
+            placings = " ".join("-" if p is None else str(p) for p in line.placings)
+            agg = f" aggregate {line.aggregate}, place {line.place}" if line.place else ""
+            click.echo(f"  {line.name:<20} placings {placings}{agg}")
+        failing = campaign.store.rows("select id, email, failing from players where failing is not null")
+        queued = campaign.store.one("select count(*) as n from outbox where status = 'queued'")["n"]
+        failed = campaign.store.one("select count(*) as n from outbox where status = 'failed'")["n"]
+    click.echo(f"outbox: {queued} queued, {failed} refused for good")
+    for row in failing:
+        click.echo(f"FAILING address {row['email']} ({row['id']}): {row['failing']}")
+
+
+COMMANDS = [start_cmd, ingest_cmd, orders_cmd, deadline_cmd, remind_cmd, resolve_cmd, undo_cmd,
+            send_cmd, state_cmd, status_cmd]

@@ -1,0 +1,28 @@
+"""The one place gm asks what time it is. Tests and the demo set GM_NOW (ISO 8601) to
+run turns at chosen moments instead of waiting for real weeks to pass."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+
+from .errors import GmError
+
+
+def parse_time(text: str) -> datetime:
+    """An ISO 8601 time; a time without a zone is taken as UTC."""
+    try:
+        value = datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise GmError(f"not a date and time: {text!r} (write e.g. 2027-03-28T18:00+01:00)") from None
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def now() -> datetime:
+    fixed = os.environ.get("GM_NOW")
+    return parse_time(fixed) if fixed else datetime.now(UTC)
+
+
+def iso(moment: datetime) -> str:
+    """UTC, to the second, as stored in the database."""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -1,0 +1,311 @@
+"""campaign.yaml (CONTRACT.md): read, check every key, and report every problem with its
+line. Nothing here touches the database or the mail."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import yaml
+
+from .board import Board, load_board
+from .errors import BoardError, ConfigError, ProblemsError
+from .rules.base import Ruleset, Setup, find_ruleset
+from .yamlfile import LineDict, is_int, key_problems, parse, syntax_problem
+
+CONFIG_NAME = "campaign.yaml"
+TOP_KEYS = (
+    "id", "title", "ruleset", "seed", "boards", "players", "options", "mail",
+    "timezone", "turn_days", "first_deadline",
+)
+PLAYER_KEYS = ("id", "name", "email", "password", "timezone")
+MAIL_KEYS = ("transport", "from", "imap", "smtp")
+# options the campaign layer owns, beside the ruleset's own (RULES.md 3)
+CAMPAIGN_OPTIONS = {"max_order_text": 65536, "allow_other_senders": False}
+ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+EMAIL_PATTERN = re.compile(r"^[^@\s<>]+@[^@\s<>]+$")
+
+
+@dataclass(frozen=True)
+class PlayerConfig:
+    id: str
+    name: str
+    email: str
+    password: str | None = None
+    timezone: str | None = None
+
+
+@dataclass(frozen=True)
+class MailConfig:
+    transport: str = "maildir"
+    sender: str = "Snakes GM <gm@localhost>"
+    imap: Any = None
+    smtp: Any = None
+
+    @property
+    def address(self) -> str:
+        from email.utils import parseaddr
+
+        return parseaddr(self.sender)[1].lower()
+
+
+@dataclass(frozen=True)
+class CampaignConfig:
+    id: str
+    title: str
+    ruleset_name: str
+    seed: int
+    board_files: dict[str, Path]
+    boards: dict[str, Board]
+    players: tuple[PlayerConfig, ...]
+    options: Any
+    max_order_text: int = 65536
+    allow_other_senders: bool = False
+    mail: MailConfig = field(default_factory=MailConfig)
+    timezone: str = "UTC"
+    turn_days: float = 7
+    first_deadline: str | None = None
+
+    @property
+    def ruleset(self) -> Ruleset:
+        return find_ruleset(self.ruleset_name)
+
+    @property
+    def setup(self) -> Setup:
+        return Setup(self.boards, tuple(p.id for p in self.players), self.options, self.seed)
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.timezone)
+
+    def player(self, player_id: str) -> PlayerConfig | None:
+        """The player whose id matches case-insensitively (RULES.md 3)."""
+        wanted = player_id.casefold()
+        return next((p for p in self.players if p.id.casefold() == wanted), None)
+
+    def board_id(self, written: str) -> str | None:
+        wanted = written.casefold()
+        return next((b for b in self.boards if b.casefold() == wanted), None)
+
+
+def _valid_zone(name: Any) -> bool:
+    if not isinstance(name, str):
+        return False
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True
+
+
+def load_config(folder: Path) -> CampaignConfig:
+    """The campaign in `folder`; raises ConfigError listing every problem with its line."""
+    path = folder / CONFIG_NAME
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(str(path), ["no campaign here (gm campaign new DIR writes a starter file)"]) from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(str(path), [f"cannot read: {error}"]) from None
+    try:
+        data = parse(text)
+    except yaml.YAMLError as error:
+        raise ConfigError(str(path), [syntax_problem(error)]) from None
+    if not isinstance(data, LineDict):
+        raise ConfigError(str(path), ["campaign.yaml must be a mapping (see CONTRACT.md)"])
+    return _config_from_data(data, folder, str(path))
+
+
+def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConfig:
+    problems = key_problems(data, TOP_KEYS)
+
+    def need(key: str, check, expected: str, default: Any = None, required: bool = True) -> Any:
+        if key not in data or data[key] is None:
+            if required:
+                problems.append(f"line {data.line}: missing key '{key}'")
+            return default
+        if not check(data[key]):
+            problems.append(f"line {data.line_of(key)}: {key} must be {expected}, not {data[key]!r}")
+            return default
+        return data[key]
+
+    def good_id(v: Any) -> bool:
+        return isinstance(v, str) and bool(ID_PATTERN.match(v))
+
+    campaign_id = need("id", good_id, "letters, digits, '-', '_' or '.'", "")
+    title = need("title", lambda v: isinstance(v, str), "text", campaign_id, required=False)
+    ruleset_name = need("ruleset", lambda v: isinstance(v, str), "a ruleset name", "postal", required=False)
+    seed = need("seed", lambda v: is_int(v) and v >= 0, "a whole number of at least 0", 0)
+    timezone = need("timezone", _valid_zone, "an IANA time zone such as Europe/London", "UTC", required=False)
+    turn_days = need(
+        "turn_days", lambda v: (is_int(v) or isinstance(v, float)) and v > 0, "a positive number of days", 7,
+        required=False,
+    )
+    first_deadline = need("first_deadline", lambda v: isinstance(v, str | int) or hasattr(v, "year"),
+                          "a date and time", None, required=False)
+    try:
+        ruleset = find_ruleset(ruleset_name)
+    except KeyError:
+        problems.append(f"line {data.line_of('ruleset')}: unknown ruleset '{ruleset_name}' (known: postal)")
+        ruleset = find_ruleset("postal")
+
+    boards: dict[str, Board] = {}
+    board_files: dict[str, Path] = {}
+    raw_boards = data.get("boards")
+    if not isinstance(raw_boards, LineDict) or not raw_boards:
+        problems.append(f"line {data.line_of('boards')}: boards must map board ids to board files")
+    else:
+        for board_id, file in raw_boards.items():
+            line = raw_boards.line_of(board_id)
+            if not good_id(str(board_id)) or not isinstance(board_id, str):
+                problems.append(f"line {line}: board id {board_id!r} must be letters, digits, '-', '_' or '.'")
+                continue
+            if not isinstance(file, str):
+                problems.append(f"line {line}: board {board_id} must name a board file")
+                continue
+            board_path = (folder / file).resolve() if not Path(file).is_absolute() else Path(file)
+            board_files[board_id] = board_path
+            try:
+                boards[board_id] = load_board(board_path)
+            except BoardError as error:
+                problems.extend(f"line {line}: board {board_id}: {p}" for p in error.problems)
+        _unique_casefold(list(raw_boards), "board id", problems, raw_boards.line)
+
+    players = _players(data, problems)
+
+    raw_options = data.get("options") or LineDict()
+    if not isinstance(raw_options, LineDict):
+        problems.append(f"line {data.line_of('options')}: options must be a mapping")
+        raw_options = LineDict()
+    from .rules.postal import OPTION_KEYS
+
+    problems += key_problems(raw_options, (*OPTION_KEYS, *CAMPAIGN_OPTIONS), "options")
+    options = None
+    try:
+        options = ruleset.parse_options(_without(raw_options))
+    except ProblemsError as error:
+        problems += error.problems
+    max_text = raw_options.get("max_order_text", CAMPAIGN_OPTIONS["max_order_text"])
+    if not is_int(max_text) or max_text < 100:
+        problems.append(f"line {raw_options.line_of('max_order_text')}: option max_order_text must be a whole number of at least 100")
+    allow_others = raw_options.get("allow_other_senders", False)
+    if not isinstance(allow_others, bool):
+        problems.append(f"line {raw_options.line_of('allow_other_senders')}: option allow_other_senders must be true or false")
+
+    mail = _mail(data, problems)
+    if problems:
+        raise ConfigError(source, problems)
+    return CampaignConfig(
+        id=campaign_id,
+        title=title,
+        ruleset_name=ruleset_name,
+        seed=seed,
+        board_files=board_files,
+        boards=boards,
+        players=players,
+        options=options,
+        max_order_text=max_text,
+        allow_other_senders=allow_others,
+        mail=mail,
+        timezone=timezone,
+        turn_days=turn_days,
+        first_deadline=str(first_deadline) if first_deadline is not None else None,
+    )
+
+
+def _without(raw: LineDict) -> LineDict:
+    """The ruleset's options: raw options less the campaign layer's own."""
+    result = LineDict({k: v for k, v in raw.items() if k not in CAMPAIGN_OPTIONS})
+    result.line, result.lines = raw.line, raw.lines
+    return result
+
+
+def _unique_casefold(ids: list[Any], what: str, problems: list[str], line: int) -> None:
+    seen: dict[str, Any] = {}
+    for value in ids:
+        key = str(value).casefold()
+        if key in seen:
+            problems.append(f"line {line}: {what} '{value}' is the same as '{seen[key]}' (ids ignore case)")
+        seen[key] = value
+
+
+def _players(data: LineDict, problems: list[str]) -> tuple[PlayerConfig, ...]:
+    raw = data.get("players")
+    if not isinstance(raw, list) or not raw:
+        problems.append(f"line {data.line_of('players')}: players must be a list of {{id, name, email}}")
+        return ()
+    players = []
+    for index, item in enumerate(raw):
+        line = raw.line_of(index) if hasattr(raw, "line_of") else data.line_of("players")
+        if not isinstance(item, LineDict):
+            problems.append(f"line {line}: a player is a mapping with id, name and email")
+            continue
+        problems += key_problems(item, PLAYER_KEYS, "player")
+        player_id, email = item.get("id"), item.get("email")
+        ok = True
+        if not isinstance(player_id, str) or not ID_PATTERN.match(player_id):
+            problems.append(f"line {line}: player id {player_id!r} must be letters, digits, '-', '_' or '.'")
+            ok = False
+        if not isinstance(email, str) or not EMAIL_PATTERN.match(email):
+            problems.append(f"line {line}: player {player_id}: email {email!r} is not an address")
+            ok = False
+        password = item.get("password")
+        if password is not None and (not isinstance(password, str | int) or len(str(password)) < 6):
+            problems.append(f"line {item.line_of('password')}: player {player_id}: password must be at least 6 characters")
+            ok = False
+        zone = item.get("timezone")
+        if zone is not None and not _valid_zone(zone):
+            problems.append(f"line {item.line_of('timezone')}: player {player_id}: unknown time zone {zone!r}")
+            ok = False
+        if ok:
+            players.append(
+                PlayerConfig(
+                    id=player_id,
+                    name=str(item.get("name") or player_id),
+                    email=email.strip().lower(),
+                    password=None if password is None else str(password),
+                    timezone=zone,
+                )
+            )
+    _unique_casefold([p.id for p in players], "player id", problems, raw.line)
+    _unique_casefold([p.email for p in players], "player email", problems, raw.line)
+    return tuple(players)
+
+
+def _mail(data: LineDict, problems: list[str]) -> MailConfig:
+    raw = data.get("mail")
+    if raw is None:
+        return MailConfig()
+    if not isinstance(raw, LineDict):
+        problems.append(f"line {data.line_of('mail')}: mail must be a mapping")
+        return MailConfig()
+    problems += key_problems(raw, MAIL_KEYS, "mail")
+    transport = raw.get("transport", "maildir")
+    sender = raw.get("from", MailConfig.sender)
+    if transport not in ("maildir", "imap+smtp"):
+        problems.append(f"line {raw.line_of('transport')}: mail transport must be maildir or imap+smtp, not {transport!r}")
+    if not isinstance(sender, str) or "@" not in sender:
+        problems.append(f"line {raw.line_of('from')}: mail from must be an address such as \"Snakes GM <gm@example.org>\"")
+        sender = MailConfig.sender
+    imap = smtp = None
+    if transport == "imap+smtp":
+        from .mail.settings import imap_settings, smtp_settings
+
+        for key, reader in (("imap", imap_settings), ("smtp", smtp_settings)):
+            section = raw.get(key)
+            if not isinstance(section, LineDict):
+                problems.append(f"line {raw.line_of(key)}: mail transport imap+smtp needs a mail.{key} mapping")
+                continue
+            try:
+                value = reader(section)
+            except ProblemsError as error:
+                problems.extend(error.problems)
+                continue
+            if key == "imap":
+                imap = value
+            else:
+                smtp = value
+    return MailConfig(transport=transport, sender=sender, imap=imap, smtp=smtp)

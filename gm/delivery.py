@@ -1,0 +1,109 @@
+"""`gm send`: the outbox delivered exactly once, into the campaign's Maildir or over SMTP.
+
+Exactly once on the Maildir transport: each message's file name is fixed by its outbox id,
+so a file delivered just before a crash is found and marked sent on the rerun, never
+written twice. Over SMTP a message is marked sent only once the server accepted it.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from email.utils import parseaddr
+from pathlib import Path
+
+from . import clock
+from .campaign import Campaign
+
+BATCH = 200  # Maildir deliveries marked sent per transaction
+
+
+@dataclass
+class SendReport:
+    sent: int = 0
+    temporary: int = 0
+    permanent: list[str] = field(default_factory=list)  # "address: reason"
+
+
+def maildir_name(campaign_id: str, outbox_id: int) -> str:
+    return f"gm-{campaign_id}-{outbox_id:08d}.{socket.gethostname().split('.')[0] or 'gm'}"
+
+
+def _delivered_names(box: Path) -> set[str]:
+    """File names already in a Maildir, without the ':2,FLAGS' a mail program adds."""
+    names = set()
+    for sub in ("new", "cur"):
+        if (box / sub).is_dir():
+            names.update(name.split(":", 1)[0] for name in os.listdir(box / sub))
+    return names
+
+
+def send(campaign: Campaign, *, progress: Callable[[int], None] | None = None) -> SendReport:
+    rows = campaign.store.rows("select id, recipient, raw from outbox where status = 'queued' order by id")
+    if campaign.config.mail.transport == "imap+smtp":
+        return _send_smtp(campaign, rows, progress)
+    return _send_maildir(campaign, rows, progress)
+
+
+def _send_maildir(campaign: Campaign, rows: list[dict], progress: Callable[[int], None] | None) -> SendReport:
+    box = campaign.folder / "mail" / "outbox"
+    for sub in ("tmp", "new", "cur"):
+        (box / sub).mkdir(parents=True, exist_ok=True)
+    present = _delivered_names(box)
+    report = SendReport()
+    for start in range(0, len(rows), BATCH):
+        batch = rows[start : start + BATCH]
+        for row in batch:
+            name = maildir_name(campaign.config.id, row["id"])
+            if name not in present:
+                tmp = box / "tmp" / name
+                with open(tmp, "wb") as handle:
+                    handle.write(row["raw"])
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.rename(tmp, box / "new" / name)
+        with campaign.store.transaction() as db:
+            now = clock.iso(clock.now())
+            for row in batch:
+                db["outbox"].update(row["id"], {"status": "sent", "sent_at": now, "attempts": 1})
+        report.sent += len(batch)
+        if progress:
+            progress(len(batch))
+    return report
+
+
+def _send_smtp(campaign: Campaign, rows: list[dict], progress: Callable[[int], None] | None) -> SendReport:
+    from .mail.settings import smtp_password
+    from .mail.smtp import Outgoing, Outcome, send_batch
+
+    settings = campaign.config.mail.smtp
+    sender = campaign.config.mail.address
+    report = SendReport()
+    by_id = {str(row["id"]): row for row in rows}
+
+    def on_outcome(outcome: Outcome) -> None:
+        row = by_id[outcome.key]
+        with campaign.store.transaction() as db:
+            if outcome.status == "sent":
+                db["outbox"].update(row["id"], {"status": "sent", "sent_at": clock.iso(clock.now()),
+                                                "attempts": 1, "error": None})
+                report.sent += 1
+            elif outcome.status == "permanent":
+                reason = f"{outcome.code} {outcome.detail}".strip()
+                db["outbox"].update(row["id"], {"status": "failed", "error": reason})
+                db.execute("update players set failing = ? where email = ?", (f"smtp: {reason}", row["recipient"]))
+                report.permanent.append(f"{row['recipient']}: {reason}")
+            else:
+                db.execute("update outbox set attempts = coalesce(attempts, 0) + 1, error = ? where id = ?",
+                           (f"{outcome.code or ''} {outcome.detail}".strip(), row["id"]))
+                report.temporary += 1
+
+    messages = [
+        Outgoing(key=str(row["id"]), sender=sender, recipients=(parseaddr(row["recipient"])[1],), data=row["raw"])
+        for row in rows
+    ]
+    if messages:
+        send_batch(settings, smtp_password(), messages, on_outcome=on_outcome, progress=progress)
+    return report

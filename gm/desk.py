@@ -1,0 +1,295 @@
+"""The order desk (RULES.md 3 and 2.4): one inbound mail in, exactly one outcome recorded
+and at most one reply queued, all in one transaction.
+
+Authentication failures get one reply text whatever the cause, so a stranger learns
+nothing about who plays. Loop-prone mail (auto-replies, bulk, bounces, our own) is
+recorded and never answered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from . import clock
+from .campaign import Campaign, check_password, deadline_text
+from .mail.inbound import InboundMail, read_mail
+from .mailout import compose, queue
+from .orderlang import OrderText, parse_orders
+from .rules.postal import SHARED, PostalOrder
+from .store import dumps
+
+
+@dataclass
+class Outcome:
+    """What became of one message; `reply` is the outbox id of the one reply, if any."""
+
+    outcome: str  # applied, refused, help, loop, duplicate, seen
+    player: str | None = None
+    detail: str = ""
+    reply: int | None = None
+    problems: list[str] = field(default_factory=list)
+
+
+def message_key(raw: bytes, mail: InboundMail) -> str:
+    """The Message-ID, or for mail without one a stable id made from its bytes."""
+    return mail.message_id or f"<sha256-{hashlib.sha256(raw).hexdigest()[:32]}@gm.invalid>"
+
+
+def standing_order(campaign: Campaign, turn: int, player: str) -> tuple[PostalOrder, int]:
+    """The player's order for `turn` as it stands, and its receipt number (0: none)."""
+    row = campaign.store.one(
+        "select * from orders where turn = ? and player = ? order by receipt desc limit 1",
+        (turn, player),
+    )
+    if row is None:
+        return PostalOrder(), 0
+    return PostalOrder(json.loads(row["numbers"]), json.loads(row["trapdoors"])), row["receipt"]
+
+
+def order_view(campaign: Campaign, player: str) -> dict[str, Any]:
+    """A player's standing order for the current turn, for their eyes only."""
+    state = campaign.state()
+    order, receipt = standing_order(campaign, state.turn, player)
+    ruleset, setup = campaign.ruleset, campaign.setup
+    needs = ruleset.needs_number(setup, state, player)
+    moving = {setup.options.hand(b) for b in state.moving_boards(player)}
+    hands = []
+    for hand, held in state.hands[player].items():
+        chosen = order.numbers.get(hand)
+        status = "chosen" if chosen else ("needed" if hand in needs else ("forced" if hand in moving else "idle"))
+        hands.append(
+            {
+                "board": None if hand == SHARED else hand,
+                "number": chosen if chosen else (held[0] if status == "forced" else None),
+                "status": status,
+                "held": list(held),
+            }
+        )
+    return {
+        "turn": state.turn,
+        "receipt": receipt,
+        "hands": hands,
+        "nominations": sorted(order.trapdoors.items()),
+        "complete": all(h in order.numbers for h in needs),
+        "double": setup.options.is_double(state.turn),
+    }
+
+
+class Desk:
+    """Handles order mail for one opened campaign."""
+
+    def __init__(self, campaign: Campaign):
+        self.campaign = campaign
+        self.config = campaign.config
+
+    # -- the whole of one message ------------------------------------------------------
+
+    def handle(self, raw: bytes, *, source: str, received_at: datetime | None = None) -> Outcome:
+        """Record one message and its outcome, and queue its one reply, in one transaction.
+        A source already recorded is skipped (a rerun after a crash)."""
+        store = self.campaign.store
+        if store.one("select id from messages where source = ?", (source,)):
+            return Outcome("seen")
+        mail = read_mail(
+            raw, own_addresses=[self.config.mail.address], max_text=self.config.max_order_text
+        )
+        key = message_key(raw, mail)
+        received = received_at or mail.received_at or clock.now()
+        now = clock.now()
+        duplicate = store.one("select id from messages where message_id = ?", (key,)) is not None
+        with store.transaction() as db:
+            row = db["messages"].insert(
+                {
+                    "message_id": key,
+                    "source": source,
+                    "received_at": clock.iso(received),
+                    "ingested_at": clock.iso(now),
+                    "sender": mail.sender,
+                    "subject": mail.subject[:500],
+                    "raw": raw,
+                    "outcome": "pending",
+                    "turn": self.campaign.state().turn,
+                }
+            ).last_pk
+            if duplicate:
+                # RULES.md 3: the same message is never applied twice; its first copy was answered
+                outcome = Outcome("duplicate", detail=f"Message-ID {key} seen before")
+            else:
+                outcome = self._decide(db, mail, row, received, now)
+            db["messages"].update(
+                row, {"outcome": outcome.outcome, "player": outcome.player, "detail": outcome.detail}
+            )
+        return outcome
+
+    def _decide(self, db: Any, mail: InboundMail, message_row: int, received: datetime, now: datetime) -> Outcome:
+        if mail.loop:
+            return self._loop(db, mail)
+        reply_to = mail.sender
+        if mail.oversize:
+            return self._reply(
+                db, mail, now, to=reply_to, template="refusal", outcome="refused",
+                context={"problems": [f"the message is longer than {self.config.max_order_text} characters of text; send just your orders"],
+                         "authenticated": False, "ignored": []},
+            )
+        parsed = parse_orders(mail.text, per_board_numbers=self.config.options.per_board)
+        player = self._authenticate(parsed, mail)
+        syntax = [f"line {p.line}: {p.message}" for p in parsed.problems]
+        ignored = [{"line": n, "text": t} for n, t in parsed.ignored]
+        has_orders = bool(parsed.numbers or parsed.trapdoors or parsed.turn is not None)
+
+        if player is None:
+            if parsed.help and not has_orders and not parsed.player and not parsed.password:
+                return self._reply(db, mail, now, to=reply_to, template="help", outcome="help",
+                                   context={"order": None, "ignored": ignored})
+            problems = syntax + [
+                "we could not match this message to a player: check the PLAYER and PASSWORD lines, "
+                "and send from the address you registered"
+            ]
+            return self._reply(db, mail, now, to=reply_to, template="refusal", outcome="refused",
+                               context={"problems": problems, "authenticated": False, "ignored": ignored})
+
+        state = self.campaign.state()
+        email = player.email
+        if parsed.help and not has_orders and not syntax:
+            return self._reply(db, mail, now, to=email, template="help", outcome="help", player=player.id,
+                               context={"order": order_view(self.campaign, player.id), "ignored": ignored,
+                                        "player": {"id": player.id, "name": player.name}})
+        problems = syntax + self._game_problems(parsed, state, received)
+        order, receipt = standing_order(self.campaign, state.turn, player.id)
+        new_order = order
+        if not problems:
+            new_order, more = self._merge(parsed, order)
+            problems += more
+            if not more:
+                problems += self.campaign.ruleset.order_problems(self.campaign.setup, state, player.id, new_order)
+        if not has_orders and not problems:
+            problems.append("the message holds no order: send NUMBER and TRAPDOOR lines (HELP explains)")
+        if problems:
+            return self._reply(db, mail, now, to=email, template="refusal", outcome="refused", player=player.id,
+                               context={"problems": problems, "authenticated": True, "ignored": ignored,
+                                        "player": {"id": player.id, "name": player.name},
+                                        "order": order_view(self.campaign, player.id)})
+        db["orders"].insert(
+            {
+                "turn": state.turn,
+                "player": player.id,
+                "receipt": receipt + 1,
+                "message": message_row,
+                "numbers": dumps(dict(new_order.numbers)),
+                "trapdoors": dumps(dict(new_order.trapdoors)),
+            }
+        )
+        view = order_view(self.campaign, player.id)
+        return self._reply(db, mail, now, to=email, template="ack", outcome="applied", player=player.id,
+                           context={"order": view, "replaces": receipt or None, "ignored": ignored,
+                                    "player": {"id": player.id, "name": player.name}, "help": parsed.help})
+
+    # -- parts ------------------------------------------------------------------------
+
+    def _loop(self, db: Any, mail: InboundMail) -> Outcome:
+        """Never answered (RULES.md 3). A bounce marks the failed player addresses."""
+        detail = mail.loop or ""
+        if mail.loop == "bounce":
+            failed = {addr.lower() for addr in mail.bounced_recipients}
+            for player in self.config.players:
+                if player.email in failed:
+                    db["players"].update(player.id, {"failing": f"bounce: {mail.subject[:200]}"})
+                    detail += f"; marks {player.id} failing"
+        return Outcome("loop", detail=detail)
+
+    def _authenticate(self, parsed: OrderText, mail: InboundMail):
+        """The player when PLAYER, PASSWORD and the sender all match; else None. The
+        password is checked even for an unknown id, so timing tells nothing either."""
+        if not parsed.player or parsed.password is None:
+            return None
+        player = self.config.player(parsed.player)
+        row = self.campaign.store.one("select password_hash from players where id = ?", (player.id,)) if player else None
+        good = check_password(parsed.password, row["password_hash"] if row else None)
+        if not good or player is None:
+            return None
+        if mail.sender != player.email and not self.config.allow_other_senders:
+            return None
+        return player
+
+    def _game_problems(self, parsed: OrderText, state: Any, received: datetime) -> list[str]:
+        problems = []
+        if parsed.game is not None and parsed.game.casefold() != self.config.id.casefold():
+            problems.append(f"GAME {parsed.game}: this is the order desk of {self.config.id}")
+        if state.over:
+            problems.append("the campaign is over; no more orders are taken")
+            return problems
+        if parsed.turn is not None and parsed.turn != state.turn:
+            problems.append(f"TURN {parsed.turn}: the turn now taking orders is {state.turn}")
+        deadline = self.campaign.deadline()
+        if deadline is not None and received > deadline:
+            text = deadline_text(deadline)["utc"]  # type: ignore[index]
+            problems.append(f"the deadline for turn {state.turn} was {text}; this message arrived after it")
+        return problems
+
+    def _merge(self, parsed: OrderText, order: PostalOrder) -> tuple[PostalOrder, list[str]]:
+        """The standing order with what this message names replaced (RULES.md 2.4)."""
+        config, problems = self.config, []
+        numbers, trapdoors = dict(order.numbers), dict(order.trapdoors)
+        only_board = next(iter(config.boards)) if len(config.boards) == 1 else None
+        for written, number in parsed.numbers.items():
+            if not config.options.per_board:
+                if written is not None:
+                    problems.append(f"NUMBER {written} {number}: numbers are shared by all boards; write NUMBER {number}")
+                    continue
+                numbers[SHARED] = number
+                continue
+            board = config.board_id(written) if written is not None else only_board
+            if board is None:
+                problems.append(
+                    f"NUMBER {written} {number}: there is no board {written}" if written is not None
+                    else f"NUMBER {number}: name the board, e.g. NUMBER {next(iter(config.boards))} {number}"
+                )
+                continue
+            numbers[board] = number
+        for written, square in parsed.trapdoors.items():
+            board = config.board_id(written) if written is not None else only_board
+            if board is None:
+                what = f"TRAPDOOR {written or ''} {square or 'NONE'}".replace("  ", " ")
+                problems.append(
+                    f"{what}: there is no board {written}" if written is not None
+                    else f"{what}: name the board, e.g. TRAPDOOR {next(iter(config.boards))} {square or 'NONE'}"
+                )
+                continue
+            if square is None:
+                trapdoors.pop(board, None)
+            else:
+                trapdoors[board] = square
+        return PostalOrder(numbers, trapdoors), problems
+
+    def _reply(self, db: Any, mail: InboundMail, now: datetime, *, to: str, template: str,
+               outcome: str, context: dict[str, Any], player: str | None = None) -> Outcome:
+        config = self.config
+        base = {
+            "campaign": config.id,
+            "title": config.title,
+            "gm_address": config.mail.address,
+            "boards": [{"id": b, "squares": board.squares} for b, board in config.boards.items()],
+            "per_board": config.options.per_board,
+            "deadline": deadline_text(self.campaign.deadline(), config.timezone),
+            "subject": mail.subject,
+            "player": None,
+            "order": None,
+        }
+        message = compose(
+            sender=config.mail.sender,
+            to=to,
+            template=template,
+            context=base | context,
+            now=now,
+            in_reply_to=mail.message_id,
+            references=mail.references,
+            auto_reply=True,
+        )
+        outbox_id = queue(db, message, kind=template, now=now, player=player, turn=self.campaign.state().turn)
+        problems = context.get("problems", [])
+        return Outcome(outcome, player=player, detail="; ".join(problems)[:2000], reply=outbox_id,
+                       problems=list(problems))

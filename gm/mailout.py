@@ -1,0 +1,114 @@
+"""Mail gm writes: rendered from templates/mail/ (every word a player reads lives there),
+built as multipart/alternative with a text and an HTML part, and queued in the outbox."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from email.message import EmailMessage
+from email.utils import format_datetime, formataddr, make_msgid, parseaddr
+from functools import cache
+from typing import Any
+
+import jinja2
+
+from .clock import iso
+from .resources import shipped
+
+
+@cache
+def _environment(kind: str) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(shipped("templates"))),
+        autoescape=(kind == "html"),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["square"] = lambda s: "Start" if s == 0 else str(s)
+    env.filters["ordinal"] = ordinal
+    return env
+
+
+def ordinal(n: int | None) -> str:
+    if n is None:
+        return "-"
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def render(template: str, context: Mapping[str, Any]) -> tuple[str, str, str]:
+    """(subject, text, html) of `templates/mail/<template>`: the text template's first line
+    is `Subject: ...`."""
+    text = _environment("text").get_template(f"mail/{template}.txt").render(context)
+    html = _environment("html").get_template(f"mail/{template}.html").render(context)
+    first, _, body = text.partition("\n")
+    if not first.startswith("Subject:"):
+        raise ValueError(f"templates/mail/{template}.txt must start with a Subject: line")
+    return first[len("Subject:") :].strip(), body.lstrip("\n"), html
+
+
+def compose(
+    *,
+    sender: str,
+    to: str,
+    template: str,
+    context: Mapping[str, Any],
+    now: datetime,
+    in_reply_to: str | None = None,
+    references: Sequence[str] = (),
+    auto_reply: bool = False,
+    attachments: Sequence[tuple[bytes, str, str, str]] = (),
+) -> EmailMessage:
+    """One message. `attachments` are (data, maintype, subtype, filename)."""
+    subject, text, html = render(template, context)
+    message = EmailMessage()
+    message["From"] = sender
+    name, address = parseaddr(to)
+    message["To"] = formataddr((name, address)) if name else address
+    message["Subject"] = subject
+    message["Date"] = format_datetime(now)
+    domain = parseaddr(sender)[1].rpartition("@")[2] or "localhost"
+    message["Message-ID"] = make_msgid(domain=domain)
+    if in_reply_to:
+        message["In-Reply-To"] = in_reply_to
+        message["References"] = " ".join([*references, in_reply_to][-10:]) if references else in_reply_to
+    if auto_reply:
+        # RULES.md 3: every reply says it is automatic, so no well-behaved robot answers it
+        message["Auto-Submitted"] = "auto-replied"
+    message["X-Mailer"] = "gm"
+    message.set_content(text)
+    message.add_alternative(html, subtype="html")
+    for data, maintype, subtype, filename in attachments:
+        message.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
+    return message
+
+
+def queue(
+    db: Any,
+    message: EmailMessage,
+    *,
+    kind: str,
+    now: datetime,
+    turn: int | None = None,
+    player: str | None = None,
+) -> int:
+    """Put a message in the outbox table (inside the caller's transaction)."""
+    from email import policy
+
+    row = db["outbox"].insert(
+        {
+            "kind": kind,
+            "turn": turn,
+            "player": player,
+            "recipient": parseaddr(str(message["To"]))[1],
+            "message_id": str(message["Message-ID"]),
+            "subject": str(message["Subject"]),
+            "raw": message.as_bytes(policy=policy.SMTP),
+            "queued_at": iso(now),
+            "status": "queued",
+            "attempts": 0,
+        }
+    )
+    return row.last_pk

@@ -1,0 +1,193 @@
+"""The campaign's state in SQLite (through sqlite-utils): the schema as named migrations,
+one transaction per state change, and one gm command at a time per campaign."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from .errors import GmError
+
+DB_NAME = "gm.sqlite"
+LOCK_NAME = ".gm.lock"
+LOCK_WAIT_SECONDS = 3.0
+
+
+def _m001_initial(db: sqlite_utils.Database) -> None:
+    db["campaign"].create(
+        {
+            "id": str,
+            "ruleset": str,
+            "started_at": str,
+            "state": str,  # the ruleset's state as JSON (dump_state)
+            "deadline": str,  # ISO 8601, UTC, of the current turn
+            "seed_salt": str,
+            "seed_commitment": str,
+            "revealed_at": str,
+        },
+        pk="id",
+    )
+    db["players"].create(
+        {
+            "id": str,
+            "name": str,
+            "email": str,
+            "password_hash": str,
+            "timezone": str,
+            "failing": str,  # why mail to this address fails (a bounce, a 5xx), or null
+        },
+        pk="id",
+    )
+    db["boards"].create(
+        {"id": str, "squares": int, "canonical": str, "salt": str, "commitment": str}, pk="id"
+    )
+    db["turns"].create(
+        {
+            "turn": int,  # the first half's number for a double turn
+            "resolved_at": str,
+            "deadline": str,
+            "state_before": str,
+            "state_after": str,
+            "orders": str,  # the orders played, as JSON
+            "events": str,  # the events, as JSON
+        },
+        pk="turn",
+    )
+    db["messages"].create(
+        {
+            "id": int,
+            "message_id": str,
+            "source": str,  # where it came from: maildir:<key>, imap:<uidvalidity>:<uid>, file:<name>
+            "received_at": str,
+            "ingested_at": str,
+            "sender": str,
+            "subject": str,
+            "raw": bytes,
+            "outcome": str,  # applied, refused, help, loop, duplicate
+            "player": str,
+            "turn": int,
+            "detail": str,
+        },
+        pk="id",
+    )
+    db["messages"].create_index(["message_id"])  # a replay is recorded, never applied
+    db["messages"].create_index(["source"], unique=True)
+    db["orders"].create(
+        {
+            "turn": int,
+            "player": str,
+            "receipt": int,  # per player and turn: order #1, #2, ...
+            "message": int,
+            "numbers": str,  # JSON: hand -> number, after this message
+            "trapdoors": str,  # JSON: board -> square, after this message
+        },
+        pk=("turn", "player", "receipt"),
+    )
+    db["outbox"].create(
+        {
+            "id": int,
+            "kind": str,  # welcome, ack, refusal, help, reminder, report, gm-report, final
+            "turn": int,
+            "player": str,
+            "recipient": str,
+            "message_id": str,
+            "subject": str,
+            "raw": bytes,
+            "queued_at": str,
+            "status": str,  # queued, sent, failed
+            "sent_at": str,
+            "attempts": int,
+            "error": str,
+        },
+        pk="id",
+    )
+    db["outbox"].create_index(["status"])
+
+
+MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
+    ("001_initial", _m001_initial),
+]
+
+
+class Store:
+    """An open campaign database. Writes happen inside `transaction()` only."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        conn = sqlite3.connect(str(path), timeout=LOCK_WAIT_SECONDS, isolation_level=None)
+        self.db = sqlite_utils.Database(conn)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[sqlite_utils.Database]:
+        """One state change: all of it is committed, or none of it."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def migrate(self) -> None:
+        with self.transaction() as db:
+            if "migrations" not in db.table_names():
+                db["migrations"].create({"name": str, "applied_at": str}, pk="name")
+            done = {row["name"] for row in db["migrations"].rows}
+            for name, step in MIGRATIONS:
+                if name not in done:
+                    step(db)
+                    db["migrations"].insert({"name": name, "applied_at": _utc_now_text()})
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- small helpers ----------------------------------------------------------------
+
+    def one(self, sql: str, params: Any = ()) -> dict[str, Any] | None:
+        rows = list(self.db.query(sql, params))
+        return rows[0] if rows else None
+
+    def rows(self, sql: str, params: Any = ()) -> list[dict[str, Any]]:
+        return list(self.db.query(sql, params))
+
+
+def _utc_now_text() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+@contextlib.contextmanager
+def command_lock(folder: Path, *, wait: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
+    """Hold the campaign for one command. A second gm command on the same campaign waits
+    briefly, then refuses, so two turns can never be resolved or sent at once."""
+    handle = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise GmError(
+                        "another gm command is working on this campaign; try again when it ends"
+                    ) from None
+                time.sleep(0.05)
+        yield
+    finally:
+        os.close(handle)

@@ -1,0 +1,235 @@
+"""The GM's turn cycle: who has ordered, deadlines, reminders, resolving a turn (with its
+reports queued in the same transaction) and undoing the last one."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from typing import Any
+
+from . import clock
+from .campaign import Campaign, deadline_text, next_deadline
+from .desk import order_view, standing_order
+from .errors import GmError
+from .mailout import compose, queue
+from .rules.base import TurnResult
+from .rules.postal import PostalOrder, event_from_json
+from .store import dumps
+from .views import own_facts, public_turn
+
+
+@dataclass(frozen=True)
+class OrderStatus:
+    player: str
+    name: str
+    must_send: bool  # has a hand that moves and is not forced
+    complete: bool
+    receipt: int
+    order: PostalOrder
+
+
+def order_statuses(campaign: Campaign) -> list[OrderStatus]:
+    state = campaign.state()
+    ruleset, setup = campaign.ruleset, campaign.setup
+    statuses = []
+    for player in campaign.config.players:
+        order, receipt = standing_order(campaign, state.turn, player.id)
+        needs = ruleset.needs_number(setup, state, player.id)
+        statuses.append(
+            OrderStatus(
+                player.id, player.name, bool(needs), all(h in order.numbers for h in needs), receipt, order
+            )
+        )
+    return statuses
+
+
+def missing_numbers(campaign: Campaign) -> tuple[list[str], int]:
+    """Players who must send a number and have none, and how many must send one."""
+    statuses = order_statuses(campaign)
+    must = [s for s in statuses if s.must_send]
+    return [s.player for s in must if not s.complete], len(must)
+
+
+def set_deadline(campaign: Campaign, when: datetime) -> None:
+    if campaign.state().over:
+        raise GmError("the campaign is over; there is no deadline to set")
+    with campaign.store.transaction() as db:
+        db["campaign"].update(campaign.config.id, {"deadline": clock.iso(when)})
+
+
+def parse_when(text: str, zone: str, now: datetime) -> datetime:
+    """`2027-03-28 18:00` (in the GM's zone unless it names one), or `+3d` / `+12h`."""
+    from datetime import timedelta
+    from zoneinfo import ZoneInfo
+
+    text = text.strip()
+    if text.startswith("+") and text[-1:] in ("d", "h") and text[1:-1].replace(".", "", 1).isdigit():
+        amount = float(text[1:-1])
+        return now + (timedelta(days=amount) if text[-1] == "d" else timedelta(hours=amount))
+    try:
+        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise GmError(f"not a date and time: {text!r} (write 2027-03-28 18:00, or +7d, or +12h)") from None
+    return value if value.tzinfo else value.replace(tzinfo=ZoneInfo(zone))
+
+
+def remind(campaign: Campaign) -> list[str]:
+    """Queue a reminder to every player who must send a number and has not."""
+    now = clock.now()
+    missing, _ = missing_numbers(campaign)
+    config = campaign.config
+    with campaign.store.transaction() as db:
+        for player_id in missing:
+            player = config.player(player_id)
+            assert player is not None
+            message = compose(
+                sender=config.mail.sender,
+                to=player.email,
+                template="reminder",
+                context=_mail_context(campaign, player_id)
+                | {"order": order_view(campaign, player_id)},
+                now=now,
+            )
+            queue(db, message, kind="reminder", now=now, player=player_id, turn=campaign.state().turn)
+    return missing
+
+
+def _mail_context(campaign: Campaign, player_id: str | None) -> dict[str, Any]:
+    config = campaign.config
+    player = config.player(player_id) if player_id else None
+    return {
+        "campaign": config.id,
+        "title": config.title,
+        "gm_address": config.mail.address,
+        "boards": [{"id": b, "squares": board.squares} for b, board in config.boards.items()],
+        "per_board": config.options.per_board,
+        "deadline": deadline_text(campaign.deadline(), player.timezone if player else config.timezone),
+        "player": {"id": player.id, "name": player.name} if player else None,
+    }
+
+
+@dataclass(frozen=True)
+class Resolution:
+    turn: int
+    result: TurnResult
+    orders: dict[str, PostalOrder]
+    gm_report: str  # the GM's report as text (what --preview prints)
+
+
+def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -> Resolution:
+    """Resolve the current turn; queue every report in the same transaction."""
+    state = campaign.state()
+    if state.over:
+        raise GmError("the campaign is over; there is no turn to resolve")
+    now = clock.now()
+    deadline = campaign.deadline()
+    if not force and deadline is not None and now < deadline:
+        when = deadline_text(deadline, campaign.config.timezone)
+        raise GmError(f"turn {state.turn} is open until {when['utc']}; use --force to resolve it now")  # type: ignore[index]
+    missing, must = missing_numbers(campaign)
+    if not force and missing and len(missing) * 2 > must:
+        raise GmError(
+            f"{len(missing)} of the {must} players who must send a number have none "
+            f"({', '.join(missing)}): is the mailbox read? use --force to resolve anyway"
+        )
+    orders = {s.player: s.order for s in order_statuses(campaign) if s.receipt}
+    result = campaign.ruleset.resolve(campaign.setup, state, orders)
+    gm_context = _gm_context(campaign, state, result, orders)
+    from .mailout import render
+
+    gm_text = render("gm_report", gm_context)[1]
+    resolution = Resolution(state.turn, result, orders, gm_text)
+    if preview:
+        return resolution
+    config = campaign.config
+    new_deadline = None if result.state.over else next_deadline(config, max(deadline or now, now))
+    with campaign.store.transaction() as db:
+        db["turns"].insert(
+            {
+                "turn": state.turn,
+                "resolved_at": clock.iso(now),
+                "deadline": clock.iso(deadline) if deadline else None,
+                "state_before": dumps(campaign.ruleset.dump_state(state)),
+                "state_after": dumps(campaign.ruleset.dump_state(result.state)),
+                "orders": dumps({p: asdict(o) for p, o in orders.items()}),
+                "events": dumps([asdict(e) for e in result.events]),
+            }
+        )
+        db["campaign"].update(
+            config.id,
+            {
+                "state": dumps(campaign.ruleset.dump_state(result.state)),
+                "deadline": clock.iso(new_deadline) if new_deadline else None,
+            },
+        )
+        view = public_turn(
+            setup=campaign.setup, campaign=config.id, title=config.title, before=state,
+            after=result.state, events=result.events, names=campaign.names(),
+        )
+        for player in config.players:
+            own = own_facts(
+                setup=campaign.setup, player=player.id, name=player.name, state=result.state,
+                events=result.events, order=orders.get(player.id),
+            )
+            message = compose(
+                sender=config.mail.sender,
+                to=player.email,
+                template="report",
+                context=_mail_context(campaign, player.id) | {"view": view, "own": own},
+                now=now,
+            )
+            queue(db, message, kind="report", now=now, player=player.id, turn=state.turn)
+        message = compose(sender=config.mail.sender, to=config.mail.sender, template="gm_report",
+                          context=gm_context, now=now)
+        queue(db, message, kind="gm-report", now=now, turn=state.turn)
+    return resolution
+
+
+def _gm_context(campaign: Campaign, before: Any, result: TurnResult, orders: dict[str, PostalOrder]) -> dict[str, Any]:
+    config = campaign.config
+    view = public_turn(
+        setup=campaign.setup, campaign=config.id, title=config.title, before=before,
+        after=result.state, events=result.events, names=campaign.names(),
+    )
+    return {
+        "campaign": config.id,
+        "title": config.title,
+        "view": view,
+        "events": result.events,
+        "orders": orders,
+        "board_names": {b: board.name for b, board in config.boards.items()},
+        "names": campaign.names(),
+    }
+
+
+def undo(campaign: Campaign, *, force: bool = False) -> int:
+    """Roll back the last resolved turn. Its orders stand again; unsent reports are
+    withdrawn. Once any of its reports went out, only --force undoes it."""
+    last = campaign.store.one("select * from turns order by turn desc limit 1")
+    if last is None:
+        raise GmError("no turn has been resolved yet")
+    turn = last["turn"]
+    sent = campaign.store.one(
+        "select count(*) as n from outbox where turn = ? and kind in ('report', 'gm-report') and status = 'sent'",
+        (turn,),
+    )["n"]
+    if sent and not force:
+        raise GmError(
+            f"{sent} reports of turn {turn} were already sent; players have seen it. "
+            "Use --force to undo anyway (the sent reports stay sent)"
+        )
+    with campaign.store.transaction() as db:
+        db.execute(
+            "delete from outbox where turn = ? and kind in ('report', 'gm-report') and status = 'queued'",
+            (turn,),
+        )
+        db["campaign"].update(
+            campaign.config.id, {"state": last["state_before"], "deadline": last["deadline"]}
+        )
+        db.execute("delete from turns where turn = ?", (turn,))
+    return turn
+
+
+def turn_events(row: dict[str, Any]) -> list[Any]:
+    return [event_from_json(e) for e in json.loads(row["events"])]
