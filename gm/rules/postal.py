@@ -273,12 +273,21 @@ class _Board:
         self.finished = {p: piece.finished for p, piece in state.pieces.items()}
         self.placing = {p: piece.placing for p, piece in state.pieces.items()}
         self._landings: dict[int, tuple[int, tuple[Step, ...]]] = {}
+        self._routes: dict[int, tuple[int, tuple[Step, ...]]] = {}
 
     def land(self, square: int) -> tuple[int, tuple[Step, ...]]:
         # the trapdoor is fixed for the whole turn, so each square's outcome is computed once
         if square not in self._landings:
             self._landings[square] = landing(self.board, self.trapdoor, square)
         return self._landings[square]
+
+    def route(self, square: int) -> tuple[int, tuple[Step, ...]]:
+        """Like `land`, with the step onto `square` by the number first (a move's steps)."""
+        found = self._routes.get(square)
+        if found is None:
+            end, effects = self.land(square)
+            found = self._routes[square] = (end, (Step(square, "number"), *effects))
+        return found
 
     def crossed(self) -> int:
         return sum(self.finished.values())
@@ -357,6 +366,30 @@ class Postal(Ruleset):
                 problems.append(f"board {board_id} has squares 1 to {board.squares}, not {square}")
         return problems
 
+    @staticmethod
+    def _plainly_playable(
+        state: PostalState,
+        player: str,
+        order: PostalOrder,
+        squares: Mapping[str, int],
+        open_hands: Mapping[str, str],
+    ) -> bool:
+        """A fast check that `order` has none of order_problems' problems (resolve calls
+        order_problems, which words them, only when this says no)."""
+        for board_id, square in order.trapdoors.items():
+            n = squares.get(board_id)
+            if n is None or not 1 <= square <= n:
+                return False
+        if order.numbers:
+            held = state.hands[player]
+            moving = {
+                hand for b, hand in open_hands.items() if not state.boards[b].pieces[player].finished
+            }
+            for hand, number in order.numbers.items():
+                if hand not in moving or number not in held.get(hand, ()):
+                    return False
+        return True
+
     def needs_number(self, setup: Setup, state: PostalState, player: str) -> list[str]:
         """The hands for which the player must still send a number this turn: those that
         move and are not forced (RULES.md 2.4)."""
@@ -372,9 +405,13 @@ class Postal(Ruleset):
         if state.over:
             raise RulesError("the campaign is over; there is no turn to resolve")
         options: PostalOptions = setup.options
+        squares = {b: board.squares for b, board in setup.boards.items()}
+        open_hands = {b: options.hand(b) for b, bs in state.boards.items() if not bs.closed}
         for player, order in orders.items():
             if player not in state.hands:
                 raise RulesError(f"an order from {player}, who is not a player")
+            if self._plainly_playable(state, player, order, squares, open_hands):
+                continue
             problems = self.order_problems(setup, state, player, order)
             if problems:
                 raise RulesError(f"the order of {player} cannot be played: " + "; ".join(problems))
@@ -411,9 +448,8 @@ class Postal(Ruleset):
                         board.finished[player] = True
                         events.append(Moved(half_turn, board.id, player, start, number, (), start, True, overshoot))
                         continue
-                    end, effects = board.land(target)
+                    end, steps = board.route(target)
                     board.square[player] = end
-                    steps = (Step(target, "number"), *effects)
                     events.append(Moved(half_turn, board.id, player, start, number, steps, end, False, None))
                 # larger overshoot first, equal overshoot an equal place (RULES.md 2.3)
                 for player, place in competition_places({p: -o for p, o in crossers.items()}).items():
@@ -465,8 +501,9 @@ class Postal(Ruleset):
         nothing (RULES.md 2.1); the second half of a double turn plays the last number."""
         options: PostalOptions = setup.options
         numbers: dict[tuple[str, str], int] = {}
+        hand_of = [(b.finished, options.hand(b.id)) for b in open_boards]
         for player in setup.players:
-            hand_keys = {options.hand(b.id) for b in open_boards if not b.finished[player]}
+            hand_keys = {hand for finished, hand in hand_of if not finished[player]}
             for hand in sorted(hand_keys):
                 held = sorted(hands[player][hand])
                 sent = orders.get(player, PostalOrder()).numbers.get(hand)
