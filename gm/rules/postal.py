@@ -427,10 +427,12 @@ class Postal(Ruleset):
         else:
             needed = min(options.close_after, n_players)
 
+        last_played = turn
         for half, half_turn in enumerate(halves):
             open_boards = [b for b in boards.values() if not b.closed]
             if not open_boards:
                 break
+            last_played = half_turn
             numbers = self._numbers(setup, state, orders, hands, open_boards, turn, half, half_turn, events)
             for board in open_boards:
                 hand_of = options.hand(board.id)
@@ -472,7 +474,8 @@ class Postal(Ruleset):
         over = all(board.closed for board in boards.values())
         elected: dict[str, int | None] = {}
         if over:
-            events.append(CampaignOver(halves[-1]))
+            # the last half actually played: a double turn may end after its first half (2.5)
+            events.append(CampaignOver(last_played))
         else:
             for board in boards.values():
                 if not board.closed:
