@@ -377,7 +377,9 @@ class RecordingHandler:
         self.auth_attempts += 1
         ok = (getattr(auth_data, "login", None) == self.user
               and getattr(auth_data, "password", None) == self.password)
-        return AuthResult(success=ok)
+        # handled=False: aiosmtpd itself then answers 235 or 535 (with the default
+        # handled=True a refused client would wait for an answer that never comes).
+        return AuthResult(success=ok, handled=False)
 
     async def handle_RCPT(self, server, session, envelope: Envelope, address: str, options):
         self._connection(session)
