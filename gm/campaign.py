@@ -9,6 +9,7 @@ import os
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -29,20 +30,30 @@ PASSWORD_WORDS = (
 )
 
 
-def hash_password(password: str, *, salt: bytes | None = None) -> str:
-    """`scrypt$<salt hex>$<hash hex>`: salted and slow, never reversible."""
+def hash_password(password: str, *, salt: bytes | None = None, n: int = SCRYPT["n"]) -> str:
+    """`scrypt:N:r:p$<salt hex>$<hash hex>`: salted and slow, never reversible; the cost is
+    stored with the hash so it can be raised later without locking anyone out."""
     salt = salt or secrets.token_bytes(16)
-    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, dklen=32, **SCRYPT)
-    return f"scrypt${salt.hex()}${digest.hex()}"
+    r, p = SCRYPT["r"], SCRYPT["p"]
+    digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=n, r=r, p=p, dklen=32)
+    return f"scrypt:{n}:{r}:{p}${salt.hex()}${digest.hex()}"
 
 
+@lru_cache(maxsize=4096)
 def check_password(password: str, stored: str | None) -> bool:
-    if not stored or not stored.startswith("scrypt$"):
+    """Whether `password` matches the stored hash. Remembered for the process, so a batch
+    of mail from one player, or the demo's many turns, pays for scrypt once per player."""
+    try:
+        params, salt_hex, _ = (stored or "").split("$")
+        kind, n, r, p = params.split(":")
+        if kind != "scrypt" or (int(r), int(p)) != (SCRYPT["r"], SCRYPT["p"]):
+            raise ValueError(params)
+        salt = bytes.fromhex(salt_hex)
+    except ValueError:
         # still pay for one hash, so a wrong player id costs as long as a wrong password
         hash_password(password, salt=b"\0" * 16)
         return False
-    _, salt_hex, _ = stored.split("$")
-    return secrets.compare_digest(hash_password(password, salt=bytes.fromhex(salt_hex)), stored)
+    return secrets.compare_digest(hash_password(password, salt=salt, n=int(n)), stored)
 
 
 def issue_password() -> str:

@@ -13,6 +13,7 @@ import click
 
 from . import clock
 from .campaign import Campaign, deadline_text, start
+from .cycle import resolved_summary, run_turn
 from .errors import GmError
 from .store import command_lock
 
@@ -266,13 +267,6 @@ def resolve_cmd(ctx: click.Context, preview: bool, force: bool) -> None:
     click.echo(resolved_summary(resolution))
 
 
-def resolved_summary(resolution) -> str:
-    state = resolution.result.state
-    turns = f"turns {resolution.turn}-{state.turn - 1}" if state.turn - resolution.turn > 1 else f"turn {resolution.turn}"
-    tail = "the campaign is over" if state.over else f"next: turn {state.turn}"
-    return f"resolved {turns}; reports queued; {tail}"
-
-
 @click.command("undo")
 @click.option("--force", is_flag=True, help="Undo even though the turn's reports were sent.")
 @click.pass_context
@@ -378,5 +372,33 @@ def status_cmd(ctx: click.Context) -> None:
         click.echo(f"FAILING address {row['email']} ({row['id']}): {row['failing']}")
 
 
-COMMANDS = [start_cmd, ingest_cmd, orders_cmd, deadline_cmd, remind_cmd, resolve_cmd, undo_cmd,
+@click.command("turn")
+@click.option("--force", is_flag=True, help="Resolve even though the turn is not due or most numbers are missing.")
+@click.pass_context
+def turn_cmd(ctx: click.Context, force: bool) -> None:
+    """One whole turn: ingest new mail, resolve when due, send, publish.
+
+    The turn is due at its deadline, or earlier once every player who must send a number
+    has one. Safe to rerun after any failure: it picks up where it stopped and never
+    resolves a turn twice.
+    Example: gm -C campaigns/spring-2027 turn
+    """
+    with opened(ctx) as campaign:
+        run = run_turn(
+            campaign,
+            force=force,
+            ingest=lambda c: ingest_summary(run_ingest(c)),
+            send=lambda c: send_summary(run_send(c)),
+            publish=PUBLISH,
+        )
+    for line in run.lines:
+        click.echo(line)
+    if run.refused:
+        raise SystemExit(1)
+
+
+# `gm publish` joins `gm turn` once the archive exists (set by gm.cli)
+PUBLISH = None
+
+COMMANDS = [turn_cmd, start_cmd, ingest_cmd, orders_cmd, deadline_cmd, remind_cmd, resolve_cmd, undo_cmd,
             send_cmd, state_cmd, status_cmd]

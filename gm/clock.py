@@ -3,7 +3,9 @@ run turns at chosen moments instead of waiting for real weeks to pass."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from datetime import UTC, datetime
 
 from .errors import GmError
@@ -18,9 +20,24 @@ def parse_time(text: str) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
+_fixed: list[datetime] = []
+
+
 def now() -> datetime:
+    if _fixed:
+        return _fixed[-1]
     fixed = os.environ.get("GM_NOW")
     return parse_time(fixed) if fixed else datetime.now(UTC)
+
+
+@contextlib.contextmanager
+def frozen(moment: datetime) -> Iterator[None]:
+    """Run a block at a chosen moment (the demo's weeks pass in a second)."""
+    _fixed.append(moment)
+    try:
+        yield
+    finally:
+        _fixed.pop()
 
 
 def iso(moment: datetime) -> str:

@@ -7,11 +7,12 @@ order replaces an earlier one. One broken message never stops the batch."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import mailbox
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.parser import BytesHeaderParser
@@ -77,30 +78,27 @@ def handle_all(campaign: Campaign, items: Iterable[Pending], report: IngestRepor
     return recorded
 
 
-def _maildir_items(folder: Path) -> Iterator[tuple[Pending, Path]]:
-    for sub in ("new", "cur"):
-        directory = folder / sub
-        if not directory.is_dir():
-            continue
-        for name in sorted(os.listdir(directory)):
-            path = directory / name
-            if path.is_file():
-                yield Pending(f"maildir:{name.split(':', 1)[0]}", path.read_bytes()), path
-
-
 def ingest_maildir(campaign: Campaign, folder: Path, progress: Progress = None) -> IngestReport:
-    """Read a Maildir; handled messages move from new/ to cur/ marked seen, never deleted."""
+    """Read a Maildir's new mail; handled messages move from new/ to cur/ marked seen, never
+    deleted. Files already recorded are not read again."""
     if not folder.is_dir():
         raise GmError(f"no Maildir at {folder}")
+    known = {row["source"] for row in campaign.store.rows("select source from messages where source like 'maildir:%'")}
+    found = []
+    for sub in ("new", "cur"):
+        directory = folder / sub
+        for name in sorted(os.listdir(directory)) if directory.is_dir() else ():
+            source = f"maildir:{name.split(':', 1)[0]}"
+            path = directory / name
+            if source not in known and path.is_file():
+                found.append((Pending(source, path.read_bytes()), path))
     report = IngestReport()
-    found = list(_maildir_items(folder))
-    handle_all(campaign, [item for item, _ in found], report, progress)
+    recorded = set(handle_all(campaign, [item for item, _ in found], report, progress))
     for item, path in found:
-        if path.parent.name == "new":
-            try:
+        if path.parent.name == "new" and item.source in recorded:
+            # another reader may have moved it already; its content is recorded either way
+            with contextlib.suppress(OSError):
                 os.rename(path, folder / "cur" / (path.name + ":2,S"))
-            except OSError:
-                pass  # another reader moved it; its content is recorded already
     return report
 
 
@@ -122,7 +120,7 @@ def ingest_mbox(campaign: Campaign, path: Path, progress: Progress = None) -> In
         raise GmError(f"no mbox file at {path}")
     box = mailbox.mbox(str(path), create=False)
     items = []
-    for key in box.keys():
+    for key in box:
         raw = box.get_bytes(key)
         items.append(Pending(f"mbox:{hashlib.sha256(raw).hexdigest()}", raw))
     report = IngestReport()
