@@ -1,0 +1,168 @@
+"""RULES.md 5, fairness and audit: every random choice is
+`int(sha256(f"{seed}:{turn}:{kind}:{key}").hexdigest(), 16) % n` over candidates in a
+stated order. Each expected pick below is computed by hand with hashlib, never through
+gm.chance, so a slip in gm's formula cannot hide behind itself."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from rulehelpers import (
+    RULES,
+    by_hand_index,
+    campaign,
+    elections,
+    find_seed,
+    order,
+    play,
+    played,
+    state,
+    trapdoor,
+)
+
+from gm.chance import Chance, pick_index
+from gm.commitment import commitment, seed_text
+
+SIX = ("ann", "bob", "cat", "dan", "eve", "fay")
+
+
+def sha_index(text: str, n: int) -> int:
+    return int(hashlib.sha256(text.encode()).hexdigest(), 16) % n
+
+
+@pytest.mark.parametrize(
+    ("seed", "turn", "kind", "key", "n"),
+    [
+        (20270321, 1, "trapdoor", "A", 2),
+        (20270321, 7, "nmr", "alice", 6),
+        (1, 0, "dice", "bob/1", 6),
+        (99, 12, "dice", "bob/2", 12),
+        (123456789012345678901234567890, 200, "nmr", "Ann/North", 5),
+        (-7, 3, "trapdoor", "B", 3),
+    ],
+)
+def test_5_pick_index_is_the_stated_formula(seed, turn, kind, key, n):
+    """pick_index(seed, turn, kind, key, n) equals the formula written out by hand (the
+    seed as a decimal integer, even a huge or negative one)."""
+    assert pick_index(seed, turn, kind, key, n) == sha_index(f"{seed}:{turn}:{kind}:{key}", n)
+
+
+def test_5_a_known_value():
+    """Pinned by hand: sha256("20270321:1:trapdoor:A") taken mod 2 and mod 7."""
+    digest = hashlib.sha256(b"20270321:1:trapdoor:A").hexdigest()
+    assert pick_index(20270321, 1, "trapdoor", "A", 2) == int(digest, 16) % 2
+    assert pick_index(20270321, 1, "trapdoor", "A", 7) == int(digest, 16) % 7
+
+
+def test_5_a_choice_needs_a_candidate():
+    """n = 0 is an error, not a silent pick."""
+    with pytest.raises(ValueError):
+        pick_index(1, 1, "nmr", "ann", 0)
+
+
+def test_5_chance_picks_from_the_candidates_in_the_given_order():
+    """Chance(seed).pick(turn, kind, key, candidates) returns candidates[index]."""
+    candidates = [3, 4, 5, 6]
+    index = sha_index("42:3:nmr:ann", 4)
+    assert Chance(42).pick(3, "nmr", "ann", candidates) == candidates[index]
+
+
+def test_5_trapdoor_tie_by_hand():
+    """Turn 9, board "North": bob, cat, dan nominate 20; ann, eve, fay nominate 8. The
+    tied squares ascending are [8, 20]; the pick is [8, 20][sha256("{seed}:9:trapdoor:North")
+    % 2], recomputed here for forty seeds."""
+    for seed in range(40):
+        setup = campaign({"North": _board()}, players=SIX, seed=seed)
+        noms = {"ann": 8, "bob": 20, "cat": 20, "dan": 20, "eve": 8, "fay": 8}
+        orders = {p: order(6, North=sq) for p, sq in noms.items()}
+        result = play(setup, state(setup, turn=9), orders)
+        expected = [8, 20][sha_index(f"{seed}:9:trapdoor:North", 2)]
+        assert trapdoor(result, "North") == expected, seed
+        assert elections(result)[0].tied == (8, 20)
+
+
+def test_5_trapdoor_tie_of_three():
+    """Nine players split 3/3/3 over squares 25, 4, 13 on board A in turn 2: the pick is
+    [4, 13, 25][sha256("{seed}:2:trapdoor:A") % 3], ascending candidates."""
+    players = tuple(f"p{i}" for i in range(9))
+    squares = [25, 4, 13]
+    for seed in range(30):
+        setup = campaign(players=players, seed=seed)
+        orders = {p: order(2, A=squares[i % 3]) for i, p in enumerate(players)}
+        result = play(setup, state(setup, turn=2), orders)
+        assert trapdoor(result) == [4, 13, 25][sha_index(f"{seed}:2:trapdoor:A", 3)]
+
+
+def test_5_nmr_shared_numbers_key_is_the_player_id():
+    """numbers shared, nmr random: cat sends nothing in turn 4 holding 4, 5, 6: her
+    number is [4, 5, 6][sha256("{seed}:4:nmr:cat") % 3]."""
+    for seed in range(30):
+        setup = campaign(seed=seed)
+        result = play(setup, state(setup, turn=4), {"ann": order(4), "bob": order(4)})
+        [event] = played(result, "cat")
+        assert event.number == [4, 5, 6][sha_index(f"{seed}:4:nmr:cat", 3)]
+        assert event.source == "nmr"
+
+
+def test_5_nmr_per_board_key_is_player_slash_board():
+    """numbers per-board, nmr random: ann sends nothing in turn 1; on board A her number
+    is [1..6][sha256("{seed}:1:nmr:ann/A") % 6], on board B the same with "ann/B"; a seed
+    is chosen where the two differ."""
+    seed = next(
+        s
+        for s in range(1, 1000)
+        if by_hand_index(s, 1, "nmr", "ann/A", 6) != by_hand_index(s, 1, "nmr", "ann/B", 6)
+    )
+    setup = campaign(
+        {"A": _board(), "B": _board()}, players=["ann"], numbers="per-board", seed=seed
+    )
+    result = play(setup, RULES.start(setup), {})
+    numbers = {e.hand: e.number for e in played(result, "ann")}
+    assert numbers == {
+        "A": [1, 2, 3, 4, 5, 6][sha_index(f"{seed}:1:nmr:ann/A", 6)],
+        "B": [1, 2, 3, 4, 5, 6][sha_index(f"{seed}:1:nmr:ann/B", 6)],
+    }
+
+
+def test_5_ids_are_written_exactly_as_in_campaign_yaml():
+    """A player called "Ann.Lee" on a board called "Nord-1": the NMR key is
+    "Ann.Lee/Nord-1" with case kept."""
+    seed = find_seed(2, [1, 2, 3, 4, 5, 6], 1, "nmr", "Ann.Lee/Nord-1")
+    setup = campaign({"Nord-1": _board()}, players=["Ann.Lee"], numbers="per-board", seed=seed)
+    result = play(setup, RULES.start(setup), {})
+    assert played(result, "Ann.Lee")[0].number == 2
+
+
+def test_5_same_state_same_orders_same_result():
+    """Resolving the same turn twice from the same state (a GM preview, then the real
+    thing) gives the same state and events, NMR and tie picks included."""
+    setup = campaign(players=SIX, seed=5)
+    before = state(setup, turn=3, squares={"ann": 4, "bob": 9})
+    orders = {
+        "ann": order(5, A=12),
+        "bob": order(3, A=12),
+        "cat": order(A=7),
+        "dan": order(A=7),
+        "eve": order(A=12),
+    }
+    orders["fay"] = order(A=7)
+    first = play(setup, before, orders)
+    second = play(setup, before, orders)
+    assert first == second
+    assert RULES.dump_state(first.state) == RULES.dump_state(second.state)
+
+
+def test_5_seed_commitment_by_hand():
+    """The seed's canonical text is its decimal integer; its commitment is
+    sha256(salt + "\\n" + "20270321")."""
+    salt = "ffeeddccbbaa99887766554433221100"
+    assert seed_text(20270321) == "20270321"
+    expected = hashlib.sha256(f"{salt}\n20270321".encode()).hexdigest()
+    assert commitment(salt, seed_text(20270321)) == expected
+
+
+def _board():
+    from rulehelpers import board
+
+    return board(30)
