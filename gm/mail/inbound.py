@@ -610,8 +610,10 @@ class _HtmlText(HTMLParser):
         self.line_depth = self.depth
 
     def block(self) -> None:
-        if self.current:
+        # Whitespace between two blocks (the newline after </p>) shows as nothing.
+        if "".join(self.current).strip():
             self.newline()
+        self.current = []
         self.line_depth = self.depth
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
