@@ -430,6 +430,10 @@ def _random_items(shape: Board, rule: Rule, placed: list[Item], rng: random.Rand
     low, high = spec.free_first + 1, n - spec.free_last  # the squares items may touch
     used[: max(low, 0)] = True
     used[max(high + 1, 0):] = True
+    room = int((~used).sum())
+    if 2 * count > room:  # every item needs two squares of its own
+        raise NoRoom("design", [f"{rule.label}: {count} {rule.kind}s need {2 * count} squares of "
+                                f"their own, but only {room} are free"])
     lengths = np.arange(spec.shortest, min(spec.longest, n) + 1)
     starts = np.arange(1, n + 1)
     sign = 1 if rule.kind == "ladder" else -1
@@ -509,7 +513,8 @@ def build_design(spec: DesignSpec) -> Design:
             best = (miss, attempt + 1, postal, classic_turns)
     if best is None:
         assert no_room is not None
-        raise NoRoom(spec.source, [f"{p} (in all {tries} tries)" for p in no_room.problems])
+        raise DesignError(spec.source, [f"{p} (the last of {tries} tries)" if "room" in p else p
+                                        for p in no_room.problems])
     assert target is not None
     asked = []
     if target.postal:
