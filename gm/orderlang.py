@@ -92,9 +92,9 @@ _ORIGINAL = re.compile(
     r"|(?:begin forwarded message|anfang der weitergeleiteten nachricht)\s*:",
     re.IGNORECASE,
 )
-_ATTRIBUTION_END = re.compile(
-    r"(?:wrote|writes|schrieb|a écrit|escribió|ha scritto|schreef|skrev|kirjoitti|"
-    r"napisał|escreveu)\s*:\s*$",
+_ATTRIBUTION_VERB = re.compile(
+    r"\b(?:wrote|writes|schrieb|a écrit|escribió|ha scritto|schreef|skrev|kirjoitti|"
+    r"napisał|escreveu)\b",
     re.IGNORECASE,
 )
 _ATTRIBUTION_START = re.compile(r"(?:on|am|le|el|il|op|den|em|w|dne)\b", re.IGNORECASE)
@@ -134,10 +134,12 @@ def _next_nonblank(lines: list[str], start: int) -> int | None:
 
 
 def _looks_like_attribution(line: str) -> bool:
-    # "As I wrote:" is the player's own text; a real attribution starts like one or
-    # carries a date or an address.
-    return bool(_ATTRIBUTION_END.search(line)) and (
-        bool(_ATTRIBUTION_START.match(line)) or "@" in line or any(c.isdigit() for c in line)
+    # "As I wrote:" is the player's own text; a real attribution starts like one
+    # ("On <date>", "Am <date> schrieb <name>:") or names an address.
+    return (
+        line.endswith(":")
+        and bool(_ATTRIBUTION_VERB.search(line))
+        and (bool(_ATTRIBUTION_START.match(line)) or "@" in line)
     )
 
 
