@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
@@ -225,35 +225,43 @@ class _Reader:
 
     def __init__(self, per_board_numbers: bool):
         self.per_board_numbers = per_board_numbers
-        self.values: dict[str, object] = {}
-        self.seen: dict[tuple[str, str | None], tuple[_Command, object]] = {}
+        self.game: str | None = None
+        self.player: str | None = None
+        self.password: str | None = None
+        self.turn: int | None = None
         self.numbers: dict[str | None, int] = {}
         self.trapdoors: dict[str | None, int | None] = {}
-        self.board_spelling: dict[tuple[str, str], str] = {}
         self.help = False
         self.problems: list[Problem] = []
+        self.ignored: list[tuple[int, str]] = []
         self.secrets: set[str] = set()
+        # (command, target) -> the first line that set it, and its value as compared
+        self.seen: dict[tuple[str, str | None], tuple[_Command, object]] = {}
+        self.board_spelling: dict[str, str] = {}
 
     def problem(self, command: _Command, message: str) -> None:
         self.problems.append(Problem(command.line, command.text, message))
 
-    def set(
-        self, command: _Command, what: str, target: str | None, value: object, same: object
-    ) -> bool:
-        """Record a value; the same target twice with different values is a problem."""
-        key = (what, target)
-        if key in self.seen:
-            first, first_same = self.seen[key]
-            if first_same != same:
-                name = what if target is None else f"{what} for board {first.args[0]}"
-                self.problem(
-                    command,
-                    f"{name} given twice with different values: line {first.line} says "
-                    f'"{first.text}", line {command.line} says "{command.text}"',
-                )
-            return False
-        self.seen[key] = (command, same)
-        return True
+    def first_time(self, command: _Command, target: str | None, value: object) -> bool:
+        """True the first time a command names its target; the same target again with a
+        different value is a problem naming both lines."""
+        key = (command.keyword, target)
+        if key not in self.seen:
+            self.seen[key] = (command, value)
+            return True
+        first, first_value = self.seen[key]
+        if first_value != value:
+            name = (
+                command.keyword
+                if target is None
+                else f"{command.keyword} for board {_board(first.args[0])}"
+            )
+            self.problem(
+                command,
+                f"{name} given twice with different values: line {first.line} says "
+                f'"{first.text}", line {command.line} says "{command.text}"',
+            )
+        return False
 
     def one_value(self, command: _Command, what: str) -> str | None:
         form = FORMS[command.keyword]
@@ -269,27 +277,26 @@ class _Reader:
         return command.args[0]
 
     def read(self, command: _Command) -> None:
-        handler = getattr(self, "read_" + command.keyword.lower())
-        handler(command)
+        getattr(self, "read_" + command.keyword.lower())(command)
 
     def read_game(self, command: _Command) -> None:
         value = self.one_value(command, "the campaign id")
-        if value is not None and self.set(command, "GAME", None, value, value.casefold()):
-            self.values["game"] = value
+        if value is not None and self.first_time(command, None, value.casefold()):
+            self.game = value
 
     def read_player(self, command: _Command) -> None:
         value = self.one_value(command, "your player id")
-        if value is not None and self.set(command, "PLAYER", None, value, value.casefold()):
-            self.values["player"] = value
+        if value is not None and self.first_time(command, None, value.casefold()):
+            self.player = value
 
     def read_password(self, command: _Command) -> None:
         # The rest of the line is the password, so one with a space in it still works.
-        if command.rest:
-            self.secrets.add(command.rest)
         if not command.rest:
             self.problem(command, f"PASSWORD needs your password, written {FORMS['PASSWORD']}")
-        elif self.set(command, "PASSWORD", None, command.rest, command.rest):
-            self.values["password"] = command.rest
+            return
+        self.secrets.add(command.rest)
+        if self.first_time(command, None, command.rest):
+            self.password = command.rest
 
     def read_turn(self, command: _Command) -> None:
         value = self.one_value(command, "the turn number")
@@ -298,8 +305,8 @@ class _Reader:
         turn = _whole_number(value, 1)
         if turn is None:
             self.problem(command, f'TURN needs a whole turn number (1 or more), got "{value}"')
-        elif self.set(command, "TURN", None, turn, turn):
-            self.values["turn"] = turn
+        elif self.first_time(command, None, turn):
+            self.turn = turn
 
     def read_number(self, command: _Command) -> None:
         args = command.args
@@ -316,8 +323,7 @@ class _Reader:
         number = _whole_number(args[-1], 1, 6)
         if number is None:
             self.problem(command, f'NUMBER needs a whole number from 1 to 6, got "{args[-1]}"')
-            return
-        if self.set(command, "NUMBER", self.target(board), number, number):
+        elif self.first_time(command, _folded(board), number):
             self.numbers[self.spelled(board)] = number
 
     def read_trapdoor(self, command: _Command) -> None:
@@ -333,28 +339,56 @@ class _Reader:
             return
         board = _board(args[0]) if len(args) == 2 else None
         value = args[-1]
-        square = None if value.upper() == "NONE" else _whole_number(value, 1)
-        if square is None and value.upper() != "NONE":
+        withdraw = value.upper() == "NONE"
+        square = None if withdraw else _whole_number(value, 1)
+        if square is None and not withdraw:
             hint = "" if len(args) == 2 else f", written {form}"
             self.problem(
                 command, f'TRAPDOOR needs a square number (1 or more) or NONE, got "{value}"{hint}'
             )
-            return
-        if self.set(command, "TRAPDOOR", self.target(board), square, square):
+        elif self.first_time(command, _folded(board), square):
             self.trapdoors[self.spelled(board)] = square
 
     def read_help(self, command: _Command) -> None:
         # "Help me please" is a plea for help, not a syntax error worth refusing.
         self.help = True
 
-    def target(self, board: str | None) -> str | None:
-        return None if board is None else board.casefold()
-
     def spelled(self, board: str | None) -> str | None:
         """The board id as first written, so `a` and `A` share one entry."""
         if board is None:
             return None
-        return self.board_spelling.setdefault(("board", board.casefold()), board)
+        return self.board_spelling.setdefault(board.casefold(), board)
+
+
+def _folded(board: str | None) -> str | None:
+    return None if board is None else board.casefold()
+
+
+def _shown(line: str) -> str:
+    """A line fit to be listed back: one that may hold a password is masked."""
+    return _masked(line) if _PASSWORDISH.match(line) else line
+
+
+def _readable_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
+    """(line number, cleaned line) of every line that may hold a command: blank and
+    quoted lines skipped, stopping at a signature or a quoted original."""
+    i = 0
+    while i < len(lines):
+        raw, number = lines[i], i + 1
+        i += 1
+        line = _clean(raw)
+        if not line or _is_quoted(raw):
+            continue
+        if _is_signature(raw) or _quoted_original_starts(lines, i - 1):
+            return
+        attribution = _attribution_length(lines, i - 1)
+        if attribution:
+            following = _next_nonblank(lines, i - 1 + attribution)
+            if following is None or not _is_quoted(lines[following]):
+                return  # the quoted original has no '>' markers: nothing below is ours
+            i += attribution - 1  # a bottom-posted reply: read on below the quote
+            continue
+        yield number, line
 
 
 def parse_orders(text: str, *, per_board_numbers: bool = False, max_lines: int = 1000) -> OrderText:
@@ -364,35 +398,13 @@ def parse_orders(text: str, *, per_board_numbers: bool = False, max_lines: int =
     skipped without counting, so a long quoted report does not use it up); a message
     with more is a problem.
     """
-    if not isinstance(text, str):
-        text = str(text)
-    lines = text.splitlines()
     reader = _Reader(per_board_numbers)
-    ignored: list[tuple[int, str]] = []
-    counted = 0
-    i = 0
-    while i < len(lines):
-        raw = lines[i]
-        number = i + 1
-        i += 1
-        line = _clean(raw)
-        if not line or _is_quoted(raw):
-            continue
-        if _is_signature(raw) or _quoted_original_starts(lines, number - 1):
-            break
-        attribution = _attribution_length(lines, number - 1)
-        if attribution:
-            following = _next_nonblank(lines, number - 1 + attribution)
-            if following is None or not _is_quoted(lines[following]):
-                break  # the quoted original has no '>' markers: nothing below is ours
-            i = number - 1 + attribution
-            continue
-        counted += 1
+    for counted, (number, line) in enumerate(_readable_lines(str(text).splitlines()), 1):
         if counted > max_lines:
             reader.problems.append(
                 Problem(
                     number,
-                    _masked(line) if _PASSWORDISH.match(line) else line,
+                    _shown(line),
                     f"too many lines: only the first {max_lines} lines "
                     "(not counting blank and quoted ones) are read; "
                     "put your orders first or end them with END",
@@ -401,32 +413,34 @@ def parse_orders(text: str, *, per_board_numbers: bool = False, max_lines: int =
             break
         split = _split_command(line)
         if split is None:
-            glued = _GLUED.fullmatch(unicodedata.normalize("NFKC", line))
-            if glued:
-                keyword = glued["kw"].upper()
-                reader.problems.append(
-                    Problem(
-                        number,
-                        line,
-                        f'put a space between {keyword} and its value: "{keyword} {glued["rest"]}"',
-                    )
-                )
-            else:
-                ignored.append((number, _masked(line) if _PASSWORDISH.match(line) else line))
+            _not_a_command(reader, number, line)
             continue
         keyword, rest = split
         if keyword == "END":
             break
-        shown = (
-            line[: len(line) - len(rest)].rstrip() + " " + MASK if keyword == "PASSWORD" else line
-        )
-        if keyword == "PASSWORD" and not rest:
-            shown = line
+        shown = line
+        if keyword == "PASSWORD" and rest:
+            shown = line[: len(line) - len(rest)].rstrip() + " " + MASK
         reader.read(_Command(number, keyword, shown, tuple(rest.split()), rest))
-    return _result(reader, ignored)
+    return _result(reader)
 
 
-def _result(reader: _Reader, ignored: list[tuple[int, str]]) -> OrderText:
+def _not_a_command(reader: _Reader, number: int, line: str) -> None:
+    glued = _GLUED.fullmatch(unicodedata.normalize("NFKC", line))
+    if glued is None:
+        reader.ignored.append((number, _shown(line)))
+        return
+    keyword = glued["kw"].upper()
+    reader.problems.append(
+        Problem(
+            number,
+            line,
+            f'put a space between {keyword} and its value: "{keyword} {glued["rest"]}"',
+        )
+    )
+
+
+def _result(reader: _Reader) -> OrderText:
     # A password may still appear elsewhere (a TURN line holding it by mistake, a free
     # line under the PASSWORD line): hide every occurrence of every password given.
     secrets = sorted(reader.secrets, key=len, reverse=True)
@@ -437,13 +451,13 @@ def _result(reader: _Reader, ignored: list[tuple[int, str]]) -> OrderText:
         return value
 
     return OrderText(
-        game=reader.values.get("game"),  # type: ignore[arg-type]
-        player=reader.values.get("player"),  # type: ignore[arg-type]
-        password=reader.values.get("password"),  # type: ignore[arg-type]
-        turn=reader.values.get("turn"),  # type: ignore[arg-type]
+        game=reader.game,
+        player=reader.player,
+        password=reader.password,
+        turn=reader.turn,
         numbers=MappingProxyType(dict(reader.numbers)),
         trapdoors=MappingProxyType(dict(reader.trapdoors)),
         help=reader.help,
         problems=tuple(Problem(p.line, hide(p.text), hide(p.message)) for p in reader.problems),
-        ignored=tuple((n, hide(t)) for n, t in ignored),
+        ignored=tuple((n, hide(t)) for n, t in reader.ignored),
     )
