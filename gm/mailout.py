@@ -28,7 +28,25 @@ def _environment(kind: str) -> jinja2.Environment:
     )
     env.filters["square"] = lambda s: "Start" if s == 0 else str(s)
     env.filters["ordinal"] = ordinal
+    env.filters["mailto"] = mailto
     return env
+
+
+def mailto(address: str, subject: str, body: str) -> str:
+    """A `mailto:` link that opens a reply with `subject` and `body` filled in (RFC 6068:
+    percent-encoded UTF-8, line breaks as %0D%0A)."""
+    from urllib.parse import quote
+
+    body = "\r\n".join(line.rstrip() for line in body.strip("\n").splitlines())
+    return f"mailto:{quote(address, safe='@')}?subject={quote(subject, safe='')}&body={quote(body, safe='')}"
+
+
+def render_text(template: str, context: Mapping[str, Any]) -> tuple[str, str]:
+    """(first line after its `Label:`, the rest) of a plain-text template such as
+    `calendar/deadline.txt`, whose first line is `Summary: ...`."""
+    text = _environment("text").get_template(template).render(context)
+    first, _, body = text.partition("\n")
+    return first.partition(":")[2].strip(), body.strip("\n")
 
 
 def ordinal(n: int | None) -> str:

@@ -16,7 +16,15 @@ from .mailout import compose, queue
 from .rules.base import TurnResult
 from .rules.postal import PostalOrder, event_from_json
 from .store import dumps
-from .views import own_facts, public_turn
+from .views import (
+    BoardSize,
+    PlayerMail,
+    PlayerRef,
+    deadline_view,
+    own_facts,
+    public_turn,
+    ready_orders,
+)
 
 
 @dataclass(frozen=True)
@@ -79,34 +87,64 @@ def remind(campaign: Campaign) -> list[str]:
     now = clock.now()
     missing, _ = missing_numbers(campaign)
     config = campaign.config
+    turn = campaign.state().turn
     with campaign.store.transaction() as db:
         for player_id in missing:
             player = config.player(player_id)
             assert player is not None
+            order = order_view(campaign, player_id)
+            needed = [(h["board"], h["held"]) for h in order["hands"] if h["status"] == "needed"]
+            mail = _mail_context(campaign, player_id, order=order, ready=ready_orders(turn, needed))
             message = compose(
                 sender=config.mail.sender,
                 to=player.email,
                 template="reminder",
-                context=_mail_context(campaign, player_id)
-                | {"order": order_view(campaign, player_id)},
+                context=mail.context(),
                 now=now,
+                attachments=_deadline_attachment(campaign, mail, now),
             )
-            queue(db, message, kind="reminder", now=now, player=player_id, turn=campaign.state().turn)
+            queue(db, message, kind="reminder", now=now, player=player_id, turn=turn)
     return missing
 
 
-def _mail_context(campaign: Campaign, player_id: str | None) -> dict[str, Any]:
+def _mail_context(campaign: Campaign, player_id: str, **parts: Any) -> PlayerMail:
+    """A player's mail context: public facts, their own, and the deadline in their terms.
+    A PlayerMail has no field for anything hidden (views.py), so no template can leak it."""
     config = campaign.config
-    player = config.player(player_id) if player_id else None
-    return {
-        "campaign": config.id,
-        "title": config.title,
-        "gm_address": config.mail.address,
-        "boards": [{"id": b, "squares": board.squares} for b, board in config.boards.items()],
-        "per_board": config.options.per_board,
-        "deadline": deadline_text(campaign.deadline(), player.timezone if player else config.timezone),
-        "player": {"id": player.id, "name": player.name} if player else None,
-    }
+    player = config.player(player_id)
+    assert player is not None
+    state = campaign.state()
+    deadline = campaign.deadline()
+    return PlayerMail(
+        campaign=config.id,
+        title=config.title,
+        gm_address=config.mail.address,
+        boards=tuple(BoardSize(b, board.squares) for b, board in config.boards.items()),
+        per_board=config.options.per_board,
+        player=PlayerRef(player.id, player.name),
+        deadline=deadline_view(deadline_text(deadline, player.timezone)),
+        next_turn=None if state.over else state.turn,
+        calendar=deadline is not None and not state.over,
+        **parts,
+    )
+
+
+def _deadline_attachment(campaign: Campaign, mail: PlayerMail, now: datetime) -> list[tuple[bytes, str, str, str]]:
+    """The deadline as an .ics file, when there is one: same UID per player and turn, so a
+    reminder updates the entry a report made."""
+    from .calendar import deadline_ics
+    from .mailout import render_text
+
+    deadline = campaign.deadline()
+    if not mail.calendar or deadline is None:
+        return []
+    summary, description = render_text("calendar/deadline.txt", mail.context())
+    domain = mail.gm_address.rpartition("@")[2] or "gm.invalid"
+    data = deadline_ics(
+        uid=f"{mail.campaign}-turn-{mail.next_turn}-{mail.player.id}@{domain}",
+        summary=summary, description=description, deadline=deadline, stamp=now,
+    )
+    return [(data, "text", "calendar", f"{mail.campaign}-turn-{mail.next_turn}-deadline.ics")]
 
 
 @dataclass(frozen=True)
@@ -167,18 +205,24 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
             setup=campaign.setup, campaign=config.id, title=config.title, before=state,
             after=result.state, events=result.events, names=campaign.names(),
         )
+        # the last turn's report is the final results (RULES.md 2.3: the aggregate)
+        template = "final" if result.state.over else "report"
         for player in config.players:
             own = own_facts(
                 setup=campaign.setup, player=player.id, name=player.name, state=result.state,
                 events=result.events, order=orders.get(player.id),
             )
+            ready = ready_orders(view.next_turn, [(h.board, h.left) for h in own.hands if h.choose])
+            mail = _mail_context(campaign, player.id, view=view, own=own, ready=ready)
             message = compose(
                 sender=config.mail.sender,
                 to=player.email,
-                template="report",
-                context=_mail_context(campaign, player.id) | {"view": view, "own": own},
+                template=template,
+                context=mail.context(),
                 now=now,
+                attachments=_deadline_attachment(campaign, mail, now),
             )
+            # kind stays "report" for the final results too: undo withdraws reports by kind
             queue(db, message, kind="report", now=now, player=player.id, turn=state.turn)
         message = compose(sender=config.mail.sender, to=config.mail.sender, template="gm_report",
                           context=gm_context, now=now)

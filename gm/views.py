@@ -62,6 +62,10 @@ class PublicTurn:
     next_turn: int | None
     announce_trapdoors: bool
 
+    @property
+    def any_nmr(self) -> bool:
+        return any(p.nmr for b in self.boards for p in b.pieces)
+
 
 @dataclass(frozen=True)
 class OwnHand:
@@ -69,6 +73,7 @@ class OwnHand:
     played: int | None
     nmr: bool
     left: tuple[int, ...]
+    choose: bool = False  # next turn needs a number from this hand (it moves, not forced)
 
 
 @dataclass(frozen=True)
@@ -167,8 +172,93 @@ def own_facts(
         if isinstance(event, NumberPlayed) and event.player == player and event.hand not in played:
             played[event.hand] = (event.number, event.source == "nmr")
     hands = []
+    needed = set() if state.over else set(setup_needs(setup, state, player))
     for hand, left in state.hands[player].items():
         number, nmr = played.get(hand, (None, False))
-        hands.append(OwnHand(None if hand == SHARED else hand, number, nmr, tuple(left)))
+        hands.append(
+            OwnHand(None if hand == SHARED else hand, number, nmr, tuple(left), hand in needed)
+        )
     nominations = tuple(sorted((order.trapdoors if order else {}).items()))
     return OwnFacts(player, name, tuple(hands), nominations)
+
+
+def setup_needs(setup: Setup, state: PostalState, player: str) -> list[str]:
+    """The hands the player must choose a number from next turn (RULES.md 2.4)."""
+    from .rules.postal import Postal
+
+    return Postal().needs_number(setup, state, player)
+
+
+# -- what a player's mail is rendered from ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A deadline in UTC and, when the reader has a time zone, in theirs."""
+
+    utc: str
+    local: str | None
+    iso: str
+    short: str  # for subject lines: "Fri 15 Jan 18:00 UTC"
+
+
+@dataclass(frozen=True)
+class BoardSize:
+    id: str
+    squares: int
+
+
+@dataclass(frozen=True)
+class PlayerRef:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class ReadyOrder:
+    """One order a player may send for the next turn: a number they hold on one hand.
+    The templates turn it into a `mailto:` link and a block to copy."""
+
+    turn: int
+    board: str | None  # None under shared numbers
+    number: int
+
+
+@dataclass(frozen=True)
+class PlayerMail:
+    """Everything a player's report, final results or reminder is rendered from. It has no
+    field for other players' numbers, routes, layouts or board names, so none can leak."""
+
+    campaign: str
+    title: str
+    gm_address: str
+    boards: tuple[BoardSize, ...]
+    per_board: bool
+    player: PlayerRef
+    deadline: Deadline | None
+    next_turn: int | None
+    view: PublicTurn | None = None  # the turn just resolved (reports)
+    own: OwnFacts | None = None
+    order: Any = None  # the standing order (reminders): desk.order_view, the player's own
+    ready: tuple[ReadyOrder, ...] = ()
+    calendar: bool = False  # a .ics file with the deadline is attached
+
+    def context(self) -> dict[str, Any]:
+        """The template context: exactly these fields, nothing else."""
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+
+def deadline_view(text: Mapping[str, Any] | None) -> Deadline | None:
+    if text is None:
+        return None
+    from .clock import parse_time
+
+    short = parse_time(text["iso"]).strftime("%a %d %b %H:%M UTC")
+    return Deadline(text["utc"], text.get("local"), text["iso"], short)
+
+
+def ready_orders(turn: int | None, hands: Sequence[tuple[str | None, Sequence[int]]]) -> tuple[ReadyOrder, ...]:
+    """A ready order for each number still held on each hand that needs one."""
+    if turn is None:
+        return ()
+    return tuple(ReadyOrder(turn, board, n) for board, held in hands for n in held)
