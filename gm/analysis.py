@@ -178,6 +178,8 @@ class _Stage:
     def merged(cls, parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]], size: int) -> _Stage:
         """One stage from many pieces, repeated (src, dst) pairs summed so that each
         propagation touches a pair once."""
+        empty = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0))
+        parts = [empty, *parts]  # a board crossed within one cycle from anywhere has no moves
         src = np.concatenate([part[0] for part in parts])
         dst = np.concatenate([part[1] for part in parts])
         prob = np.concatenate([part[2] for part in parts])
@@ -240,10 +242,16 @@ class _Chain:
             good = grown
 
     def expected(self) -> float | None:
-        """E[T] by solving (I - Q) h = r on the reachable squares; None when infinite."""
+        """E[T]; None when infinite."""
+        return self.solve()[0]
+
+    def solve(self) -> tuple[float | None, np.ndarray | None]:
+        """E[T] by solving (I - Q) h = r on the squares reachable from Start, and the
+        expected number of period starts on each square, v = e_Start (I - Q)^-1; both
+        None when a piece can be caught for good (the expectation is then infinite)."""
         live = self.reachable()
         if (live & ~self.can_finish()).any():
-            return None
+            return None, None
         index = -np.ones(self.size, dtype=np.int64)
         states = np.nonzero(live)[0]
         index[states] = np.arange(states.size)
@@ -256,7 +264,11 @@ class _Chain:
         # a period finishing at step j counts j; one that goes on counts the whole period
         counts = (steps * self.finish).sum(axis=0) + self.period * stay
         h = np.linalg.solve(system, counts[states])
-        return float(h[index[START]])
+        start = np.zeros(states.size)
+        start[index[START]] = 1.0
+        visits = np.zeros(self.size)
+        visits[states] = np.linalg.solve(system.T, start)
+        return float(h[index[START]]), visits
 
     def propagate(self, until: float) -> tuple[np.ndarray, np.ndarray, float]:
         """P(T = t) for t = 0, 1, ... while more than `until` of the mass is still in play,
@@ -277,8 +289,11 @@ class _Chain:
         return np.concatenate(law), visits, float(mass.sum())
 
     def distribution(self, until: float) -> tuple[Distribution, np.ndarray]:
-        law, visits, tail = self.propagate(until)
-        return Distribution(law, self.expected(), tail), visits
+        """The law of T and the expected period starts per square (from the solve; from the
+        propagation when the expectation is infinite)."""
+        law, propagated, tail = self.propagate(until)
+        expected, visits = self.solve()
+        return Distribution(law, expected, tail), propagated if visits is None else visits
 
 
 # -- one die ----------------------------------------------------------------------------

@@ -1,0 +1,334 @@
+"""Exact board analysis (gm.analysis; CONTRACT.md `gm board analyze`): checked against the
+literature, against hand-computed tiny boards, and against brute-force enumeration that
+knows nothing of the six-turn-cycle shortcut."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import gm.cli_analysis  # noqa: F401 - registers design/analyze/draw on the board group
+from gm.analysis import AnalysisError, analyze, classic, landing_table, one_die, postal
+from gm.board import Board, load_board
+from gm.cli_board import board as board_group
+
+BOARDS = Path(__file__).resolve().parent.parent / "boards"
+
+
+@pytest.fixture(scope="module")
+def milton_bradley() -> Board:
+    return load_board(BOARDS / "classic.yaml")
+
+
+# -- the literature and the contract ----------------------------------------------------
+
+
+def test_one_die_exact_on_milton_bradley_is_39_2251(milton_bradley):
+    """Althoen, King and Schilling (Mathematical Gazette 1993): with the chute 47->26 and a
+    roll past 100 leaving the piece, the expected game is 39.2251 rolls."""
+    assert (47, 26) in milton_bradley.snakes and (80, 100) in milton_bradley.ladders
+    assert round(one_die(milton_bradley, "exact").expected, 4) == 39.2251
+
+
+def test_analyze_json_matches_the_contract_example_for_milton_bradley(milton_bradley):
+    """CONTRACT.md's example JSON is the Milton Bradley board's; every figure must agree."""
+    result = analyze(milton_bradley).to_json()
+    assert result["squares"] == 100
+    postal_part = {k: v for k, v in result["postal"].items() if not k.startswith("most_")}
+    assert postal_part == {"fewest_turns": 8, "fewest_sequence": [1, 2, 5, 6, 3, 4, 6, 1],
+                           "expected_turns": 36.4247, "median_turns": 30, "p90_turns": 67}
+    rounded = {f: {k: round(v, 2) if isinstance(v, float) else v for k, v in s.items()}
+               for f, s in result["one_die"].items()}
+    assert rounded == {
+        "exact": {"expected_rolls": 39.23, "median_rolls": 32, "p90_rolls": 72},
+        "bounce": {"expected_rolls": 43.32, "median_rolls": 35, "p90_rolls": 83},
+        "crossing": {"expected_rolls": 36.46, "median_rolls": 30, "p90_rolls": 67},
+    }
+    assert round(result["classic"]["expected_turns"], 2) == 36.24
+    assert (result["classic"]["median_turns"], result["classic"]["p90_turns"]) == (29, 69)
+
+
+def test_fewest_sequence_really_crosses_in_the_fewest_turns(milton_bradley):
+    result = postal(milton_bradley)
+    land = landing_table(milton_bradley)
+    square = 0
+    for turn, number in enumerate(result.fewest_sequence, 1):
+        assert number in range(1, 7)
+        if square + number > milton_bradley.squares:
+            assert turn == result.fewest_turns == len(result.fewest_sequence)
+            break
+        square = int(land[square + number])
+    else:
+        pytest.fail("the sequence never crosses")
+    for cycle in range(0, len(result.fewest_sequence), 6):  # each number once per cycle
+        chunk = result.fewest_sequence[cycle : cycle + 6]
+        assert len(set(chunk)) == len(chunk)
+    assert result.fewest_turns == _brute_force_fewest(milton_bradley)
+
+
+# -- hand-computed tiny boards ----------------------------------------------------------
+
+
+def test_postal_on_an_empty_three_square_board_is_known_by_hand():
+    """N=3: turn 1 crosses with 4, 5 or 6 (1/2); otherwise from k the next number crosses
+    unless it is too small: P(T=2) = (4/5 + 4/5 + 1)/6 = 13/30, P(T=3) = 2/30.
+    E[T] = 1/2 + 2*13/30 + 3*2/30 = 47/30."""
+    result = postal(Board.build(3))
+    law = result.length.probabilities
+    assert law[1] == pytest.approx(1 / 2, abs=1e-15)
+    assert law[2] == pytest.approx(13 / 30, abs=1e-15)
+    assert law[3] == pytest.approx(2 / 30, abs=1e-15)
+    assert result.length.expected == pytest.approx(47 / 30, abs=1e-12)
+    assert result.fewest_turns == 1 and result.fewest_sequence == (4,)
+
+
+def test_percentile_is_the_smallest_count_whose_cumulative_chance_reaches_it():
+    """On the 3-square board P(T <= 1) is exactly 1/2, so the median is 1 even though
+    floating point sums may fall a hair short; P(T <= 2) = 28/30, so p90 is 2."""
+    length = postal(Board.build(3)).length
+    assert (length.median, length.p90, length.percentile(95)) == (1, 2, 3)
+
+
+def test_one_die_crossing_on_an_empty_three_square_board_is_known_by_hand():
+    """From p the roll crosses with chance (3 + p)/6: E0 = 1 + 1/6 (E1 + E2 + E3) with
+    E3 = 1, E2 = 1 + E3/6 = 7/6, E1 = 1 + (E2 + E3)/6 = 49/36: E0 = 1 + 127/216 = 343/216."""
+    assert one_die(Board.build(3), "crossing").expected == pytest.approx(343 / 216, abs=1e-12)
+
+
+def test_one_die_exact_needs_landing_on_the_last_square():
+    """N=2: from 0 a 2 wins and a 1 goes to 1; from 1 only a 1 wins. E1 = 6 and
+    E0 = 1 + E1/6 + 4/6 E0, so E0 = 6; on N=1 T is geometric with p = 1/6: median 4."""
+    assert one_die(Board.build(2), "exact").expected == pytest.approx(6, abs=1e-12)
+    law = one_die(Board.build(1), "exact")
+    assert law.expected == pytest.approx(6, abs=1e-12)
+    assert law.median == 4  # 1 - (5/6)^4 = 0.518 is the first >= 0.5
+
+
+def test_bounce_on_a_board_shorter_than_a_roll_ping_pongs_between_start_and_the_end():
+    """N=1: a roll of k goes 0 -> 1 -> 0 -> ...: odd rolls end on 1 and win, so one die wins
+    with 1/2 (E = 2); under classic a 6 ends on 0 and rolls again: a turn wins with
+    q = 1/2 + q/6 = 3/5, E = 5/3 turns."""
+    assert one_die(Board.build(1), "bounce").expected == pytest.approx(2, abs=1e-12)
+    assert classic(Board.build(1)).expected == pytest.approx(5 / 3, abs=1e-12)
+
+
+def test_bounce_takes_the_snake_where_the_piece_ends():
+    """N=10, snake 8->2: from 9 a roll of 3 bounces back to 8 and slides to 2."""
+    plain = one_die(Board.build(10), "bounce").expected
+    assert one_die(Board.build(10, snakes=[(8, 2)]), "bounce").expected > plain
+
+
+def test_a_ladder_onto_the_last_square_wins_the_exact_finish():
+    board = Board.build(10, ladders=[(9, 10)])
+    plain = one_die(Board.build(10), "exact").expected
+    assert one_die(board, "exact").expected < plain
+
+
+def test_a_snake_on_the_last_square_means_the_exact_finish_never_ends():
+    board = Board.build(12, snakes=[(12, 2)])
+    law = one_die(board, "exact")
+    assert law.expected is None and law.p90 is None
+    assert analyze(board).to_json()["one_die"]["exact"]["expected_rolls"] is None
+    assert postal(board).length.expected is not None  # crossing needs no landing on 12
+
+
+def test_a_board_nobody_can_cross_is_refused_with_a_reason():
+    """Every square a move from 1..6 can reach is a snake head back down."""
+    board = Board.build(12, snakes=[(7, 1), (8, 2), (9, 3), (10, 4), (11, 5), (12, 6)])
+    with pytest.raises(AnalysisError, match="no sequence of numbers ever crosses"):
+        analyze(board)
+
+
+# -- the chain against the expectation's solve and brute force ---------------------------
+
+
+def test_expected_turns_from_the_distribution_agree_with_the_solve(milton_bradley):
+    result = analyze(milton_bradley, until=1e-12)
+    for law in (result.postal.length, result.classic, *result.one_die.values()):
+        mean = sum(t * p for t, p in enumerate(law.probabilities))
+        assert mean == pytest.approx(law.expected, abs=1e-8)
+        assert law.tail < 1e-12
+
+
+def test_landings_per_game_add_up_to_the_expected_turns_but_one(milton_bradley):
+    """Every turn but the crossing one lands a number on a square."""
+    result = postal(milton_bradley)
+    assert result.landed.sum() + 1 == pytest.approx(result.length.expected, abs=1e-6)
+    assert result.ended.sum() == pytest.approx(result.landed.sum(), abs=1e-9)
+
+
+TINY = [
+    Board.build(8, ladders=[(2, 6)], snakes=[(7, 3)]),
+    Board.build(10, ladders=[(1, 9), (4, 8)], snakes=[(6, 2), (10, 5)]),
+    Board.build(14, levels=[5, 4, 5], offsets=[0, 1, 0], ladders=[(3, 12)], snakes=[(13, 1)]),
+    Board.build(9, chains=True, ladders=[(2, 5), (5, 8)], snakes=[(9, 4), (4, 1)]),
+]
+
+
+def _padded(law, length: int) -> list[float]:
+    """The law to `length` entries: propagation stops once no mass is left in play."""
+    return list(law) + [0.0] * max(0, length - len(law))
+
+
+def _brute_postal(board: Board, turns: int) -> list[Fraction]:
+    """P(T = t), t <= turns, by following (square, numbers held) turn by turn in exact
+    fractions, numbers picked uniformly: no cycle shortcut, no numpy."""
+    land = [int(x) for x in landing_table(board)]
+    states = {(0, frozenset(range(1, 7))): Fraction(1)}
+    law = [Fraction(0)]
+    for _ in range(turns):
+        crossed, after = Fraction(0), {}
+        for (square, held), chance in states.items():
+            for number in held:
+                share = chance / len(held)
+                if square + number > board.squares:
+                    crossed += share
+                    continue
+                rest = held - {number} or frozenset(range(1, 7))
+                key = (land[square + number], rest)
+                after[key] = after.get(key, Fraction(0)) + share
+        law.append(crossed)
+        states = after
+    return law
+
+
+@pytest.mark.parametrize("board", TINY, ids=lambda b: f"{b.squares}sq")
+def test_postal_dp_matches_brute_force_enumeration_on_tiny_boards(board):
+    law = _padded(postal(board, until=1e-12).length.probabilities, 31)
+    brute = _brute_postal(board, 30)
+    for t, exact in enumerate(brute):
+        assert law[t] == pytest.approx(float(exact), abs=1e-13)
+
+
+def _brute_die(board: Board, finish: str, rolls: int) -> list[Fraction]:
+    n, land = board.squares, [int(x) for x in landing_table(board)]
+    states, law = {0: Fraction(1)}, [Fraction(0)]
+    for _ in range(rolls):
+        won, after = Fraction(0), {}
+        for square, chance in states.items():
+            for roll in range(1, 7):
+                target = square + roll
+                if finish == "crossing" and target > n:
+                    won += chance / 6
+                    continue
+                if target > n:
+                    target = square if finish == "exact" else 2 * n - target
+                end = land[target]
+                if finish != "crossing" and end == n:
+                    won += chance / 6
+                    continue
+                after[end] = after.get(end, Fraction(0)) + chance / 6
+        law.append(won)
+        states = after
+    return law
+
+
+@pytest.mark.parametrize("finish", ["exact", "bounce", "crossing"])
+@pytest.mark.parametrize("board", TINY, ids=lambda b: f"{b.squares}sq")
+def test_one_die_chain_matches_brute_force_enumeration_on_tiny_boards(board, finish):
+    law = _padded(one_die(board, finish, until=1e-12).probabilities, 26)
+    for t, exact in enumerate(_brute_die(board, finish, 25)):
+        assert law[t] == pytest.approx(float(exact), abs=1e-13)
+
+
+def _brute_classic_turn(board: Board, square: int, depth: int = 12) -> tuple[dict[int, Fraction], Fraction]:
+    """One classic turn from `square`: where it ends and the chance it wins, sixes
+    followed `depth` deep (6^-12 is far below the comparison's tolerance)."""
+    n, land = board.squares, [int(x) for x in landing_table(board)]
+    ends: dict[int, Fraction] = {}
+    won = Fraction(0)
+    for roll in range(1, 7):
+        target = square + roll
+        if target > n:
+            target = 2 * n - target
+        end = land[target]
+        if end == n:
+            won += Fraction(1, 6)
+        elif roll < 6:
+            ends[end] = ends.get(end, Fraction(0)) + Fraction(1, 6)
+        elif depth:
+            more, more_won = _brute_classic_turn(board, end, depth - 1)
+            won += more_won / 6
+            for q, c in more.items():
+                ends[q] = ends.get(q, Fraction(0)) + c / 6
+    return ends, won
+
+
+@pytest.mark.parametrize("board", TINY[:2], ids=lambda b: f"{b.squares}sq")
+def test_classic_chain_matches_brute_force_turns_on_tiny_boards(board):
+    law = _padded(classic(board, until=1e-12).probabilities, 13)
+    states, brute = {0: Fraction(1)}, [Fraction(0)]
+    turns = {s: _brute_classic_turn(board, s) for s in range(board.squares + 1)}
+    for _ in range(12):
+        won, after = Fraction(0), {}
+        for square, chance in states.items():
+            ends, win = turns[square]
+            won += chance * win
+            for q, c in ends.items():
+                after[q] = after.get(q, Fraction(0)) + chance * c
+        brute.append(won)
+        states = after
+    for t, exact in enumerate(brute):
+        assert law[t] == pytest.approx(float(exact), abs=1e-9)
+
+
+def _brute_force_fewest(board: Board) -> int:
+    """Breadth first over (square, numbers held), one turn at a time."""
+    land = landing_table(board)
+    frontier, seen = {(0, frozenset(range(1, 7)))}, set()
+    for turn in itertools.count(1):
+        after = set()
+        for square, held in frontier:
+            for number in held:
+                if square + number > board.squares:
+                    return turn
+                state = (int(land[square + number]), held - {number} or frozenset(range(1, 7)))
+                if state not in seen:
+                    seen.add(state)
+                    after.add(state)
+        frontier = after
+    raise AssertionError
+
+
+@pytest.mark.parametrize("board", TINY, ids=lambda b: f"{b.squares}sq")
+def test_fewest_turns_match_a_turn_by_turn_search(board):
+    assert postal(board).fewest_turns == _brute_force_fewest(board)
+
+
+# -- the command ------------------------------------------------------------------------
+
+
+def test_analyze_json_for_one_file_is_one_object_and_for_several_a_list():
+    runner = CliRunner()
+    one = runner.invoke(board_group, ["analyze", str(BOARDS / "small.yaml"), "--json"])
+    assert one.exit_code == 0, one.output
+    assert json.loads(one.output)["squares"] == 30
+    two = runner.invoke(board_group, ["analyze", str(BOARDS / "small.yaml"),
+                                      str(BOARDS / "ziggurat.yaml"), "--json"])
+    assert [r["squares"] for r in json.loads(two.output)] == [30, 48]
+
+
+def test_analyze_shows_several_boards_side_by_side_and_plots_them(tmp_path):
+    plot = tmp_path / "lengths.svg"
+    result = CliRunner().invoke(board_group, ["analyze", str(BOARDS / "classic.yaml"),
+                                              str(BOARDS / "small.yaml"), "--plot", str(plot)])
+    assert result.exit_code == 0, result.output
+    header, *rows = result.output.splitlines()
+    assert "Classic Hundred" in header and "The Garden Path" in header
+    assert any(row.startswith("postal turns") and "36.42 (30/67)" in row for row in rows)
+    text = plot.read_text()
+    assert text.startswith("<svg") and "postal: expected 36.42" in text and "classic: expected 36.24" in text
+
+
+def test_analyze_refuses_a_bad_board_with_its_problems_and_exit_1(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("squares: 10\nsnakes: [[3, 5]]\n")
+    result = CliRunner().invoke(board_group, ["analyze", str(bad)])
+    assert result.exit_code == 1
+    assert "snake 3->5: head below tail" in result.output
+    assert "Traceback" not in result.output
