@@ -12,7 +12,7 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rulehelpers import RULES, campaign
+from rulehelpers import RULES, by_hand_index, campaign
 
 from gm.board import START, Board
 from gm.rules.postal import (
@@ -183,7 +183,9 @@ def draw_orders(data, setup, state):
         trapdoors = {}
         for board_id, b in setup.boards.items():
             if data.draw(st.booleans()):
-                trapdoors[board_id] = data.draw(st.integers(1, min(b.squares, 4)))
+                # mostly a few low squares, so that elections and ties are frequent
+                top = b.squares if data.draw(st.integers(0, 3)) == 0 else min(b.squares, 4)
+                trapdoors[board_id] = data.draw(st.integers(1, top))
         orders[player] = PostalOrder(numbers=numbers, trapdoors=trapdoors)
     return orders
 
@@ -338,3 +340,132 @@ def test_prop_shared_hand_key():
     """The shared hand is keyed by SHARED in the state (a guard for the tests above)."""
     setup = campaign()
     assert set(RULES.start(setup).hands["ann"]) == {SHARED}
+
+
+# -- a second reading of RULES.md 2 and 5, resolving whole turns -----------------------------
+
+
+def model_resolve(setup, data: dict, orders: dict) -> dict:
+    """One turn resolved from RULES.md 2 and 5 alone, on the CONTRACT.md state JSON (plus
+    the numbers held): written without gm.rules, to compare with Postal.resolve."""
+    opts = setup.options
+    per_board = opts.numbers == "per-board"
+    players = setup.players
+    turn = data["turn"]
+    boards = {
+        b: {**bd, "players": {p: dict(pc) for p, pc in bd["players"].items()}}
+        for b, bd in data["boards"].items()
+    }
+    hands = {
+        p: (
+            {b: list(v) for b, v in pd["numbers_left"].items()}
+            if per_board
+            else {"*": list(pd["numbers_left"])}
+        )
+        for p, pd in data["players"].items()
+    }
+    halves = [turn, turn + 1] if opts.double_turns and turn % 6 == 5 else [turn]
+    if opts.close_after == "all":
+        needed = max(len(players) - 1, 1)
+    else:
+        needed = min(opts.close_after, len(players))
+
+    def hand_of(b):
+        return b if per_board else "*"
+
+    def close(bd):
+        pcs = bd["players"]
+        crossed = sum(pc["finished"] for pc in pcs.values())
+        for pc in pcs.values():
+            if not pc["finished"]:
+                better = sum(
+                    1 for o in pcs.values() if not o["finished"] and o["square"] > pc["square"]
+                )
+                pc["placing"] = crossed + 1 + better
+        bd["closed"] = True
+
+    for half, t in enumerate(halves):
+        open_ids = [b for b, bd in boards.items() if not bd["closed"]]
+        if not open_ids:
+            break
+        numbers = {}
+        for p in players:
+            for h in sorted(
+                {hand_of(b) for b in open_ids if not boards[b]["players"][p]["finished"]}
+            ):
+                held = sorted(hands[p][h])
+                sent = orders[p].numbers.get(h) if p in orders else None
+                if half == 0 and sent is not None:
+                    numbers[p, h] = sent
+                elif len(held) == 1 or opts.nmr == "lowest":
+                    numbers[p, h] = held[0]
+                elif opts.nmr == "highest":
+                    numbers[p, h] = held[-1]
+                else:
+                    key = p if h == "*" else f"{p}/{h}"
+                    numbers[p, h] = held[by_hand_index(setup.seed, turn, "nmr", key, len(held))]
+        for b in open_ids:
+            bd, board_def = boards[b], setup.boards[b]
+            prior = sum(pc["finished"] for pc in bd["players"].values())
+            overshoots = {}
+            for p in players:
+                pc = bd["players"][p]
+                if pc["finished"]:
+                    continue
+                target = pc["square"] + numbers[p, hand_of(b)]
+                if target > board_def.squares:
+                    overshoots[p] = target - board_def.squares
+                    pc["finished"] = True
+                else:
+                    pc["square"] = model_landing(board_def, bd["trapdoor"], target)
+            for p, o in overshoots.items():
+                bd["players"][p]["placing"] = (
+                    prior + 1 + sum(1 for x in overshoots.values() if x > o)
+                )
+        for (p, h), n in numbers.items():
+            hands[p][h].remove(n)
+            if not hands[p][h]:
+                hands[p][h] = [1, 2, 3, 4, 5, 6]
+        for b in open_ids:
+            if sum(pc["finished"] for pc in boards[b]["players"].values()) >= needed:
+                close(boards[b])
+        if t >= opts.max_turns:
+            for bd in boards.values():
+                if not bd["closed"]:
+                    close(bd)
+            break
+
+    over = all(bd["closed"] for bd in boards.values())
+    for b, bd in boards.items():
+        bd["trapdoor"] = None
+        if bd["closed"]:
+            continue
+        votes = Counter(o.trapdoors[b] for o in orders.values() if b in o.trapdoors)
+        if votes and max(votes.values()) >= opts.trapdoor_threshold:
+            tied = sorted(sq for sq, v in votes.items() if v == max(votes.values()))
+            bd["trapdoor"] = tied[by_hand_index(setup.seed, turn, "trapdoor", b, len(tied))]
+    aggregates = {}
+    if over:
+        aggregates = {
+            p: sum(bd["players"][p]["placing"] for bd in boards.values()) for p in players
+        }
+    out_players = {}
+    for p in players:
+        agg = aggregates.get(p)
+        place = None if agg is None else 1 + sum(1 for a in aggregates.values() if a < agg)
+        left = {b: sorted(v) for b, v in hands[p].items()} if per_board else sorted(hands[p]["*"])
+        out_players[p] = {"numbers_left": left, "aggregate": agg, "place": place}
+    return {"turn": turn + len(halves), "over": over, "boards": boards, "players": out_players}
+
+
+@PROFILE
+@given(campaigns(), st.data())
+def test_prop_2_resolve_agrees_with_a_second_reading(setup, data):
+    """Turn by turn, gm's state JSON equals the state computed by model_resolve, a second
+    implementation of RULES.md 2 and 5 written in this file."""
+    state = RULES.start(setup)
+    while not state.over:
+        orders = draw_orders(data, setup, state)
+        expected = model_resolve(setup, RULES.state_json(setup, state), orders)
+        state = RULES.resolve(setup, state, orders).state
+        assert RULES.state_json(setup, state) == expected
