@@ -25,7 +25,7 @@ PLAYER_KEYS = ("id", "name", "email", "password", "timezone")
 MAIL_KEYS = ("transport", "from", "imap", "smtp")
 # options the campaign layer owns, beside the ruleset's own (RULES.md 3)
 CAMPAIGN_OPTIONS = {"max_order_text": 65536, "allow_other_senders": False}
-ID_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+ID_PATTERN = re.compile(r"^\w[\w.-]*$")
 EMAIL_PATTERN = re.compile(r"^[^@\s<>]+@[^@\s<>]+$")
 
 
@@ -253,8 +253,8 @@ def _players(data: LineDict, problems: list[str]) -> tuple[PlayerConfig, ...]:
             problems.append(f"line {line}: player {player_id}: email {email!r} is not an address")
             ok = False
         password = item.get("password")
-        if password is not None and (not isinstance(password, str | int) or len(str(password)) < 6):
-            problems.append(f"line {item.line_of('password')}: player {player_id}: password must be at least 6 characters")
+        if password is not None and (not isinstance(password, str | int) or not str(password).strip()):
+            problems.append(f"line {item.line_of('password')}: player {player_id}: password must not be empty")
             ok = False
         zone = item.get("timezone")
         if zone is not None and not _valid_zone(zone):

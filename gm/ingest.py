@@ -120,7 +120,7 @@ def ingest_mbox(campaign: Campaign, path: Path, progress: Progress = None) -> In
         raise GmError(f"no mbox file at {path}")
     box = mailbox.mbox(str(path), create=False)
     items = []
-    for key in box:
+    for key in box.keys():  # noqa: SIM118 - iterating an mbox yields messages, not keys
         raw = box.get_bytes(key)
         items.append(Pending(f"mbox:{hashlib.sha256(raw).hexdigest()}", raw))
     report = IngestReport()
