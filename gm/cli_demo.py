@@ -1,0 +1,37 @@
+"""`gm demo DIR`: the newcomer's first command (gm/demo.py does the playing)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .demo import DEFAULT_SEED, play, summary
+from .errors import GmError
+
+
+@click.command("demo")
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
+              help="The campaign's seed and the robots' choices: the same seed plays the same game.")
+@click.option("--force", is_flag=True, help="Replace an earlier demo in DIRECTORY.")
+@click.option("--quiet", "-q", is_flag=True, help="Print only the final standings and the archive's path.")
+def demo_cmd(directory: str, seed: int, force: bool, quiet: bool) -> None:
+    """Play a whole demonstration campaign in DIRECTORY with six robot players.
+
+    The robots read their mail from DIRECTORY/mail/outbox and mail real orders into
+    DIRECTORY/mail/inbox; every turn runs exactly as `gm turn` does, weeks passing in
+    a second. At the end the boards are revealed and the archive is published to
+    DIRECTORY/archive/index.html. Refuses a folder that is in use unless --force.
+    Example: gm demo /tmp/demo && gm -C /tmp/demo status
+    """
+    try:
+        result = play(Path(directory), seed=seed, force=force,
+                      echo=(lambda _line: None) if quiet else click.echo)
+    except GmError as error:
+        # exit 1 with one line, under gm's own group or any other
+        raise click.ClickException(str(error)) from None
+    if not quiet:
+        click.echo("")
+    for line in summary(result):
+        click.echo(line)
