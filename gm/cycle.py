@@ -52,7 +52,9 @@ def run_turn(
     ready, why = due(campaign)
     if ready or (force and not campaign.state().over):
         try:
-            resolution = resolve(campaign, force=force)
+            # due before the deadline means every number is in: nothing left to guard
+            early = not missing_numbers(campaign)[0]
+            resolution = resolve(campaign, force=force or early)
         except GmError as error:
             run.refused = str(error)
             run.lines.append(f"resolve: refused: {error}")
