@@ -321,31 +321,31 @@ def test_1_6_state_json_shows_only_n_of_a_board():
 # -- board files (CONTRACT.md): every problem with its line ----------------------------
 
 
-def test_file_unknown_key_named_with_line_and_suggestion():
+def test_1_file_unknown_key_named_with_line_and_suggestion():
     """`snkaes:` on line 3: 'line 3: unknown key 'snkaes' (did you mean 'snakes'?)'."""
     problems = problems_of("name: X\nsquares: 30\nsnkaes: [[17, 5]]\n")
     assert "line 3: unknown key 'snkaes' (did you mean 'snakes'?)" in problems
 
 
-def test_file_unknown_shape_key_named_with_line():
+def test_1_file_unknown_shape_key_named_with_line():
     """`ofsets` inside shape, on line 4: named with its line and the likely key."""
     problems = problems_of("squares: 30\nshape:\n  levels: [10, 10, 10]\n  ofsets: [0, 0, 0]\n")
     assert any(p.startswith("line 4:") and "'ofsets'" in p and "offsets" in p for p in problems)
 
 
-def test_file_key_given_twice_refused():
+def test_1_file_key_given_twice_refused():
     """`squares` on lines 1 and 2: refused naming line 2."""
     problems = problems_of("squares: 30\nsquares: 40\n")
     assert any(p.startswith("line 2:") and "twice" in p for p in problems)
 
 
-def test_file_snake_head_below_tail_with_line():
+def test_1_file_snake_head_below_tail_with_line():
     """The second snake (line 5) goes up: 'line 5: snake 12->30: head below tail'."""
     text = "squares: 30\nsnakes:\n  - [29, 21]\n  - [24, 13]\n  - [12, 30]\n"
     assert "line 5: snake 12->30: head below tail" in problems_of(text)
 
 
-def test_file_shared_square_with_line():
+def test_1_file_shared_square_with_line():
     """A snake 20->5 (line 3) and a ladder 5->15 (line 5) share square 5: listed with a
     line of one of them."""
     text = "squares: 30\nsnakes:\n  - [20, 5]\nladders:\n  - [5, 15]\n"
@@ -353,13 +353,13 @@ def test_file_shared_square_with_line():
     assert any(re.match(r"line [35]: .*share square 5", p) for p in problems)
 
 
-def test_file_levels_not_summing_to_n_with_line():
+def test_1_file_levels_not_summing_to_n_with_line():
     """levels on line 3 hold 29 squares for N=30: named with line 3."""
     problems = problems_of("squares: 30\nshape:\n  levels: [10, 10, 9]\n")
     assert any(p.startswith("line 3:") and "29" in p for p in problems)
 
 
-def test_file_offset_count_with_line():
+def test_1_file_offset_count_with_line():
     """Two offsets (line 4) for three levels: named with a line."""
     problems = problems_of("squares: 30\nshape:\n  levels: [10, 10, 10]\n  offsets: [0, 0]\n")
     assert any(p.startswith("line 4:") and "offsets" in p for p in problems)
@@ -384,18 +384,18 @@ def test_file_offset_count_with_line():
         ("squares: 30\nname: [a, b]\n", 2, "name"),
     ],
 )
-def test_file_bad_types_with_line(text, line, word):
+def test_1_file_bad_types_with_line(text, line, word):
     """A value of the wrong type is refused with its line and the key's name."""
     problems = problems_of(text)
     assert any(p.startswith(f"line {line}:") and word in p for p in problems), problems
 
 
-def test_file_missing_squares_refused():
+def test_1_file_missing_squares_refused():
     """A board file without `squares` is refused."""
     assert any("squares" in p for p in problems_of("name: Nothing\n"))
 
 
-def test_file_every_problem_listed_at_once():
+def test_1_file_every_problem_listed_at_once():
     """One file with an unknown key (line 2), levels not summing (line 5), a snake going
     up (line 8), a ladder sharing a square with a snake (line 10) and a bad chains value
     (line 11): all five are listed, each with its line."""
@@ -421,7 +421,7 @@ def test_file_every_problem_listed_at_once():
 
 
 @pytest.mark.parametrize("name", ["classic", "small", "spiral", "ziggurat"])
-def test_file_sample_boards_are_sound(name):
+def test_1_file_sample_boards_are_sound(name):
     """The sample boards shipped in boards/ load without a problem."""
     b = load_board(ROOT / "boards" / f"{name}.yaml")
     assert b.squares == sum(b.levels)
@@ -430,7 +430,7 @@ def test_file_sample_boards_are_sound(name):
 # -- canonical text and commitments (CONTRACT.md, RULES.md 5) ------------------------------
 
 
-def test_canonical_text_written_out_by_hand():
+def test_5_canonical_text_written_out_by_hand():
     """A 12-square board given with unsorted snakes: its canonical text is the sorted-key,
     space-free JSON with snakes and ladders sorted and every default filled in."""
     b = board(
@@ -449,7 +449,7 @@ def test_canonical_text_written_out_by_hand():
     assert b.canonical_text() == expected
 
 
-def test_canonical_text_of_a_file_without_shape_fills_defaults():
+def test_5_canonical_text_of_a_file_without_shape_fills_defaults():
     """`squares: 25` alone: the canonical text names levels [10,10,5], offsets [0,0,0],
     serpentine true, chains false, empty snakes and ladders, name ""."""
     b = board_from_data(parse("squares: 25\n"), "t.yaml")
@@ -459,13 +459,13 @@ def test_canonical_text_of_a_file_without_shape_fills_defaults():
     )
 
 
-def test_canonical_text_round_trips():
+def test_5_canonical_text_round_trips():
     """Board.from_canonical(canonical text) gives the same board back."""
     b = load_board(ROOT / "boards" / "ziggurat.yaml")
     assert Board.from_canonical(b.canonical_text()) == b
 
 
-def test_commitment_recomputed_by_hand():
+def test_5_commitment_recomputed_by_hand():
     """commitment = sha256(salt + "\\n" + canonical text) in hex, computed here with
     hashlib, for a board and for the seed (whose canonical text is the decimal integer)."""
     b = load_board(ROOT / "boards" / "small.yaml")
@@ -479,7 +479,7 @@ def test_commitment_recomputed_by_hand():
     assert commitment(salt, seed_text(20270321)) == seed_hash
 
 
-def test_salt_is_32_lowercase_hex_digits():
+def test_5_salt_is_32_lowercase_hex_digits():
     """A salt is 32 lowercase hex digits, and two salts differ."""
     salts = {new_salt() for _ in range(5)}
     assert len(salts) == 5

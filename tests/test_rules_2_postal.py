@@ -970,8 +970,91 @@ def test_2_6_state_round_trips_through_dump_and_load():
     assert RULES.load_state(RULES.dump_state(st)) == st
 
 
-def test_2_orders_without_number_key_type():
-    """PostalOrder() is an empty order: everyone NMR'd, nothing refused."""
+def test_2_4_an_empty_order_is_an_nmr():
+    """An empty PostalOrder from ann (nmr highest, turn 1): she is NMR and moves 6."""
     setup = campaign(nmr="highest")
     result = play(setup, state(setup), {"ann": PostalOrder()})
     assert square(result, "ann") == 6
+
+
+# == rulings on points RULES.md leaves open (each also in the report) ===================
+
+
+def test_2_2_a_tie_below_the_threshold_elects_nothing():
+    """Threshold 3, four players: two nominate 12 and two nominate 17: most is 2, below
+    the threshold, so no trapdoor and no tie is drawn."""
+    setup = campaign(players=("ann", "bob", "cat", "dan"))
+    orders = {"ann": order(1, A=12), "bob": order(1, A=12), "cat": order(1, A=17)}
+    orders["dan"] = order(1, A=17)
+    result = play(setup, state(setup), orders)
+    assert trapdoor(result) is None
+    assert elections(result)[0].tied == ()
+
+
+def test_2_3_crossers_beyond_close_after_are_all_placed_as_crossers():
+    """close_after 1, three players: ann (overshoot 4) and bob (overshoot 1) cross in the
+    same turn: the board closes with ann 1st, bob 2nd (both crossed), cat 3rd."""
+    setup = campaign(close_after=1)
+    before = state(setup, squares={"ann": 29, "bob": 26, "cat": 3})
+    result = play(setup, before, {"ann": order(5), "bob": order(5), "cat": order(5)})
+    assert placings(result) == {"ann": 1, "bob": 2, "cat": 3}
+    assert {p.player: p.crossed for p in placed(result)} == {"ann": True, "bob": True, "cat": False}
+
+
+def test_2_3_pieces_on_start_share_a_place_when_a_board_closes():
+    """max_turns 1, four players; ann on 4 plays 6 to 10, bob plays 2 from Start; cat and
+    dan drop from square 5 (trapdoor, level 1) to Start: ann 1, bob 2, cat 3, dan 3."""
+    setup = campaign(players=("ann", "bob", "cat", "dan"), max_turns=1)
+    before = state(setup, squares={"ann": 4, "cat": 1, "dan": 2}, trapdoors=5)
+    orders = {"ann": order(6), "bob": order(2), "cat": order(4), "dan": order(3)}
+    result = play(setup, before, orders)
+    assert [square(result, p) for p in ("ann", "bob", "cat", "dan")] == [10, 2, 0, 0]
+    assert placings(result) == {"ann": 1, "bob": 2, "cat": 3, "dan": 3}
+
+
+def test_2_4_per_board_nmr_only_on_the_board_without_a_number():
+    """numbers per-board, nmr lowest: ann sends 6 for A and nothing for B in turn 1: she
+    moves 6 on A (order) and 1 on B (NMR)."""
+    setup = campaign(
+        {"A": board(), "B": board()}, players=["ann"], numbers="per-board", nmr="lowest"
+    )
+    result = play(setup, state(setup), {"ann": order(numbers={"A": 6})})
+    assert (square(result, "ann", "A"), square(result, "ann", "B")) == (6, 1)
+    assert {e.hand: e.source for e in played(result, "ann")} == {"A": "order", "B": "nmr"}
+
+
+def test_2_4_a_nomination_for_a_closed_board_is_accepted_and_ignored():
+    """Board B is closed: a nomination for B (a square within 1..N) does not make the
+    order unplayable; one outside 1..N is still refused."""
+    setup = campaign({"A": board(), "B": board()})
+    before = state(setup, finished={"B": {"ann": 1, "bob": 2, "cat": 3}}, closed=["B"])
+    assert RULES.order_problems(setup, before, "ann", order(1, B=7)) == []
+    assert RULES.order_problems(setup, before, "ann", order(1, B=31))
+
+
+def test_2_options_defaults_and_refusals():
+    """RULES 2 option defaults: numbers shared, threshold 3, announce true, close_after 3,
+    max_turns 200, nmr random, double_turns false. Bad values are refused by name."""
+    assert PostalOptions() == parse_postal_options({})
+    o = PostalOptions()
+    assert (o.numbers, o.trapdoor_threshold, o.announce_trapdoors, o.close_after) == (
+        "shared",
+        3,
+        True,
+        3,
+    )
+    assert (o.max_turns, o.nmr, o.double_turns) == (200, "random", False)
+    assert parse_postal_options({"close_after": "all"}).close_after == "all"
+    for key, bad in [
+        ("numbers", "each"),
+        ("trapdoor_threshold", 0),
+        ("close_after", 0),
+        ("close_after", "most"),
+        ("close_after", True),
+        ("max_turns", 0),
+        ("nmr", "middle"),
+        ("double_turns", "yes"),
+    ]:
+        with pytest.raises(ProblemsError) as caught:
+            parse_postal_options({key: bad})
+        assert key in str(caught.value)
