@@ -130,10 +130,17 @@ def gm_turn(campaign: Campaign) -> TurnRun:
 
 
 def publisher() -> Callable[[Campaign], str] | None:
-    """The publish step of `gm turn`, once the HTML archive exists (gm/archive.py)."""
+    """The publish step of `gm turn`: the one gm.cli wires in, else the archive's own
+    publish while the two are being joined, else none (a gm without the archive)."""
     from . import cli_campaign
 
-    return cli_campaign.PUBLISH
+    if cli_campaign.PUBLISH is not None:
+        return cli_campaign.PUBLISH
+    try:
+        from .archive_write import publish
+    except ImportError:
+        return None
+    return lambda campaign: f"publish: {publish(campaign)[0] / 'index.html'}"
 
 
 def play(folder: Path, *, seed: int = DEFAULT_SEED, force: bool = False,
@@ -164,16 +171,17 @@ def _play(campaign: Campaign, robots: list[Robot], echo: Callable[[str], None]) 
         turn, deadline = campaign.state().turn, campaign.deadline()
         assert deadline is not None  # a campaign that is not over always has one
         postman.deliver()
+        public = campaign.state_json()["boards"]  # what every report shows (robots.py)
         # the week's orders: each robot writes on its own evening, well before the deadline
         for index, robot in enumerate(robots):
-            _write(robot, turn, deadline - timedelta(hours=47 - 3 * index), inbox)
+            _write(robot, turn, deadline - timedelta(hours=47 - 3 * index), inbox, public)
         if any(robot.blunders == turn for robot in robots):
             # the GM reads mail mid-week, so a refused order is answered in time to fix it
             _run(campaign, deadline - timedelta(days=1), echo)
             postman.deliver()
             for robot in robots:
                 if robot.refused:
-                    _write(robot, turn, deadline - timedelta(hours=6), inbox)
+                    _write(robot, turn, deadline - timedelta(hours=6), inbox, public)
         run = _run(campaign, deadline, echo)
         if not run.resolved:
             raise GmError(f"the demo's turn {turn} was not resolved: {'; '.join(run.lines)}")
@@ -182,8 +190,8 @@ def _play(campaign: Campaign, robots: list[Robot], echo: Callable[[str], None]) 
     return _finish(campaign, turns, echo)
 
 
-def _write(robot: Robot, turn: int, when: datetime, inbox: Path) -> None:
-    lines = robot.order_lines(turn, campaign=CAMPAIGN_ID)
+def _write(robot: Robot, turn: int, when: datetime, inbox: Path, public: dict) -> None:
+    lines = robot.order_lines(turn, campaign=CAMPAIGN_ID, public=public)
     if lines:
         post(inbox, robot.compose(lines, turn=turn, campaign=CAMPAIGN_ID, to=GM_ADDRESS, when=when))
 
@@ -229,9 +237,16 @@ def summary(result: DemoResult) -> list[str]:
 
 
 def archive_steps() -> Callable[[Campaign], Path] | None:
-    """Reveal the boards and publish the archive, when gm/archive.py exists."""
+    """`gm reveal` (boards, salts and seed made public, archive rewritten), when this gm
+    has the archive; returns the archive's index page."""
     try:
-        from . import archive  # noqa: F401 - built by another hand; wired in once it lands
+        from .archive_write import publish
+        from .reveal import reveal
     except ImportError:
         return None
-    return None
+
+    def reveal_and_publish(campaign: Campaign) -> Path:
+        reveal(campaign)
+        return publish(campaign)[0] / "index.html"
+
+    return reveal_and_publish

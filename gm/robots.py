@@ -1,11 +1,11 @@
 """Robot players for `gm demo`. Each one plays as a person would: it reads the mail gm
-delivered to its address (its password from the welcome mail, its numbers and the board
-positions from its last turn report), picks a number by a simple strategy and writes a
-real order mail into the campaign's inbox: plain text, HTML-only as from webmail,
-multipart/alternative as from a phone, or a reply quoting the last report.
+delivered to its address (its password from the welcome mail, the numbers it still holds
+from its last turn report, whether its order was accepted), picks a number by a simple
+strategy and writes a real order mail into the campaign's inbox: plain text, HTML-only as
+from webmail, multipart/alternative as from a phone, or a reply quoting the last report.
 
-Robots learn only from mail text, never from the database, so the demo also checks that
-what players receive is enough to play on. The parsing is deliberately loose (a regular
+What is private to a robot it learns only from its own mail, so the demo also checks that
+mail tells a player enough to play on. The reading is deliberately loose (one regular
 expression per fact) and fails loudly (RobotConfused) rather than ordering nonsense.
 """
 
@@ -23,6 +23,7 @@ from email.header import decode_header, make_header
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr, parseaddr
 from pathlib import Path
+from typing import Any
 
 STRATEGIES = ("random", "greedy", "cautious")
 STYLES = ("plain", "html", "phone", "reply")
@@ -32,19 +33,6 @@ TRAP_AHEAD = 3  # plotters nominate this many squares ahead of the leader: a lik
 
 class RobotConfused(RuntimeError):
     """A robot could not read what it needs from its mail (a template changed shape)."""
-
-
-@dataclass
-class PieceSeen:
-    end: int  # 0 is Start
-    finished: bool
-
-
-@dataclass
-class BoardSeen:
-    squares: int
-    closed: bool
-    pieces: dict[str, PieceSeen]  # by the name shown in the report
 
 
 @dataclass
@@ -63,18 +51,17 @@ class Robot:
     # learnt from mail
     password: str | None = None
     held: tuple[int, ...] = FULL_SET  # the welcome mail says everyone starts with 1 to 6
-    boards: dict[str, BoardSeen] = field(default_factory=dict)
     last_from_gm: Letter | None = field(default=None, repr=False)  # what a reply quotes
-    refused: list[str] = field(default_factory=list)  # problems of its last refused order
+    refused: bool = False  # its last order was not accepted
     written: int = 0
 
     # -- reading mail ----------------------------------------------------------------
 
     def receive(self, letter: Letter) -> None:
         """Read one mail from the GM, as its subject says it is."""
-        subject, text = letter.subject, letter.text
-        if "Welcome" in subject:
-            found = re.search(r"^Your password: (\S+)", text, re.MULTILINE)
+        subject, text = letter.subject.casefold(), letter.text
+        if "welcome" in subject:
+            found = re.search(r"^\W*your password: (\S+)", text, re.MULTILINE | re.IGNORECASE)
             if not found:
                 raise RobotConfused(f"{self.id}: no password in the welcome mail")
             self.password = found.group(1)
@@ -83,30 +70,27 @@ class Robot:
             self._read_report(text)
             self.last_from_gm = letter
         elif "not accepted" in subject:
-            self.refused = re.findall(r"^  - (.+)$", text, re.MULTILINE)
+            self.refused = True  # it reads the reasons and writes its order again
         elif "accepted" in subject:
-            self.refused = []
+            self.refused = False
 
     def _read_report(self, text: str) -> None:
-        # Only the numbers still held are read from the report (not `gm state --json`), so
-        # the demo fails if a report ever stops telling a player what they hold.
-        held = re.search(r"you now hold ([\d, ]+)", text)
+        held = re.search(r"\byou (?:now )?hold (\d(?:, \d)*)", text)
         if not held:
             raise RobotConfused(f"{self.id}: the report does not say which numbers are left")
-        self.held = tuple(int(n) for n in held.group(1).replace(",", " ").split())
-        self.boards = parse_boards(text)
-        if not self.boards:
-            raise RobotConfused(f"{self.id}: no board positions in the report")
+        self.held = tuple(int(n) for n in held.group(1).split(", "))
 
     # -- deciding -------------------------------------------------------------------
+    # `public` is the "boards" part of `gm state --json` (CONTRACT.md): squares, finished
+    # pieces, closed boards, all of which every report shows. Robots take these public facts
+    # from the JSON a player's helper would read, because the report's wording is written for
+    # people and changes; their own numbers and password they still learn from their mail.
 
-    def moving(self) -> bool:
+    def moving(self, public: dict[str, Any]) -> bool:
         """Whether a number is still needed: some open board where it has not finished."""
-        if not self.boards:
-            return True
         return any(
-            not board.closed and not board.pieces.get(self.name, PieceSeen(0, False)).finished
-            for board in self.boards.values()
+            not board["closed"] and not board["players"][self.id]["finished"]
+            for board in public.values()
         )
 
     def pick(self) -> int:
@@ -116,30 +100,30 @@ class Robot:
             return min(self.held)
         return self.rng.choice(self.held)
 
-    def targets(self) -> dict[str, int]:
+    def targets(self, public: dict[str, Any]) -> dict[str, int]:
         """Per open board, the square just ahead of the leading piece still racing. Every
-        plotter reads the same report, so they agree without talking to each other."""
+        plotter reads the same public state, so they agree without talking to each other."""
         targets = {}
-        for board_id, board in self.boards.items():
-            racing = [p.end for p in board.pieces.values() if not p.finished]
-            if board.closed or not racing:
+        for board_id, board in public.items():
+            racing = [p["square"] for p in board["players"].values() if not p["finished"]]
+            if board["closed"] or not racing:
                 continue
-            targets[board_id] = min(board.squares, max(racing) + TRAP_AHEAD)
+            targets[board_id] = min(board["squares"], max(racing) + TRAP_AHEAD)
         return targets
 
-    def order_lines(self, turn: int, *, campaign: str) -> list[str]:
+    def order_lines(self, turn: int, *, campaign: str, public: dict[str, Any]) -> list[str]:
         """This turn's order, or [] when it has nothing to say (or forgets to write)."""
         if turn == self.misses:
             return []
         lines = []
-        if self.moving():
+        if self.moving(public):
             number = self.pick()
             if turn == self.blunders and not self.refused:
-                # the classic slip: the number played last turn, which is no longer held
+                # the classic slip: a number already played this cycle, so no longer held
                 number = next((n for n in FULL_SET if n not in self.held), 7)
             lines.append(f"NUMBER {number}")
         if self.plotter and turn % 2 == 0:
-            lines += [f"TRAPDOOR {b} {square}" for b, square in sorted(self.targets().items())]
+            lines += [f"TRAPDOOR {b} {square}" for b, square in sorted(self.targets(public).items())]
         if not lines:
             return []
         if self.password is None:
@@ -180,34 +164,6 @@ class Robot:
         else:
             message.set_content(text)
         return message
-
-
-def parse_boards(text: str) -> dict[str, BoardSeen]:
-    """The board blocks of a turn report: header `Board A (30 squares)[, closed...]`, then
-    one line per piece, `Name   12 -> 15`, `finished, 2nd`, `9 -> 9 (placed 4th)`."""
-    boards: dict[str, BoardSeen] = {}
-    current: BoardSeen | None = None
-    for line in text.splitlines():
-        header = re.match(r"^Board (\S+) \((\d+) squares\)(.*)$", line)
-        if header:
-            current = BoardSeen(int(header.group(2)), "closed" in header.group(3), {})
-            boards[header.group(1)] = current
-            continue
-        if not line.strip():
-            continue
-        if not line.startswith("  "):
-            current = None  # the standings, or whatever follows the boards
-        if current is None:
-            continue
-        piece = re.match(r"^  (\S.*?)\s{2,}(\S.*)$", line)
-        if not piece or piece.group(1).startswith("Trapdoor"):
-            continue
-        rest = piece.group(2)
-        finished = "finished" in rest
-        moved = re.search(r"-> (Start|\d+)", rest)
-        end = 0 if not moved or moved.group(1) == "Start" else int(moved.group(1))
-        current.pieces[piece.group(1)] = PieceSeen(end, finished)
-    return boards
 
 
 @dataclass(frozen=True)
