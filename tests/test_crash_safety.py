@@ -1,0 +1,119 @@
+"""A failure injected between any two steps of ingest, resolve and send, then a rerun:
+nothing is lost and nothing is doubled (every state change is one transaction, and
+Maildir delivery names each file after its outbox row)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from test_campaign_flow import campaign, cheap_scrypt  # noqa: F401  (fixtures)
+
+import gm.delivery
+import gm.desk
+import gm.ingest
+import gm.mailout
+
+
+class Boom(Exception):
+    pass
+
+
+def fail_on_call(n: int, real):
+    """A wrapper that raises on its n-th call and passes every other call through."""
+    calls = {"count": 0}
+
+    def wrapper(*args, **kwargs):
+        calls["count"] += 1
+        if calls["count"] == n:
+            raise Boom(f"injected failure on call {n}")
+        return real(*args, **kwargs)
+
+    return wrapper
+
+
+def table(folder, sql):
+    return sqlite3.connect(folder / "gm.sqlite").execute(sql).fetchall()
+
+
+def orders_for_turn_one(run):
+    return [
+        run.order(p, f"NUMBER {n}\n", date="Sat, 02 Jan 2027 10:00:00 +0000")
+        for p, n in (("ann", 2), ("ben", 5), ("cat", 1))
+    ]
+
+
+@pytest.mark.parametrize("fail_at", [1, 2, 3])
+def test_crash_inside_ingest_then_rerun_answers_each_message_once(campaign, monkeypatch, fail_at):
+    mails = [str(m) for m in orders_for_turn_one(campaign)]
+    monkeypatch.setattr(gm.desk, "queue", fail_on_call(fail_at, gm.desk.queue))
+    with pytest.raises(Boom):
+        campaign("ingest", *mails, now="2027-01-02T12:00:00Z")
+    monkeypatch.undo()
+    campaign("ingest", *mails, now="2027-01-02T12:00:00Z")
+    assert table(campaign.folder, "select count(*) from messages") == [(3,)]
+    assert table(campaign.folder, "select kind, count(*) from outbox where kind = 'ack'") == [("ack", 3)]
+    assert table(campaign.folder, "select count(*) from orders") == [(3,)]
+
+
+def test_crash_after_recording_before_moving_the_maildir_file(campaign, monkeypatch):
+    import mailbox
+
+    inbox = mailbox.Maildir(campaign.folder / "mail" / "inbox")
+    for path in orders_for_turn_one(campaign):
+        inbox.add(path.read_bytes())
+
+    def no_rename(*args):
+        raise Boom("crash before the move to cur/")
+
+    monkeypatch.setattr(gm.ingest.os, "rename", no_rename)
+    with pytest.raises(Boom):
+        campaign("ingest", now="2027-01-02T12:00:00Z")
+    monkeypatch.undo()
+    assert "no new mail" in campaign("ingest", now="2027-01-02T12:00:00Z")
+    assert table(campaign.folder, "select count(*) from outbox where kind = 'ack'") == [(3,)]
+
+
+@pytest.mark.parametrize("fail_at", [1, 3, 4])
+def test_crash_inside_resolve_then_rerun_resolves_once(campaign, monkeypatch, fail_at):
+    campaign("ingest", *map(str, orders_for_turn_one(campaign)), now="2027-01-02T12:00:00Z")
+    import gm.turns
+
+    monkeypatch.setattr(gm.turns, "queue", fail_on_call(fail_at, gm.turns.queue))
+    with pytest.raises(Boom):
+        campaign("resolve", now="2027-01-04T00:00:00Z")
+    assert campaign.state()["turn"] == 1
+    assert table(campaign.folder, "select count(*) from turns") == [(0,)]
+    assert table(campaign.folder, "select count(*) from outbox where kind like '%report'") == [(0,)]
+    monkeypatch.undo()
+    campaign("resolve", now="2027-01-04T00:00:00Z")
+    assert campaign.state()["turn"] == 2
+    assert table(campaign.folder, "select kind, count(*) from outbox where kind like '%report' group by kind") == [
+        ("gm-report", 1), ("report", 3)]
+
+
+@pytest.mark.parametrize("fail_at", [1, 2, 4])
+def test_crash_while_writing_the_outbox_then_rerun_delivers_each_once(campaign, monkeypatch, fail_at):
+    monkeypatch.setattr(gm.delivery.os, "fsync", fail_on_call(fail_at, gm.delivery.os.fsync))
+    with pytest.raises(Boom):
+        campaign("send", now="2027-01-01T00:01:00Z")
+    monkeypatch.undo()
+    campaign("send", now="2027-01-01T00:02:00Z")
+    files = list((campaign.folder / "mail" / "outbox" / "new").iterdir())
+    assert len(files) == 4 == len({f.read_bytes() for f in files})
+    assert table(campaign.folder, "select status, count(*) from outbox group by status") == [("sent", 4)]
+
+
+def test_crash_after_delivery_before_marking_sent_never_doubles(campaign, monkeypatch):
+    def crash(*args):
+        raise Boom("crash before the sent marks are committed")
+
+    monkeypatch.setattr(gm.delivery.clock, "iso", crash)
+    with pytest.raises(Boom):
+        campaign("send", now="2027-01-01T00:01:00Z")
+    assert len(list((campaign.folder / "mail" / "outbox" / "new").iterdir())) == 4
+    assert table(campaign.folder, "select status from outbox group by status") == [("queued",)]
+    monkeypatch.undo()
+    campaign("send", now="2027-01-01T00:02:00Z")
+    assert len(list((campaign.folder / "mail" / "outbox" / "new").iterdir())) == 4
+    assert table(campaign.folder, "select status, count(*) from outbox group by status") == [("sent", 4)]
