@@ -1,0 +1,103 @@
+"""campaign.yaml (CONTRACT.md): every problem named with its line; `gm campaign new`
+writes a starter that starts as it is."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from gm.cli import cli
+from gm.config import load_config
+from gm.errors import ConfigError
+
+BOARDS = Path(__file__).resolve().parent.parent / "boards"
+
+
+def write(folder: Path, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "campaign.yaml").write_text(text.replace("BOARDS", str(BOARDS)))
+    return folder
+
+
+GOOD = """\
+id: spring-2027
+title: Spring 2027
+ruleset: postal
+seed: 20270321
+boards:
+  A: BOARDS/classic.yaml
+players:
+  - {id: alice, name: Alice, email: alice@example.org}
+  - {id: bob, name: Bob, email: bob@example.org, password: "s3cret-horse"}
+options:
+  close_after: all
+mail:
+  transport: maildir
+  from: "Snakes GM <gm@example.org>"
+"""
+
+
+def test_contract_example_campaign_loads(tmp_path):
+    config = load_config(write(tmp_path / "c", GOOD))
+    assert config.id == "spring-2027" and list(config.boards) == ["A"]
+    assert config.options.close_after == "all" and config.players[1].password == "s3cret-horse"
+    assert config.mail.address == "gm@example.org"
+
+
+def test_unknown_and_misspelt_keys_are_refused_with_their_lines(tmp_path):
+    text = GOOD.replace("seed: 20270321", "seeed: 20270321").replace("close_after: all", "close_afterr: all")
+    text = text.replace("{id: alice, name: Alice,", "{id: alice, nmae: Alice,")
+    with pytest.raises(ConfigError) as error:
+        load_config(write(tmp_path / "c", text))
+    problems = error.value.problems
+    assert "line 4: unknown key 'seeed' (did you mean 'seed'?)" in problems
+    assert "line 11: options: unknown key 'close_afterr' (did you mean 'close_after'?)" in problems
+    assert any(p.startswith("line 8: player: unknown key 'nmae'") for p in problems)
+    assert "line 1: missing key 'seed'" in problems
+
+
+def test_bad_values_and_bad_boards_are_all_listed(tmp_path):
+    bad_board = tmp_path / "bad.yaml"
+    bad_board.write_text("squares: 10\nsnakes: [[3, 8]]\n")
+    text = GOOD.replace("BOARDS/classic.yaml", str(bad_board)).replace("close_after: all", "nmr: sometimes")
+    text = text.replace("bob@example.org", "not-an-address").replace("transport: maildir", "transport: pigeon")
+    with pytest.raises(ConfigError) as error:
+        load_config(write(tmp_path / "c", text))
+    joined = "\n".join(error.value.problems)
+    assert "board A: line 2: snake 3->8: head below tail" in joined
+    assert "option nmr must be random, lowest or highest" in joined
+    assert "email 'not-an-address' is not an address" in joined
+    assert "mail transport must be maildir or imap+smtp" in joined
+
+
+def test_player_ids_are_unique_ignoring_case(tmp_path):
+    text = GOOD.replace("{id: bob,", "{id: ALICE,")
+    with pytest.raises(ConfigError, match="the same as"):
+        load_config(write(tmp_path / "c", text))
+
+
+def test_campaign_new_writes_a_starter_that_starts(tmp_path, monkeypatch):
+    import gm.campaign
+
+    monkeypatch.setitem(gm.campaign.SCRYPT, "n", 2**10)
+    runner = CliRunner()
+    folder = tmp_path / "campaigns" / "autumn"
+    result = runner.invoke(cli, ["campaign", "new", str(folder)])
+    assert result.exit_code == 0, result.output
+    text = (folder / "campaign.yaml").read_text()
+    assert "# " in text and "id: autumn" in text
+    result = runner.invoke(cli, ["-C", str(folder), "start"])
+    assert result.exit_code == 0, result.output
+    assert "passwords issued to 3" in result.output
+    again = runner.invoke(cli, ["campaign", "new", str(folder)])
+    assert again.exit_code == 1 and "already exists" in again.output
+
+
+def test_start_on_a_bad_campaign_exits_1_listing_problems_and_creates_nothing(tmp_path):
+    folder = write(tmp_path / "c", GOOD.replace("seed: 20270321", "seed: many"))
+    result = CliRunner().invoke(cli, ["-C", str(folder), "start"])
+    assert result.exit_code == 1
+    assert "seed must be a whole number" in result.output
+    assert not (folder / "gm.sqlite").exists()
