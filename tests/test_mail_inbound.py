@@ -487,6 +487,8 @@ FRAGMENTS = [
 def test_read_mail_never_raises(raw):
     mail = read_mail(raw)
     assert isinstance(mail, InboundMail)
+    # The catch-all in read_mail is for bugs: fuzzing must not reach it.
+    assert not (mail.broken or "").startswith("could not be read")
     assert mail.received_at is None or mail.received_at.tzinfo is not None
     # Every string can be stored and sent on: no lone surrogates.
     for value in (mail.sender, mail.subject, mail.text, mail.message_id or "", *mail.references):
@@ -505,4 +507,14 @@ def test_read_mail_never_raises_on_damaged_fixtures(name, cut, flips):
     for at, value in flips:
         if raw:
             raw[at % len(raw)] = value
-    read_mail(bytes(raw)).text.encode("utf-8")
+    mail = read_mail(bytes(raw))
+    mail.text.encode("utf-8")
+    assert not (mail.broken or "").startswith("could not be read")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+@example("<blockquote></blockquote></blockquote><pre></pre></pre><br/><script>")
+@example("<!-- <p> --><![CDATA[x]]><?pi?><!doctype html>&#xFFFFFFFF;&#0;")
+def test_html_to_text_never_raises(html):
+    assert isinstance(html_to_text(html), str)

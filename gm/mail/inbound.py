@@ -18,7 +18,7 @@ import email.message
 import email.parser
 import email.utils
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import policy
@@ -101,13 +101,14 @@ def _read(raw: bytes, own_addresses: Iterable[str], max_text: int) -> InboundMai
     msg = parser.parsebytes(raw, headersonly=too_big)
     problems: list[str] = []
     if too_big:
-        text, ignored = "", ()
+        text, ignored, leaves = "", (), _leaves(msg)
     else:
         msg = _repair_boundary(msg, problems)
-        text, ignored, text_too_big = _body_text(msg, max_text, problems)
-        too_big = text_too_big
+        leaves = _leaves(msg)
+        text, ignored, too_big = _body_text(msg, leaves, max_text, problems)
     problems.extend(_defects(msg))
-    sender = address_of(_header(msg, "From") or "")
+    # The address needs no RFC 2047 decoding: only a display name is ever encoded.
+    sender = address_of(next(iter(_headers(msg, "From")), ""))
     own = {address_of(a) for a in own_addresses} - {""}
     loop = _loop(msg, sender, own)
     message_id = _message_id(msg)
@@ -119,7 +120,7 @@ def _read(raw: bytes, own_addresses: Iterable[str], max_text: int) -> InboundMai
         references=_references(msg, message_id),
         text=text,
         loop=loop,
-        bounced_recipients=_bounced(msg) if loop == "bounce" else (),
+        bounced_recipients=_bounced(msg, leaves) if loop == "bounce" else (),
         oversize=too_big,
         ignored_parts=ignored,
         broken="; ".join(dict.fromkeys(problems)) or None,
@@ -284,12 +285,13 @@ _RECIPIENT = re.compile(
 _ACTION = re.compile(r"^action\s*:\s*([a-z]+)", re.IGNORECASE | re.MULTILINE)
 
 
-def _bounced(msg: email.message.Message) -> tuple[str, ...]:
+def _bounced(msg: email.message.Message, leaves: list[_Leaf]) -> tuple[str, ...]:
     """Failed recipients named by the report's message/delivery-status part(s)."""
     found: list[str] = []
-    for part in _leaves(msg):
-        if part.get_content_type() != "message/delivery-status":
+    for leaf in leaves:
+        if leaf.content_type != "message/delivery-status":
             continue
+        part = leaf.part
         # Each blank-line separated block is one recipient (the first one is about the
         # message); a 'delayed' or 'delivered' block is no failure.
         for block in re.split(r"\n\s*\n", _status_text(part)):
@@ -319,54 +321,49 @@ def _status_text(part: email.message.Message) -> str:
 # --- body --------------------------------------------------------------------------------
 
 
-def _leaves(msg: email.message.Message) -> Iterator[email.message.Message]:
-    """Every part that is not a multipart container, message/* parts taken whole."""
-    if msg.is_multipart() and msg.get_content_maintype() == "multipart":
-        for part in msg.get_payload():
-            if isinstance(part, email.message.Message):
-                yield from _leaves(part)
-    else:
-        yield msg
+@dataclass(frozen=True)
+class _Leaf:
+    """A part that is no multipart container (message/* parts are taken whole)."""
+
+    part: email.message.Message
+    content_type: str
+    alternative: email.message.Message | None  # the nearest multipart/alternative above
 
 
-def _alternatives_of(msg: email.message.Message, body: email.message.Message) -> set[int]:
-    """ids of the text parts that are other renderings of `body` (its HTML twin)."""
+def _leaves(msg: email.message.Message) -> list[_Leaf]:
+    # Content types are parsed once here: get_content_type() re-parses the header on
+    # every call and was most of the time spent reading a mail.
+    leaves: list[_Leaf] = []
 
-    def search(part: email.message.Message, alt: email.message.Message | None) -> set[int]:
-        if part is body:
-            if alt is None:
-                return {id(body)}
-            return {id(p) for p in _leaves(alt) if p.get_content_maintype() == "text"}
-        if not (part.is_multipart() and part.get_content_maintype() == "multipart"):
-            return set()
-        here = part if part.get_content_type() == "multipart/alternative" else alt
-        for child in part.get_payload():
-            if isinstance(child, email.message.Message):
-                found = search(child, here)
-                if found:
-                    return found
-        return set()
+    def visit(part: email.message.Message, ctype: str, alt: email.message.Message | None):
+        if ctype.startswith("multipart/") and part.is_multipart():
+            here = part if ctype == "multipart/alternative" else alt
+            for child in part.get_payload():
+                if isinstance(child, email.message.Message):
+                    visit(child, child.get_content_type(), here)
+        else:
+            leaves.append(_Leaf(part, ctype, alt))
 
-    return search(msg, None) | {id(body)}
+    visit(msg, msg.get_content_type(), None)
+    return leaves
 
 
 def _body_text(
-    msg: EmailMessage, max_text: int, problems: list[str]
+    msg: EmailMessage, leaves: list[_Leaf], max_text: int, problems: list[str]
 ) -> tuple[str, tuple[str, ...], bool]:
     """(order text, ignored part types, oversize): the first text/plain body, else the
     first text/html (attachments never count). An empty plain alternative beside real
     HTML, which some clients send, yields the HTML."""
-    plain, html = msg.get_body(("plain",)), msg.get_body(("html",))
-    body, text = plain, ""
-    if plain is not None:
-        text = _decoded(plain, problems)
-    if html is not None and (plain is None or not text.strip()):
-        body, text = html, _decoded(html, problems)
-    read = _alternatives_of(msg, body) if body is not None else set()
-    ignored = tuple(p.get_content_type() for p in _leaves(msg) if id(p) not in read)
+    body = msg.get_body(("plain", "html"))
+    text = _decoded(body, problems) if body is not None else ""
+    if body is not None and body.get_content_subtype() == "plain" and not text.strip():
+        html = msg.get_body(("html",))
+        if html is not None:
+            body, text = html, _decoded(html, problems)
+    ignored = tuple(leaf.content_type for leaf in leaves if not _is_read(leaf, leaves, body))
     if body is None:
         return "", ignored, False
-    if body is html:
+    if body.get_content_subtype() == "html":
         # Markup is cheap to send and dear to convert: far too much HTML is refused as is.
         if len(text) > 10 * max_text:
             return "", ignored, True
@@ -376,6 +373,14 @@ def _body_text(
         # The caller refuses an oversize message; it needs no megabytes of text for that.
         return text[:max_text], ignored, True
     return text, ignored, False
+
+
+def _is_read(leaf: _Leaf, leaves: list[_Leaf], body: email.message.Message | None) -> bool:
+    """The body, or another rendering of it (its HTML twin in the same alternative)."""
+    if leaf.part is body:
+        return True
+    twin = next((x.alternative for x in leaves if x.part is body), None)
+    return twin is not None and leaf.alternative is twin and leaf.content_type.startswith("text/")
 
 
 _SPACES = str.maketrans({"\u00a0": " ", "\u202f": " ", "\u2007": " "})
@@ -509,10 +514,10 @@ _BOUNDARY_LINE = re.compile(r"^--([^\s]{1,70}?)(?:--)?[ \t]*$", re.MULTILINE)
 def _repair_boundary(msg: EmailMessage, problems: list[str]) -> EmailMessage:
     """A multipart that declared no boundary: guess it from the first `--x` line and parse
     again, so the parts become readable; else read the body as it stands."""
-    if msg.get_content_maintype() != "multipart" or msg.is_multipart():
+    if not any(type(d).__name__ == "NoBoundaryInMultipartDefect" for d in msg.defects):
         return msg
     payload = msg.get_payload()
-    if not isinstance(payload, str) or msg.get_boundary() is not None:
+    if not isinstance(payload, str):
         return msg
     line = _BOUNDARY_LINE.search(payload)
     if line is None:
