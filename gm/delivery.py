@@ -40,8 +40,17 @@ def _delivered_names(box: Path) -> set[str]:
     return names
 
 
+def mark_sent(db, row: dict) -> None:
+    """Mark one message sent. A welcome carries the player's password in clear, so once it
+    is out of our hands its body is dropped: the database keeps only salted hashes."""
+    values = {"status": "sent", "sent_at": clock.iso(clock.now()), "attempts": 1, "error": None}
+    if row["kind"] == "welcome":
+        values["raw"] = b""
+    db["outbox"].update(row["id"], values)
+
+
 def send(campaign: Campaign, *, progress: Callable[[int], None] | None = None) -> SendReport:
-    rows = campaign.store.rows("select id, recipient, raw from outbox where status = 'queued' order by id")
+    rows = campaign.store.rows("select id, kind, recipient, raw from outbox where status = 'queued' order by id")
     if campaign.config.mail.transport == "imap+smtp":
         return _send_smtp(campaign, rows, progress)
     return _send_maildir(campaign, rows, progress)
@@ -65,9 +74,8 @@ def _send_maildir(campaign: Campaign, rows: list[dict], progress: Callable[[int]
                     os.fsync(handle.fileno())
                 os.rename(tmp, box / "new" / name)
         with campaign.store.transaction() as db:
-            now = clock.iso(clock.now())
             for row in batch:
-                db["outbox"].update(row["id"], {"status": "sent", "sent_at": now, "attempts": 1})
+                mark_sent(db, row)
         report.sent += len(batch)
         if progress:
             progress(len(batch))
@@ -76,7 +84,7 @@ def _send_maildir(campaign: Campaign, rows: list[dict], progress: Callable[[int]
 
 def _send_smtp(campaign: Campaign, rows: list[dict], progress: Callable[[int], None] | None) -> SendReport:
     from .mail.settings import smtp_password
-    from .mail.smtp import Outgoing, Outcome, send_batch
+    from .mail.smtp import Outcome, Outgoing, send_batch
 
     settings = campaign.config.mail.smtp
     sender = campaign.config.mail.address
@@ -87,8 +95,7 @@ def _send_smtp(campaign: Campaign, rows: list[dict], progress: Callable[[int], N
         row = by_id[outcome.key]
         with campaign.store.transaction() as db:
             if outcome.status == "sent":
-                db["outbox"].update(row["id"], {"status": "sent", "sent_at": clock.iso(clock.now()),
-                                                "attempts": 1, "error": None})
+                mark_sent(db, row)
                 report.sent += 1
             elif outcome.status == "permanent":
                 reason = f"{outcome.code} {outcome.detail}".strip()

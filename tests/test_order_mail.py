@@ -328,3 +328,14 @@ def cheap_scrypt(monkeypatch):
     import gm.campaign
 
     monkeypatch.setitem(gm.campaign.SCRYPT, "n", 2**10)
+
+
+def test_sent_welcome_mail_leaves_no_password_in_the_database(gm):
+    gm("send")
+    db = sqlite3.connect(gm.folder / "gm.sqlite")
+    raws = b"".join(raw for (raw,) in db.execute("select raw from outbox"))
+    hashes = "".join(h for (h,) in db.execute("select password_hash from players"))
+    for _, _, password in FIXTURE_PLAYERS:
+        assert password.encode() not in raws
+        assert password not in hashes
+    assert hashes.count("scrypt:") == len(FIXTURE_PLAYERS)
