@@ -347,6 +347,8 @@ def test_3_mail_from_our_own_address_is_a_loop():
         ("Auto-Submitted: auto-replied; owner-email=x@y", "auto-submitted"),
         ("Auto-Submitted: no", None),
         ("Auto-Submitted: No", None),
+        ("Auto-Submitted: no (a person wrote this)", None),
+        ("Auto-Submitted: auto-replied (vacation)", "auto-submitted"),
         ("Precedence: junk", "bulk"),
         ("Precedence: list", "bulk"),
         ("Precedence: first-class", None),

@@ -74,7 +74,7 @@ def read_mail(
     """Read one raw message. Never raises, whatever the bytes."""
     try:
         return _read(bytes(raw), own_addresses, max_text)
-    except Exception as error:  # noqa: BLE001 - the promise is "never raises"
+    except Exception as error:  # the promise is "never raises"
         # Reached only by a bug here or in the email package; the mail is still recorded.
         return _unreadable(f"could not be read ({type(error).__name__})")
 
@@ -151,7 +151,7 @@ def _one_line(value: str) -> str:
 
 def _raw_header(msg: email.message.Message, name: str) -> list[str]:
     lowered = name.lower()
-    return [str(v) for k, v in msg._headers if k.lower() == lowered]  # noqa: SLF001
+    return [str(v) for k, v in msg.raw_items() if k.lower() == lowered]
 
 
 def _header(msg: email.message.Message, name: str) -> str | None:
@@ -161,7 +161,7 @@ def _header(msg: email.message.Message, name: str) -> str | None:
         if value is None:
             return None
         return _unsurrogate(str(value))
-    except Exception:  # noqa: BLE001 - a header the registry chokes on is still text
+    except Exception:  # a header the registry chokes on is still text
         raw = _raw_header(msg, name)
         return _unsurrogate(raw[0]) if raw else None
 
@@ -180,7 +180,7 @@ def address_of(header_value: str) -> str:
     try:
         value = _one_line(_unsurrogate(str(header_value)))
         pairs = email.utils.getaddresses([value])
-    except Exception:  # noqa: BLE001 - a mangled header has no address
+    except Exception:  # a mangled header has no address
         return ""
     addresses = [addr.strip().lower() for _, addr in pairs if addr and addr.strip()]
     for addr in addresses:
@@ -217,7 +217,7 @@ def _references(msg: email.message.Message, message_id: str | None) -> tuple[str
 def _parse_date(value: str) -> datetime | None:
     try:
         when = email.utils.parsedate_to_datetime(value.strip())
-    except Exception:  # noqa: BLE001 - TypeError, ValueError, OverflowError all mean "no date"
+    except Exception:  # TypeError, ValueError, OverflowError all mean "no date"
         return None
     if when is None:
         return None
@@ -246,7 +246,8 @@ _DAEMONS = {"mailer-daemon", "postmaster"}
 
 
 def _first_word(value: str) -> str:
-    return value.split(";", 1)[0].strip().lower()
+    # "auto-replied; owner-email=...", "no (a comment)": the keyword comes first.
+    return re.split(r"[\s;(]", value.strip(), maxsplit=1)[0].lower()
 
 
 def _loop(msg: email.message.Message, sender: str, own: set[str]) -> str | None:
@@ -310,7 +311,7 @@ def _status_text(part: email.message.Message) -> str:
     payload = part.get_payload()
     if isinstance(payload, list):
         return "\n\n".join(
-            "\n".join(f"{k}: {_one_line(_unsurrogate(str(v)))}" for k, v in block._headers)  # noqa: SLF001
+            "\n".join(f"{k}: {_one_line(_unsurrogate(str(v)))}" for k, v in block.raw_items())
             for block in payload
             if isinstance(block, email.message.Message)
         )
@@ -401,7 +402,7 @@ def _decoded(part: email.message.Message, problems: list[str]) -> str:
         return _unsurrogate(payload) if isinstance(payload, str) else ""
     try:
         charset = part.get_content_charset()
-    except Exception:  # noqa: BLE001 - an unreadable charset parameter is no charset
+    except Exception:  # an unreadable charset parameter is no charset
         charset = None
     return _decode(data, charset, problems)
 
@@ -446,7 +447,7 @@ def _codec(charset: str) -> codecs.CodecInfo | None:
         info = codecs.lookup(_CHARSET_ALIASES.get(charset, charset))
     except (LookupError, ValueError, TypeError):
         return None
-    if not info._is_text_encoding or info.name.replace("-", "_") in _NOT_CHARSETS:  # noqa: SLF001
+    if not info._is_text_encoding or info.name.replace("-", "_") in _NOT_CHARSETS:
         return None
     return info
 
@@ -471,7 +472,7 @@ def _decode(data: bytes, charset: str | None, problems: list[str]) -> str:
         return data.decode(info.name)
     except UnicodeDecodeError:
         pass
-    except Exception:  # noqa: BLE001 - a codec that fails otherwise is as good as unknown
+    except Exception:  # a codec that fails otherwise is as good as unknown
         problems.append(f"unknown charset {charset!r}")
         return _decode_unknown(data)
     if info.name == "utf-8":
@@ -525,7 +526,7 @@ def _repair_boundary(msg: EmailMessage, problems: list[str]) -> EmailMessage:
     try:
         msg.set_param("boundary", line.group(1))
         again = email.message_from_bytes(msg.as_bytes(), policy=policy.default)
-    except Exception:  # noqa: BLE001 - the guess failed; the body is read as it stands
+    except Exception:  # the guess failed; the body is read as it stands
         return msg
     if not again.is_multipart():
         return msg
@@ -548,7 +549,7 @@ def html_to_text(html: str) -> str:
     try:
         converter.feed(html)
         converter.close()
-    except Exception:  # noqa: BLE001 - the parser's failure leaves what it read so far
+    except Exception:  # the parser's failure leaves what it read so far
         pass
     return converter.text()
 
