@@ -15,6 +15,7 @@ from . import clock
 from .campaign import Campaign, deadline_text, start
 from .cycle import resolved_summary, run_turn
 from .errors import GmError
+from .progress import Progress
 from .store import command_lock
 
 
@@ -27,16 +28,6 @@ def opened(ctx: click.Context, *, lock: bool = True) -> Iterator[Campaign]:
             yield campaign
         finally:
             campaign.close()
-
-
-@contextlib.contextmanager
-def progress_bar(length: int, label: str) -> Iterator:
-    """A progress bar on stderr for long runs; nothing for a handful of messages."""
-    if length < 50:
-        yield None
-        return
-    with click.progressbar(length=length, label=label, file=click.get_text_stream("stderr")) as bar:
-        yield bar.update
 
 
 # -- setting up ---------------------------------------------------------------------------
@@ -150,15 +141,16 @@ def ingest_cmd(ctx: click.Context, files: tuple[str, ...], mbox: str | None, mai
 def run_ingest(campaign: Campaign, *, files=(), mbox=None, maildir=None):
     from . import ingest
 
+    progress = Progress("ingesting")
     if files:
-        return ingest.ingest_files(campaign, [Path(f) for f in files])
+        return ingest.ingest_files(campaign, [Path(f) for f in files], progress)
     if mbox:
-        return ingest.ingest_mbox(campaign, Path(mbox))
+        return ingest.ingest_mbox(campaign, Path(mbox), progress)
     if maildir:
-        return ingest.ingest_maildir(campaign, Path(maildir))
+        return ingest.ingest_maildir(campaign, Path(maildir), progress)
     if campaign.config.mail.transport == "imap+smtp":
-        return ingest.ingest_imap(campaign)
-    return ingest.ingest_maildir(campaign, campaign.folder / "mail" / "inbox")
+        return ingest.ingest_imap(campaign, progress)
+    return ingest.ingest_maildir(campaign, campaign.folder / "mail" / "inbox", progress)
 
 
 def ingest_summary(report) -> str:
@@ -299,9 +291,7 @@ def send_cmd(ctx: click.Context) -> None:
 def run_send(campaign: Campaign):
     from .delivery import send
 
-    queued = campaign.store.one("select count(*) as n from outbox where status = 'queued'")["n"]
-    with progress_bar(queued, "sending") as update:
-        return send(campaign, progress=update)
+    return send(campaign, progress=Progress("sending"))
 
 
 def send_summary(report) -> str:

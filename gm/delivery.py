@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import os
 import socket
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from email.utils import parseaddr
 from pathlib import Path
 
 from . import clock
 from .campaign import Campaign
+from .progress import QUIET, Progress
 
 BATCH = 200  # Maildir deliveries marked sent per transaction
 
@@ -49,19 +49,20 @@ def mark_sent(db, row: dict) -> None:
     db["outbox"].update(row["id"], values)
 
 
-def send(campaign: Campaign, *, progress: Callable[[int], None] | None = None) -> SendReport:
+def send(campaign: Campaign, *, progress: Progress = QUIET) -> SendReport:
     rows = campaign.store.rows("select id, kind, recipient, raw from outbox where status = 'queued' order by id")
     if campaign.config.mail.transport == "imap+smtp":
         return _send_smtp(campaign, rows, progress)
     return _send_maildir(campaign, rows, progress)
 
 
-def _send_maildir(campaign: Campaign, rows: list[dict], progress: Callable[[int], None] | None) -> SendReport:
+def _send_maildir(campaign: Campaign, rows: list[dict], progress: Progress) -> SendReport:
     box = campaign.folder / "mail" / "outbox"
     for sub in ("tmp", "new", "cur"):
         (box / sub).mkdir(parents=True, exist_ok=True)
     present = _delivered_names(box)
     report = SendReport()
+    progress.start(len(rows))
     for start in range(0, len(rows), BATCH):
         batch = rows[start : start + BATCH]
         for row in batch:
@@ -77,12 +78,12 @@ def _send_maildir(campaign: Campaign, rows: list[dict], progress: Callable[[int]
             for row in batch:
                 mark_sent(db, row)
         report.sent += len(batch)
-        if progress:
-            progress(len(batch))
+        progress.advance(len(batch))
+    progress.finish()
     return report
 
 
-def _send_smtp(campaign: Campaign, rows: list[dict], progress: Callable[[int], None] | None) -> SendReport:
+def _send_smtp(campaign: Campaign, rows: list[dict], progress: Progress) -> SendReport:
     from .mail.settings import smtp_password
     from .mail.smtp import Outcome, Outgoing, send_batch
 
@@ -112,5 +113,7 @@ def _send_smtp(campaign: Campaign, rows: list[dict], progress: Callable[[int], N
         for row in rows
     ]
     if messages:
-        send_batch(settings, smtp_password(), messages, on_outcome=on_outcome, progress=progress)
+        progress.start(len(messages))
+        send_batch(settings, smtp_password(), messages, on_outcome=on_outcome, progress=progress.advance)
+        progress.finish()
     return report

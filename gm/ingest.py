@@ -12,7 +12,7 @@ import hashlib
 import mailbox
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.parser import BytesHeaderParser
@@ -22,8 +22,7 @@ from pathlib import Path
 from .campaign import Campaign
 from .desk import Desk
 from .errors import GmError
-
-Progress = Callable[[int], None] | None
+from .progress import QUIET, Progress
 
 
 @dataclass
@@ -61,11 +60,13 @@ def _receipt_order(item: Pending) -> datetime:
     return datetime.max.replace(tzinfo=UTC)
 
 
-def handle_all(campaign: Campaign, items: Iterable[Pending], report: IngestReport, progress: Progress) -> list[str]:
+def handle_all(campaign: Campaign, items: Iterable[Pending], report: IngestReport, progress: Progress = QUIET) -> list[str]:
     """Hand each message to the desk in order of receipt; return the sources recorded."""
     desk = Desk(campaign)
     recorded = []
-    for item in sorted(items, key=_receipt_order):
+    items = sorted(items, key=_receipt_order)
+    progress.start(len(items))
+    for item in items:
         try:
             outcome = desk.handle(item.raw, source=item.source, received_at=item.received_at)
         except GmError as error:
@@ -73,12 +74,11 @@ def handle_all(campaign: Campaign, items: Iterable[Pending], report: IngestRepor
         else:
             report.outcomes[outcome.outcome] += 1
             recorded.append(item.source)
-        if progress:
-            progress(1)
+        progress.advance()
     return recorded
 
 
-def ingest_maildir(campaign: Campaign, folder: Path, progress: Progress = None) -> IngestReport:
+def ingest_maildir(campaign: Campaign, folder: Path, progress: Progress = QUIET) -> IngestReport:
     """Read a Maildir's new mail; handled messages move from new/ to cur/ marked seen, never
     deleted. Files already recorded are not read again."""
     if not folder.is_dir():
@@ -94,6 +94,7 @@ def ingest_maildir(campaign: Campaign, folder: Path, progress: Progress = None) 
                 found.append((Pending(source, path.read_bytes()), path))
     report = IngestReport()
     recorded = set(handle_all(campaign, [item for item, _ in found], report, progress))
+    progress.finish()
     for item, path in found:
         if path.parent.name == "new" and item.source in recorded:
             # another reader may have moved it already; its content is recorded either way
@@ -102,7 +103,7 @@ def ingest_maildir(campaign: Campaign, folder: Path, progress: Progress = None) 
     return report
 
 
-def ingest_files(campaign: Campaign, files: Iterable[Path], progress: Progress = None) -> IngestReport:
+def ingest_files(campaign: Campaign, files: Iterable[Path], progress: Progress = QUIET) -> IngestReport:
     items = []
     for path in files:
         try:
@@ -112,10 +113,11 @@ def ingest_files(campaign: Campaign, files: Iterable[Path], progress: Progress =
         items.append(Pending(f"file:{hashlib.sha256(raw).hexdigest()}", raw))
     report = IngestReport()
     handle_all(campaign, items, report, progress)
+    progress.finish()
     return report
 
 
-def ingest_mbox(campaign: Campaign, path: Path, progress: Progress = None) -> IngestReport:
+def ingest_mbox(campaign: Campaign, path: Path, progress: Progress = QUIET) -> IngestReport:
     if not path.is_file():
         raise GmError(f"no mbox file at {path}")
     box = mailbox.mbox(str(path), create=False)
@@ -125,10 +127,11 @@ def ingest_mbox(campaign: Campaign, path: Path, progress: Progress = None) -> In
         items.append(Pending(f"mbox:{hashlib.sha256(raw).hexdigest()}", raw))
     report = IngestReport()
     handle_all(campaign, items, report, progress)
+    progress.finish()
     return report
 
 
-def ingest_imap(campaign: Campaign, progress: Progress = None) -> IngestReport:
+def ingest_imap(campaign: Campaign, progress: Progress = QUIET) -> IngestReport:
     """Fetch what is new by UID (batched), record it, then move it to the processed folder.
     A message recorded in an earlier run that died before the move is moved now."""
     from .mail.imap import ImapInbox
@@ -145,10 +148,12 @@ def ingest_imap(campaign: Campaign, progress: Progress = None) -> IngestReport:
         }
         fresh = [uid for uid in uids if uid not in known]
         done = [uid for uid in uids if uid in known]
+        progress.start(len(fresh))
         for batch in inbox.fetch(fresh):
             items = [Pending(f"{prefix}{m.uid}", m.raw, m.internaldate) for m in batch]
             recorded = handle_all(campaign, items, report, progress)
             done += [int(source[len(prefix):]) for source in recorded]
+        progress.finish()
         if done:
             inbox.move_processed(sorted(done))
     return report
