@@ -79,8 +79,10 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), Non
 
 # A keyword, then whitespace, a colon (`Number: 4`) or the end of the line.
 _COMMAND = re.compile(r"(?P<kw>[A-Za-z]+)(?:\s*:\s*|\s+|$)(?P<rest>.*)", re.DOTALL)
-# `NUMBER4`: clearly meant as a command, but guessing where the value starts is not ours.
-_GLUED = re.compile(r"(?P<kw>number|turn|trapdoor)(?P<rest>\d.*)", re.IGNORECASE | re.DOTALL)
+# `NUMBER4`, `NUMBER=4`: clearly meant as a command, but guessing is not ours.
+_GLUED = re.compile(
+    r"(?P<kw>number|turn|trapdoor)\s*(?:[=#]\s*)?(?P<rest>\d.*)", re.IGNORECASE | re.DOTALL
+)
 # A line that may hold a password even though it is no PASSWORD command ("Password=x").
 _PASSWORDISH = re.compile(r"(?:pass(?:word|wort|wd)?|pwd?)", re.IGNORECASE)
 
@@ -89,7 +91,9 @@ _ORIGINAL = re.compile(
     r"-{2,}\s*(?:original message|forwarded message|ursprüngliche nachricht|"
     r"weitergeleitete nachricht|message d'origine|mensaje original|messaggio originale|"
     r"oorspronkelijk bericht)\s*-{2,}"
-    r"|(?:begin forwarded message|anfang der weitergeleiteten nachricht)\s*:",
+    r"|(?:begin forwarded message|anfang der weitergeleiteten nachricht)\s*:"
+    # An inline PGP signature: armour, not orders.
+    r"|-----BEGIN PGP SIGNATURE-----",
     re.IGNORECASE,
 )
 _ATTRIBUTION_VERB = re.compile(
@@ -435,7 +439,7 @@ def _not_a_command(reader: _Reader, number: int, line: str) -> None:
         Problem(
             number,
             line,
-            f'put a space between {keyword} and its value: "{keyword} {glued["rest"]}"',
+            f'write {keyword} and its value with a space between: "{keyword} {glued["rest"]}"',
         )
     )
 

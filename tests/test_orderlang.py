@@ -115,7 +115,9 @@ def test_3_trapdoor_forms():
         ),
         ("PASSWORD", "PASSWORD needs your password, written PASSWORD <password>"),
         ("NUMBER", "NUMBER needs a number from 1 to 6, written NUMBER <1-6>"),
-        ("NUMBER4", 'put a space between NUMBER and its value: "NUMBER 4"'),
+        ("NUMBER4", 'write NUMBER and its value with a space between: "NUMBER 4"'),
+        ("NUMBER=4", 'write NUMBER and its value with a space between: "NUMBER 4"'),
+        ("Turn#7", 'write TURN and its value with a space between: "TURN 7"'),
     ],
 )
 def test_3_problems_say_the_line_and_the_expected_form(line, message):
@@ -211,6 +213,7 @@ def test_3_a_dashed_line_in_the_text_is_no_signature():
         "---------- Forwarded message ---------",
         "-----Ursprüngliche Nachricht-----",
         "Begin forwarded message:",
+        "-----BEGIN PGP SIGNATURE-----",
     ],
 )
 def test_3_an_unmarked_quoted_original_ends_reading(separator):
