@@ -1,0 +1,119 @@
+"""The race chart of one board: each player's square after every turn, as numbers ready
+for `templates/archive/_chart.html` to draw as inline SVG. Pure geometry, no words."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+# Eight colours told apart by most colour-blind readers (Okabe-Ito, darkened for white),
+# then dash patterns, so even a ninth player has a line of their own.
+COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#8a6d00", "#56b4e9", "#000000", "#7f3c8d")
+DASHES = ("", "6 3", "2 3", "8 3 2 3")
+
+WIDTH = 360
+HEIGHT = 220
+LEFT, RIGHT, TOP, BOTTOM = 34, 10, 12, 26
+
+
+@dataclass(frozen=True)
+class Line:
+    player: str
+    name: str
+    colour: str
+    dash: str
+    points: str  # "x,y x,y ..." for <polyline>
+    last_x: float
+    last_y: float
+    finished: bool
+
+
+@dataclass(frozen=True)
+class Tick:
+    value: int
+    label: str  # "" when only the grid line is drawn
+    at: float
+
+
+@dataclass(frozen=True)
+class Chart:
+    board: str
+    squares: int
+    width: int
+    height: int
+    left: int
+    right: float
+    top: int
+    bottom: float
+    finish_y: float
+    x_ticks: tuple[Tick, ...]
+    y_ticks: tuple[Tick, ...]
+    lines: tuple[Line, ...]
+
+
+@dataclass(frozen=True)
+class Series:
+    player: str
+    name: str
+    squares: tuple[int, ...]  # square after turn 0 (Start), 1, 2, ...
+    finished_from: int | None  # the first index at which the piece has crossed
+
+
+def _ticks(top: int, count: int) -> tuple[int, ...]:
+    """About `count` round steps from 0 to `top`."""
+    if top <= 0:
+        return (0,)
+    raw = top / count
+    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 500, 1000, 10**9) if s >= raw)
+    return tuple(range(0, top + 1, step))
+
+
+def race_chart(board: str, squares: int, series: Sequence[Series]) -> Chart:
+    """Squares on the y axis (Start at the bottom, the finish line above N), turns on x."""
+    turns = max((len(s.squares) - 1 for s in series), default=0)
+    plot_w = WIDTH - LEFT - RIGHT
+    plot_h = HEIGHT - TOP - BOTTOM
+    span_y = squares + 1  # one band above N for "finished"
+
+    def x(turn: int) -> float:
+        return round(LEFT + plot_w * (turn / turns if turns else 0), 1)
+
+    def y(square: int) -> float:
+        return round(TOP + plot_h * (1 - square / span_y), 1)
+
+    lines = []
+    for index, s in enumerate(series):
+        points = []
+        for turn, square in enumerate(s.squares):
+            crossed = s.finished_from is not None and turn >= s.finished_from
+            points.append((x(turn), y(squares + 1 if crossed else square)))
+            if crossed:
+                break  # a finished piece never moves again: its line ends at the finish
+        lines.append(
+            Line(
+                player=s.player,
+                name=s.name,
+                colour=COLOURS[index % len(COLOURS)],
+                dash=DASHES[(index // len(COLOURS)) % len(DASHES)],
+                points=" ".join(f"{px:g},{py:g}" for px, py in points),
+                last_x=points[-1][0],
+                last_y=points[-1][1],
+                finished=s.finished_from is not None,
+            )
+        )
+    x_values = _ticks(turns, 8) if turns else (0,)
+    y_values = _ticks(squares, 5)
+    return Chart(
+        board=board,
+        squares=squares,
+        width=WIDTH,
+        height=HEIGHT,
+        left=LEFT,
+        right=WIDTH - RIGHT,
+        top=TOP,
+        bottom=HEIGHT - BOTTOM,
+        finish_y=y(squares + 1),
+        x_ticks=tuple(Tick(t, str(t), x(t)) for t in x_values),
+        y_ticks=tuple(Tick(v, "Start" if v == 0 else str(v), y(v)) for v in y_values),
+        lines=tuple(lines),
+    )
