@@ -1,0 +1,121 @@
+"""The board drawn as SVG (gm.boardsvg, `gm board draw`), shared with the HTML archive, and
+the game-length plot (gm.plotsvg)."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import gm.cli_analysis  # noqa: F401 - registers design/analyze/draw on the board group
+from gm.analysis import analyze
+from gm.board import Board, load_board
+from gm.boardsvg import CELL, MARGIN, board_svg
+from gm.cli_board import board as board_group
+from gm.plotsvg import length_plot
+
+BOARDS = Path(__file__).resolve().parent.parent / "boards"
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parsed(text: str) -> ET.Element:
+    return ET.fromstring(text)
+
+
+def groups(root: ET.Element, kind: str) -> list[ET.Element]:
+    return [g for g in root.iter(f"{SVG}g") if g.get("class") == kind]
+
+
+@pytest.mark.parametrize("path", sorted(BOARDS.glob("*.yaml")), ids=lambda p: p.name)
+def test_every_sample_board_draws_as_well_formed_svg_with_every_square_numbered(path):
+    board = load_board(path)
+    root = parsed(board_svg(board))
+    assert root.tag == f"{SVG}svg"
+    numbers = next(g for g in groups(root, "numbers"))
+    assert [int(t.text) for t in numbers] == list(range(1, board.squares + 1))
+    assert len(groups(root, "snake")) == len(board.snakes)
+    assert len(groups(root, "ladder")) == len(board.ladders)
+
+
+def test_svg_scales_by_its_viewbox_to_a_phone_width():
+    root = parsed(board_svg(load_board(BOARDS / "classic.yaml")))
+    _, _, width, height = (float(x) for x in root.get("viewBox").split())
+    assert root.get("style") == "max-width:100%;height:auto"
+    # 390 px wide, numbers drawn at 14 px still come out at 10 px or more
+    assert 14 * 390 / width >= 10
+    assert width == 2 * MARGIN + 10 * CELL and height > width
+
+
+def test_svg_is_self_contained_with_no_ids_links_or_scripts():
+    """The archive puts many boards on one page: ids would clash, links would leak."""
+    text = board_svg(load_board(BOARDS / "ziggurat.yaml"), trapdoors=[20], title="Z")
+    assert not re.search(r"\b(id|href|xlink:href)=", text)
+    assert "<script" not in text and "<style" not in text and "url(" not in text
+
+
+def test_title_and_name_are_escaped():
+    board = Board.build(10, name="Snakes & <Ladders>")
+    text = board_svg(board, title='A "quoted" <title> & more')
+    parsed(text)  # still well-formed
+    assert "&lt;title&gt; &amp; more" in text
+    assert "<Ladders>" not in board_svg(board)
+
+
+def test_squares_stand_in_their_real_columns_level_one_at_the_bottom():
+    """The ziggurat's level 2 holds 10 squares from column 1 and runs right to left, so its
+    first square, 13, stands in column 10: straight above square 11, not above 12."""
+    board = load_board(BOARDS / "ziggurat.yaml")
+    root = parsed(board_svg(board))
+    numbers = {int(t.text): (float(t.get("x")), float(t.get("y"))) for t in groups(root, "numbers")[0]}
+    assert board.column_of(13) == board.column_of(11) == 10
+    assert numbers[13][0] == numbers[11][0]
+    assert numbers[13][1] == numbers[11][1] - CELL
+    left, _ = board.width
+    for square in (1, 25, 48):
+        x = numbers[square][0]
+        assert x == MARGIN + (board.column_of(square) - left) * CELL + 4
+
+
+def test_snakes_and_ladders_end_in_arrows_and_trapdoors_are_marked():
+    board = Board.build(30, snakes=[(27, 5)], ladders=[(3, 22)])
+    root = parsed(board_svg(board, trapdoors=[12, 40]))  # 40 is off the board: ignored
+    for kind in ("snake", "ladder"):
+        (group,) = groups(root, kind)
+        assert group.find(f".//{SVG}polygon") is not None  # the arrowhead
+    traps = groups(root, "trapdoor")
+    assert [t.find(f"{SVG}title").text for t in traps] == ["trapdoor on 12"]
+    assert "trapdoor 12" in board_svg(board, trapdoors=[12])
+
+
+def test_the_same_board_always_draws_the_same_picture():
+    board = load_board(BOARDS / "spiral.yaml")
+    assert board_svg(board) == board_svg(board)
+
+
+def test_draw_command_writes_the_archive_drawing(tmp_path):
+    out = tmp_path / "board.svg"
+    result = CliRunner().invoke(board_group, ["draw", str(BOARDS / "small.yaml"), "-o", str(out),
+                                              "--trapdoor", "7"])
+    assert result.exit_code == 0, result.output
+    board = load_board(BOARDS / "small.yaml")
+    assert out.read_text() == board_svg(board, trapdoors=[7], title=board.name)
+
+
+def test_draw_command_refuses_a_trapdoor_off_the_board():
+    result = CliRunner().invoke(board_group, ["draw", str(BOARDS / "small.yaml"), "--trapdoor", "31"])
+    assert result.exit_code == 1
+    assert "Error: trapdoor 31 is not a square of" in result.output
+
+
+def test_length_plot_shows_postal_and_classic_side_by_side_for_each_board():
+    small = load_board(BOARDS / "small.yaml")
+    text = length_plot([("The Garden Path", analyze(small)), ("again <&>", analyze(small))])
+    root = parsed(text)
+    titles = [t.text for t in root.iter(f"{SVG}text") if t.text and ": expected" in t.text]
+    assert titles == ["postal: expected 9.52 turns, median 9, p90 15",
+                      "classic: expected 15.22 turns, median 12, p90 29"] * 2
+    assert "again &lt;&amp;&gt;" in text
+    assert not re.search(r"\b(id|href)=", text)
