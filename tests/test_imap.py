@@ -153,13 +153,6 @@ def test_imap_untrusted_certificate_is_refused_and_accepted_with_cafile(
 
 
 @pytest.mark.servers
-def test_imap_certificate_for_another_host_name_is_refused(imap_account):
-    # The test certificate names 127.0.0.1 and localhost; "ip6-localhost" is neither.
-    with pytest.raises(MailError):
-        ImapInbox(imap_account.settings(host="127.0.0.2"), imap_account.password).connect()
-
-
-@pytest.mark.servers
 def test_imap_wrong_password_is_one_line_and_never_shows_the_password(imap_account):
     wrong = "not-the-Password-42"
     with pytest.raises(MailError, match="login as") as refused:

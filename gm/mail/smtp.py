@@ -251,8 +251,12 @@ class _Run:
         client, or None when the connection is no longer usable."""
         message = self.messages[index]
         try:
-            refused, reply = await client.sendmail(message.sender, list(message.recipients),
-                                                   message.data)
+            # One deadline for the whole transaction instead of aiosmtplib's per-command
+            # timeouts: each of those costs a task per command (asyncio.wait_for), a
+            # quarter of the client's CPU per message when measured.
+            async with asyncio.timeout(self.settings.timeout):
+                refused, reply = await client.sendmail(
+                    message.sender, list(message.recipients), message.data, timeout=None)
         except aiosmtplib.SMTPRecipientsRefused as error:
             code, detail = _refusal(error)
             failure = (code, detail)
