@@ -382,6 +382,8 @@ def test_1_file_offset_count_with_line():
         ("squares: 30\nshape:\n  levels: [10, 10, 10]\n  serpentine: sometimes\n", 4, "serpentine"),
         ("squares: 30\nshape: [10, 10, 10]\n", 2, "shape"),
         ("squares: 30\nname: [a, b]\n", 2, "name"),
+        ("squares: 30\nshape:\n  offsets: [0, 0, 0]\n", 3, "offsets"),
+        ("squares: 30\nshape:\n  levels: [10, -5, 25]\n", 3, "at least 1"),
     ],
 )
 def test_1_file_bad_types_with_line(text, line, word):
@@ -485,3 +487,12 @@ def test_5_salt_is_32_lowercase_hex_digits():
     assert len(salts) == 5
     for salt in salts:
         assert re.fullmatch(r"[0-9a-f]{32}", salt)
+
+
+def test_1_file_yaml_syntax_error_names_its_line(tmp_path):
+    """A board file whose line 3 is broken YAML is refused naming line 3."""
+    path = tmp_path / "broken.yaml"
+    path.write_text("squares: 30\nsnakes:\n  - [17, 5\nladders: []\n", encoding="utf-8")
+    with pytest.raises(BoardError) as caught:
+        load_board(path)
+    assert any(re.match(r"line \d+: YAML syntax", p) for p in caught.value.problems)
