@@ -289,7 +289,23 @@ def board_from_data(data: Any, source: str) -> Board:
     item_lines: dict[str, int] = {}
     snakes = _pairs(data, "snakes", problems, item_lines)
     ladders = _pairs(data, "ladders", problems, item_lines)
+
+    def with_line(problem: str) -> str:
+        label = " ".join(problem.split(" ", 2)[:2])  # "snake 12->30" starts every item problem
+        line = item_lines.get(label.rstrip(":"))
+        if line is None and problem.startswith("shape") and isinstance(shape, LineDict):
+            line = shape.line_of("offsets" if " offsets for " in problem else "levels")
+        return f"line {line}: {problem}" if line else problem
+
     if not is_int(squares) or squares < 1:
+        # without N, still judge what does not need it: directions and shared squares
+        top = max([square for pair in snakes + ladders for square in pair] + [1])
+        probe = Board(top, (top,), (0,), True, tuple(sorted(snakes)), tuple(sorted(ladders)), chains)
+        problems += [
+            with_line(problem)
+            for problem in probe.problems()
+            if problem.startswith(("snake", "ladder")) and " outside " not in problem
+        ]
         raise BoardError(source, problems)
     if levels is None:
         levels = list(default_levels(squares))
@@ -305,12 +321,7 @@ def board_from_data(data: Any, source: str) -> Board:
         chains=chains,
         name=name,
     )
-    for problem in board.problems():
-        label = " ".join(problem.split(" ", 2)[:2])  # "snake 12->30" starts every item problem
-        line = item_lines.get(label.rstrip(":"))
-        if line is None and problem.startswith("shape") and isinstance(shape, LineDict):
-            line = shape.line_of("offsets" if " offsets for " in problem else "levels")
-        problems.append(f"line {line}: {problem}" if line else problem)
+    problems += [with_line(problem) for problem in board.problems()]
     if problems:
         raise BoardError(source, problems)
     return board

@@ -496,3 +496,12 @@ def test_1_file_yaml_syntax_error_names_its_line(tmp_path):
     with pytest.raises(BoardError) as caught:
         load_board(path)
     assert any(re.match(r"line \d+: YAML syntax", p) for p in caught.value.problems)
+
+
+def test_1_file_a_bad_squares_does_not_hide_the_other_problems():
+    """`squares: thirty` (line 1) and a snake going up (line 3): both are listed, with
+    their lines, although N is unknown."""
+    problems = problems_of("squares: thirty\nsnakes:\n  - [12, 30]\n  - [20, 5]\nladders: [[5, 9]]\n")
+    assert any(p.startswith("line 1:") and "squares" in p for p in problems)
+    assert "line 3: snake 12->30: head below tail" in problems
+    assert any(p.startswith("line 4:") and "share square 5" in p for p in problems)
