@@ -163,9 +163,11 @@ def _play(campaign: Campaign, robots: list[Robot], echo: Callable[[str], None]) 
     inbox = folder / "mail" / "inbox"
     postman = Postman(folder / "mail" / "outbox", robots)
     with clock.frozen(START):
-        echo(f"started {campaign.config.id} in {folder}: {len(robots)} robot players, "
-             f"boards {', '.join(campaign.config.boards)}")
-        echo(cli_campaign.send_summary(cli_campaign.run_send(campaign)) + " (welcome mail)")
+        echo(f"gm demo: {len(robots)} robots play {campaign.config.title} in {folder}")
+        echo("  they read gm's mail in mail/outbox and mail their orders into mail/inbox;")
+        echo("  each week the GM runs gm turn (ingest, resolve, send, publish) at the deadline")
+        echo(f"gm start: {len(robots)} passwords issued; "
+             + cli_campaign.send_summary(cli_campaign.run_send(campaign)) + " (welcome mail)")
     turns = 0
     while not campaign.state().over:
         turn, deadline = campaign.state().turn, campaign.deadline()
@@ -173,16 +175,17 @@ def _play(campaign: Campaign, robots: list[Robot], echo: Callable[[str], None]) 
         postman.deliver()
         public = campaign.state_json()["boards"]  # what every report shows (robots.py)
         # the week's orders: each robot writes on its own evening, well before the deadline
-        for index, robot in enumerate(robots):
-            _write(robot, turn, deadline - timedelta(hours=47 - 3 * index), inbox, public)
+        mailed = [robot for index, robot in enumerate(robots)
+                  if _write(robot, turn, deadline - timedelta(hours=47 - 3 * index), inbox, public)]
+        echo(f"turn {turn}: {len(mailed)} robots mail orders" + _slips(robots, turn))
         if any(robot.blunders == turn for robot in robots):
             # the GM reads mail mid-week, so a refused order is answered in time to fix it
-            _run(campaign, deadline - timedelta(days=1), echo)
+            _run(campaign, deadline - timedelta(days=1), echo, "mid-week")
             postman.deliver()
             for robot in robots:
-                if robot.refused:
-                    _write(robot, turn, deadline - timedelta(hours=6), inbox, public)
-        run = _run(campaign, deadline, echo)
+                if robot.refused and _write(robot, turn, deadline - timedelta(hours=6), inbox, public):
+                    echo(f"  {robot.name} reads the refusal and mails a corrected order")
+        run = _run(campaign, deadline, echo, "the deadline")
         if not run.resolved:
             raise GmError(f"the demo's turn {turn} was not resolved: {'; '.join(run.lines)}")
         turns += 1
@@ -190,18 +193,25 @@ def _play(campaign: Campaign, robots: list[Robot], echo: Callable[[str], None]) 
     return _finish(campaign, turns, echo)
 
 
-def _write(robot: Robot, turn: int, when: datetime, inbox: Path, public: dict) -> None:
+def _slips(robots: list[Robot], turn: int) -> str:
+    slips = [f"{r.name} forgets to write" for r in robots if r.misses == turn]
+    slips += [f"{r.name} plays a number already used" for r in robots if r.blunders == turn]
+    return f" ({'; '.join(slips)})" if slips else ""
+
+
+def _write(robot: Robot, turn: int, when: datetime, inbox: Path, public: dict) -> bool:
     lines = robot.order_lines(turn, campaign=CAMPAIGN_ID, public=public)
     if lines:
         post(inbox, robot.compose(lines, turn=turn, campaign=CAMPAIGN_ID, to=GM_ADDRESS, when=when))
+    return bool(lines)
 
 
-def _run(campaign: Campaign, moment: datetime, echo: Callable[[str], None]) -> TurnRun:
+def _run(campaign: Campaign, moment: datetime, echo: Callable[[str], None], why: str) -> TurnRun:
     with clock.frozen(moment):
         run = gm_turn(campaign)
-    echo(f"gm turn at {deadline_text(moment)['utc']}:")  # type: ignore[index]
+    echo(f"  gm turn at {deadline_text(moment)['utc']} ({why}):")  # type: ignore[index]
     for line in run.lines:
-        echo(f"  {line}")
+        echo(f"    {line}")
     if run.refused:
         raise GmError(f"the demo's turn was refused: {run.refused}")
     return run
