@@ -264,7 +264,7 @@ Hallo Spielleiter, hier sind meine Z=C3=BCge f=C3=BCr diese Runde, wie imme=
 r etwas sp=C3=A4t.
 PLAYER gudrun
 PASSWORD Gr=C3=BCn-Tee
-NUMBER=3D4
+Gl=C3=BCckszahl: 2+2=3D4
 NUMBER 4
 """,
     )
