@@ -71,8 +71,8 @@ def board_design(spec: str, output: str | None) -> None:
         b = design.board
         expected = ("" if design.postal_expected is None
                     else f", expected postal length {design.postal_expected:.2f} turns")
-        click.echo(f"{output}: {b.squares} squares, {len(b.snakes)} snakes, {len(b.ladders)} "
-                   f"ladders{expected} (try {design.tries})", err=True)
+        click.echo(f"{output}: {b.squares} squares, {_plural(len(b.snakes), 'snake')}, "
+                   f"{_plural(len(b.ladders), 'ladder')}{expected} (try {design.tries})", err=True)
         for note in design.notes:
             click.echo(f"note: {note}", err=True)
     else:
@@ -81,8 +81,13 @@ def board_design(spec: str, output: str | None) -> None:
 
 def _cell(summary: dict[str, Any], unit: str) -> str:
     expected = summary[f"expected_{unit}"]
-    shown = "never ends" if expected is None else f"{expected:.2f}"
-    return f"{shown} ({summary[f'median_{unit}']}/{summary[f'p90_{unit}']})"
+    if expected is None:  # a piece can be caught for good: no finite length to show
+        return "may never end"
+    return f"{expected:.2f} ({summary[f'median_{unit}']}/{summary[f'p90_{unit}']})"
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def side_by_side(named: list[tuple[str, BoardAnalysis]]) -> str:
