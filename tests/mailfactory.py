@@ -415,6 +415,37 @@ Content-Transfer-Encoding: quoted-printable
     )
 
 
+def thunderbird_flowed() -> bytes:
+    # Soft breaks end in a space; the second line starts with a command word only because
+    # the program wrapped there. The "From " line is space-stuffed, as RFC 3676 asks.
+    return message(
+        """
+From: Xavier <xavier@example.org>
+To: gm@example.org
+Subject: Re: spring-2027: turn 6 report
+Message-ID: <flowed.7@example.org>
+Date: Sun, 22 Nov 2026 19:22:00 +0000
+User-Agent: Mozilla Thunderbird
+MIME-Version: 1.0
+Content-Type: text/plain; charset=UTF-8; format=flowed
+Content-Transfer-Encoding: 7bit
+""",
+        """\
+PLAYER xavier
+PASSWORD x-marks-the-spot
+NUMBER 6
+
+I kept the six for last, as everyone said I would, and unlike last turn's\x20
+NUMBER 4 it should carry me past the snake on 62.
+ From now on I will send orders earlier.
+
+On 22/11/2026 17:05, Snakes GM wrote:
+> Your standing order for turn 6: NUMBER 4, and a trapdoor on square\x20
+> 12 of board A.
+""",
+    )
+
+
 def signature() -> bytes:
     return message(
         """
@@ -720,6 +751,10 @@ FIXTURES: dict[str, Fixture] = {
     "utf8": Fixture("8-bit UTF-8 with emoji, no-break and zero-width spaces", utf8),
     "outlook_reply": Fixture(
         "Outlook reply: -----Original Message----- over an unquoted report, CRLF", outlook_reply
+    ),
+    "thunderbird_flowed": Fixture(
+        "Thunderbird format=flowed: a soft break before a command word, space-stuffing",
+        thunderbird_flowed,
     ),
     "signature": Fixture("a signature that holds command lines", signature),
     "attachment": Fixture("multipart/mixed: text, a PDF, an inline PNG, a .txt file", attachment),

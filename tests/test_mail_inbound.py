@@ -236,6 +236,33 @@ def test_3_outlook_html_reply_stops_at_the_from_sent_block():
     assert dict(parsed.numbers) == {None: 3} and dict(parsed.trapdoors) == {}
 
 
+def test_3_format_flowed_soft_breaks_are_rejoined():
+    mail = read("thunderbird_flowed")
+    assert mail.text == (
+        "PLAYER xavier\nPASSWORD x-marks-the-spot\nNUMBER 6\n\n"
+        "I kept the six for last, as everyone said I would, and unlike last turn's "
+        "NUMBER 4 it should carry me past the snake on 62.\n"
+        "From now on I will send orders earlier.\n\n"
+        "On 22/11/2026 17:05, Snakes GM wrote:\n"
+        "> Your standing order for turn 6: NUMBER 4, and a trapdoor on square 12 of board A.\n"
+    )
+    parsed = parse_orders(mail.text)
+    assert parsed.ok and dict(parsed.numbers) == {None: 6}
+    assert [n for n, _ in parsed.ignored] == [5, 6]
+
+
+def test_3_format_flowed_delsp_removes_the_soft_break_space():
+    # RFC 3676: the empty line after "fixed " ends that paragraph, so it joins and goes.
+    raw = message(
+        "From: p@example.org\nContent-Type: text/plain; format=flowed; delsp=yes",
+        "a long line that was bro\x20\nken here\n> quoted soft \n> and on\nfixed \n\n-- \nsig\n",
+    )
+    assert (
+        read_mail(raw).text
+        == "a long line that was broken here\n> quoted softand on\nfixed\n-- \nsig\n"
+    )
+
+
 def test_3_signature_lines_are_ignored_even_when_they_hold_commands():
     mail = read("signature")
     assert "-- \nNick Bottom" in mail.text

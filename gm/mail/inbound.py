@@ -370,6 +370,8 @@ def _body_text(
             return "", ignored, True
         text = html_to_text(text)
     text = _plain(text)
+    if body.get_content_subtype() == "plain" and _param(body, "format") == "flowed":
+        text = _unflow(text, delsp=_param(body, "delsp") == "yes")
     if len(text) > max_text:
         # The caller refuses an oversize message; it needs no megabytes of text for that.
         return text[:max_text], ignored, True
@@ -382,6 +384,41 @@ def _is_read(leaf: _Leaf, leaves: list[_Leaf], body: email.message.Message | Non
         return True
     twin = next((x.alternative for x in leaves if x.part is body), None)
     return twin is not None and leaf.alternative is twin and leaf.content_type.startswith("text/")
+
+
+def _param(part: email.message.Message, name: str) -> str:
+    try:
+        return str(part.get_param(name) or "").strip().lower()
+    except Exception:  # an unparseable parameter is an absent one
+        return ""
+
+
+def _unflow(text: str, *, delsp: bool) -> str:
+    """RFC 3676 format=flowed: rejoin the lines the sender's program broke softly (a
+    trailing space), so a wrapped sentence cannot put a command word at a line start."""
+    out: list[str] = []
+    pending: tuple[int, str] | None = None  # a soft-broken line waiting for the rest
+    for line in text.split("\n"):
+        content = line.lstrip(">")
+        depth = len(line) - len(content)
+        content = content[1:] if content.startswith(" ") else content  # space-stuffing
+        if pending is not None:
+            if pending[0] == depth:
+                content = pending[1] + content
+            else:
+                out.append(_requote(*pending))
+            pending = None
+        if content.endswith(" ") and content != "-- ":
+            pending = (depth, content[:-1] if delsp else content)
+        else:
+            out.append(_requote(depth, content))
+    if pending is not None:
+        out.append(_requote(*pending))
+    return "\n".join(out)
+
+
+def _requote(depth: int, content: str) -> str:
+    return ">" * depth + (" " if depth and content else "") + content
 
 
 _SPACES = str.maketrans({"\u00a0": " ", "\u202f": " ", "\u2007": " "})
