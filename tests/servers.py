@@ -8,7 +8,8 @@ Fixtures (registered by conftest.py):
 * `imap_account`: a fresh Dovecot user per test (its own empty Maildir), with helpers to
   APPEND raw mail, list and count a folder, and build ImapSettings for it.
 * `smtp_server`: aiosmtpd with STARTTLS and AUTH required, recording each message it
-  accepted; set `smtp_server.faults` fields to inject failures.
+  accepted; set `smtp_server.faults` fields to inject failures. `smtps_server`: the same
+  with implicit TLS.
 
 The servers are also usable outside pytest (benchmarks/): `start_dovecot(root, ca)`,
 `SmtpServer(...)`, `serve_smtp_forever(...)`.
@@ -415,15 +416,21 @@ class SmtpServer:
     """aiosmtpd on 127.0.0.1 with STARTTLS and AUTH required, in a thread of this process."""
 
     def __init__(self, tls: TlsFiles, *, user: str = "gm", password: str = "smtp-secret",
-                 port: int = 0, record: bool = True):
+                 port: int = 0, record: bool = True, implicit_tls: bool = False):
         self.tls = tls
         self.user, self.password = user, password
+        self.implicit_tls = implicit_tls
         self.handler = RecordingHandler(user=user, password=password, record=record)
+        # implicit_tls: TLS from the first byte (port 465 style); else STARTTLS required.
+        # aiosmtpd only counts STARTTLS as TLS for auth_require_tls, so with implicit TLS
+        # (where every byte is encrypted anyway) that check is switched off.
+        tls_options = (dict(ssl_context=tls.server_context(), auth_require_tls=False)
+                       if implicit_tls else
+                       dict(tls_context=tls.server_context(), require_starttls=True,
+                            auth_require_tls=True))
         self.controller = Controller(
             self.handler, hostname=HOST, port=port or free_port(),
-            tls_context=tls.server_context(), require_starttls=True,
-            authenticator=self.handler.authenticate, auth_required=True,
-            auth_require_tls=True,
+            authenticator=self.handler.authenticate, auth_required=True, **tls_options,
         )
 
     @property
@@ -443,8 +450,8 @@ class SmtpServer:
         return self.handler.connections
 
     def settings(self, **overrides) -> SmtpSettings:
-        fields = dict(host=HOST, port=self.port, user=self.user, ssl=False, starttls=True,
-                      cafile=self.tls.cafile, timeout=10.0)
+        fields = dict(host=HOST, port=self.port, user=self.user, ssl=self.implicit_tls,
+                      starttls=not self.implicit_tls, cafile=self.tls.cafile, timeout=10.0)
         fields.update(overrides)
         return SmtpSettings(**fields)
 
@@ -459,6 +466,16 @@ class SmtpServer:
 @pytest.fixture
 def smtp_server(tls_ca) -> Iterator[SmtpServer]:
     server = SmtpServer(tls_ca).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def smtps_server(tls_ca) -> Iterator[SmtpServer]:
+    """Like smtp_server, but TLS from the first byte (`ssl: true`, port 465 style)."""
+    server = SmtpServer(tls_ca, implicit_tls=True).start()
     try:
         yield server
     finally:

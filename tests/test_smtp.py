@@ -160,6 +160,18 @@ def test_smtp_untrusted_certificate_is_refused_and_accepted_with_cafile(smtp_ser
     assert [o.status for o in recorder.outcomes] == ["sent"]
 
 
+# The fixture's aiosmtpd warns because it cannot see implicit TLS as TLS (see servers.py).
+@pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
+def test_smtp_implicit_tls_delivers_and_checks_the_certificate(smtps_server):
+    recorder = Recorder()
+    with pytest.raises(MailError, match="certificate refused"):
+        send_batch(
+            smtps_server.settings(cafile=None), smtps_server.password, [report(0)],
+            on_outcome=recorder)
+    summary = send(smtps_server, [report(i) for i in range(5)], recorder, connections=2)
+    assert summary.sent == 5 and len(smtps_server.received) == 5
+
+
 def test_smtp_connection_refused_is_a_mail_error():
     from servers import free_port
 
