@@ -1058,3 +1058,12 @@ def test_2_options_defaults_and_refusals():
         with pytest.raises(ProblemsError) as caught:
             parse_postal_options({key: bad})
         assert key in str(caught.value)
+
+
+def test_2_2_a_piece_already_standing_on_the_trapdoor_is_not_dropped():
+    """Trapdoor 15 for turn 2, and ann already stands on 15 (she came there in turn 1):
+    the trapdoor acts on a piece that comes to it during its move, so she moves on from
+    15 with her 3 to 18."""
+    setup = campaign(players=["ann"])
+    result = play(setup, state(setup, turn=2, squares={"ann": 15}, trapdoors=15), {"ann": order(3)})
+    assert square(result, "ann") == 18
