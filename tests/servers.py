@@ -337,12 +337,16 @@ class Faults:
     * drops_left: how many such drops in all (None: every connection, forever).
     * tempfail_once: addresses answered "451" at their first RCPT, "250" afterwards.
     * reject: addresses always answered "550 5.1.1" at RCPT.
+    * stall_once: addresses whose first RCPT gets no answer for `stall_seconds` (then
+      451), so a client with a shorter timeout gives up on that connection.
     """
 
     drop_after: int | None = None
     drops_left: int | None = None
     tempfail_once: set[str] = field(default_factory=set)
     reject: set[str] = field(default_factory=set)
+    stall_once: set[str] = field(default_factory=set)
+    stall_seconds: float = 5.0
 
 
 @dataclass(frozen=True)
@@ -387,6 +391,10 @@ class RecordingHandler:
         self.rcpt_attempts[address] = self.rcpt_attempts.get(address, 0) + 1
         if address in self.faults.reject:
             return "550 5.1.1 No such user here"
+        if address in self.faults.stall_once:
+            self.faults.stall_once.discard(address)
+            await asyncio.sleep(self.faults.stall_seconds)
+            return "451 4.4.2 Stalled"
         if address in self.faults.tempfail_once:
             self.faults.tempfail_once.discard(address)
             return "451 4.7.1 Try again later"

@@ -107,6 +107,17 @@ def test_smtp_451_then_250_is_delivered_once(smtp_server):
     assert recorder.sleeps == [7.0]
 
 
+def test_smtp_timeout_is_retried_on_a_new_connection_and_delivered_once(smtp_server):
+    smtp_server.faults.stall_once = {"player2@example.org"}
+    recorder = Recorder()
+    settings = smtp_server.settings(timeout=0.3)  # the server stalls for 5 s
+    summary = send_batch(settings, smtp_server.password, [report(i) for i in range(4)],
+                         on_outcome=recorder, connections=1, sleep=recorder.sleep)
+    assert summary.sent == 4
+    assert delivered_ids(smtp_server)[b"report-2@example.org"] == 1
+    assert smtp_server.connections == 2 and len(recorder.sleeps) == 1
+
+
 def test_smtp_550_is_permanent_with_its_code_and_never_retried(smtp_server):
     smtp_server.faults.reject = {"nobody@example.org"}
     recorder = Recorder()
