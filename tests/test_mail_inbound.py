@@ -465,6 +465,25 @@ def test_3_message_with_only_an_attachment_has_no_text():
 def test_undeclared_8bit_body_is_utf8_else_windows_1252():
     assert read_mail(message("From: p@x.org", "Grüße\n".encode())).text == "Grüße\n"
     assert read_mail(message("From: p@x.org", "Grüße €\n".encode("cp1252"))).text == "Grüße €\n"
+    unknown = message(
+        "From: p@x.org\nContent-Type: text/plain; charset=unknown-8bit", "Grüße\n".encode()
+    )
+    assert (read_mail(unknown).text, read_mail(unknown).broken) == ("Grüße\n", None)
+
+
+def test_declared_utf8_that_is_not_is_read_as_windows_1252_and_reported():
+    raw = message(
+        "From: p@x.org\nContent-Type: text/plain; charset=utf-8", "Grüße\n".encode("cp1252")
+    )
+    assert (read_mail(raw).text, read_mail(raw).broken) == ("Grüße\n", "body is not valid UTF-8")
+
+
+@pytest.mark.parametrize("charset", ["base64", "rot13", "idna", "unicode_escape", "x-klingon"])
+def test_codecs_that_are_no_charset_are_refused(charset):
+    # Python would "decode" base64 or unicode_escape bodies; a mail charset they are not.
+    raw = message(f"From: p@x.org\nContent-Type: text/plain; charset={charset}", b"NUMBER 4\n")
+    mail = read_mail(raw)
+    assert mail.text == "NUMBER 4\n" and mail.broken == f"unknown charset '{charset}'"
 
 
 def test_html_to_text_details():
@@ -479,6 +498,7 @@ def test_html_to_text_details():
     assert html_to_text("<pre>NUMBER 3\nTRAPDOOR 4</pre>") == "NUMBER 3\nTRAPDOOR 4\n"
     assert html_to_text("<div>unclosed <b>tags &lt;ok&gt;") == "unclosed tags <ok>\n"
     assert html_to_text("") == ""
+    assert html_to_text("<html><head><title>t</title><body><p>NUMBER 2</p>") == "NUMBER 2\n"
 
 
 # --- never raises ------------------------------------------------------------------------

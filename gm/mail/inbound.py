@@ -463,7 +463,19 @@ _CHARSET_ALIASES = {
     "shift_jis": "cp932",
     "x-sjis": "cp932",
 }
-_ASCII_LABELS = {"us-ascii", "ascii", "ansi_x3.4-1968", "646", "us"}
+# Labels that say nothing about the bytes: read them as undeclared text.
+_NO_CHARSET = {
+    "us-ascii",
+    "ascii",
+    "ansi_x3.4-1968",
+    "646",
+    "us",
+    "unknown-8bit",
+    "x-unknown",
+    "unknown",
+    "x-user-defined",
+    "default",
+}
 # Text codecs that are no charset: a mail declaring them is hostile or confused.
 _NOT_CHARSETS = {
     "idna",
@@ -471,11 +483,8 @@ _NOT_CHARSETS = {
     "unicode_escape",
     "raw_unicode_escape",
     "undefined",
-    "utf_7",
     "mbcs",
     "oem",
-    "uu_codec",
-    "zlib_codec",
 }
 
 
@@ -498,7 +507,7 @@ def _decode_unknown(data: bytes) -> str:
 
 
 def _decode(data: bytes, charset: str | None, problems: list[str]) -> str:
-    if charset is None or charset in _ASCII_LABELS:
+    if charset is None or charset in _NO_CHARSET:
         # Undeclared 8-bit text is usually UTF-8 from a program that forgot to say so.
         return _decode_unknown(data)
     info = _codec(charset)
@@ -660,7 +669,9 @@ class _HtmlText(HTMLParser):
         self.line_depth = self.depth
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _HIDDEN:
+        if tag == "body":
+            self.hidden = 0  # </head> may be left out: <body> ends it
+        elif tag in _HIDDEN:
             self.hidden += 1
         elif tag == "br":
             self.newline()
