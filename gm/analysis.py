@@ -185,7 +185,8 @@ class _Stage:
         dst = np.concatenate([part[1] for part in parts])
         prob = np.concatenate([part[2] for part in parts])
         keys = src * size + dst
-        if size * size <= 1 << 24:  # a dense bincount is the fastest way to sum up
+        # a dense bincount sums fastest when the pairs nearly fill the square; else sort
+        if size * size <= 1 << 24 and keys.size * 16 >= size * size:
             total = np.bincount(keys, weights=prob, minlength=size * size)
             keys = np.nonzero(total)[0]
             total = total[keys]
