@@ -302,6 +302,14 @@ def test_broken_missing_boundary_is_guessed():
     assert mail.ignored_parts == ()
 
 
+def test_broken_multipart_with_no_boundary_anywhere_is_read_as_text():
+    raw = message("From: p@example.org\nContent-Type: multipart/mixed", "PLAYER p\nNUMBER 4\n")
+    mail = read_mail(raw)
+    assert mail.text == "PLAYER p\nNUMBER 4\n"
+    assert mail.broken == "multipart without a boundary; multipart with no parts"
+    assert mail.ignored_parts == ()
+
+
 def test_broken_8bit_headers_are_read_as_utf8_or_latin1():
     mail = read("broken_8bit_headers")
     assert mail.subject == "Drag 7 \u2013 tärning"

@@ -356,21 +356,25 @@ def _body_text(
     first text/html (attachments never count). An empty plain alternative beside real
     HTML, which some clients send, yields the HTML."""
     body = msg.get_body(("plain", "html"))
+    if body is None and not msg.is_multipart() and msg.get_content_maintype() == "multipart":
+        # A multipart whose parts could not be found: its body is the best text there is.
+        body = msg
+    html = body is not None and body.get_content_type() == "text/html"
     text = _decoded(body, problems) if body is not None else ""
-    if body is not None and body.get_content_subtype() == "plain" and not text.strip():
-        html = msg.get_body(("html",))
-        if html is not None:
-            body, text = html, _decoded(html, problems)
+    if body is not None and not html and not text.strip():
+        other = msg.get_body(("html",))
+        if other is not None:
+            body, html, text = other, True, _decoded(other, problems)
     ignored = tuple(leaf.content_type for leaf in leaves if not _is_read(leaf, leaves, body))
     if body is None:
         return "", ignored, False
-    if body.get_content_subtype() == "html":
+    if html:
         # Markup is cheap to send and dear to convert: far too much HTML is refused as is.
         if len(text) > 10 * max_text:
             return "", ignored, True
         text = html_to_text(text)
     text = _plain(text)
-    if body.get_content_subtype() == "plain" and _param(body, "format") == "flowed":
+    if not html and _param(body, "format") == "flowed":
         text = _unflow(text, delsp=_param(body, "delsp") == "yes")
     if len(text) > max_text:
         # The caller refuses an oversize message; it needs no megabytes of text for that.
