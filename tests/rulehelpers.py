@@ -189,9 +189,7 @@ def by_hand_index(seed: int, turn: int, kind: str, key: str, n: int) -> int:
     return int(hashlib.sha256(text.encode()).hexdigest(), 16) % n
 
 
-def find_seed(
-    want: Any, candidates: list, turn: int, kind: str, key: str, *, avoid_first: bool = True
-) -> int:
+def find_seed(want: Any, candidates: list, turn: int, kind: str, key: str) -> int:
     """A seed for which RULES.md 5 picks `want` out of `candidates` (so a test can show
     the pick is not simply the first or the lowest)."""
     for seed in range(1, 10_000):
