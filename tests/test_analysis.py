@@ -11,11 +11,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import gm.cli_analysis  # noqa: F401 - registers design/analyze/draw on the board group
 from gm.analysis import AnalysisError, analyze, classic, landing_table, one_die, postal
 from gm.board import Board, load_board
 from gm.cli_board import board as board_group
+from gm.errors import BoardError
 
 BOARDS = Path(__file__).resolve().parent.parent / "boards"
 
@@ -332,3 +335,49 @@ def test_analyze_refuses_a_bad_board_with_its_problems_and_exit_1(tmp_path):
     assert result.exit_code == 1
     assert "snake 3->5: head below tail" in result.output
     assert "Traceback" not in result.output
+
+
+# -- invariants -------------------------------------------------------------------------
+
+
+@st.composite
+def boards(draw):
+    """Any sound board of up to 40 squares, chains or not."""
+    n = draw(st.integers(1, 40))
+    chains = draw(st.booleans())
+    items: list[tuple[str, int, int]] = []
+    for _ in range(draw(st.integers(0, 8))):
+        a, b = draw(st.integers(1, n)), draw(st.integers(1, n))
+        if a == b:
+            continue
+        candidate = ("ladder", a, b) if a < b else ("snake", a, b)
+        trial = items + [candidate]
+        try:
+            Board.build(n, chains=chains,
+                                snakes=[(s, e) for k, s, e in trial if k == "snake"],
+                                ladders=[(s, e) for k, s, e in trial if k == "ladder"])
+        except BoardError:
+            continue
+        items = trial
+    return Board.build(n, chains=chains, snakes=[(s, e) for k, s, e in items if k == "snake"],
+                       ladders=[(s, e) for k, s, e in items if k == "ladder"])
+
+
+@settings(max_examples=80, deadline=None)
+@given(boards())
+def test_any_board_is_analysed_consistently_or_refused_with_a_reason(board):
+    """The expectation from the solve is the mean of the propagated law; percentiles are
+    ordered; fewest turns never exceed the median; a refusal is an AnalysisError."""
+    try:
+        result = analyze(board, until=1e-12)
+    except AnalysisError as error:
+        assert "ever crosses" in str(error)
+        return
+    for law in (result.postal.length, result.classic, *result.one_die.values()):
+        if law.expected is None:
+            continue
+        mean = sum(t * p for t, p in enumerate(law.probabilities))
+        assert mean == pytest.approx(law.expected, rel=1e-8, abs=1e-8)
+        assert law.median <= law.p90
+    if result.postal.length.median is not None:
+        assert 1 <= result.postal.fewest_turns <= result.postal.length.median
