@@ -381,7 +381,7 @@ def _readable_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
         raw, number = lines[i], i + 1
         i += 1
         line = _clean(raw)
-        if not line or _is_quoted(raw):
+        if not line or _is_quoted(line):
             continue
         if _is_signature(raw) or _quoted_original_starts(lines, i - 1):
             return

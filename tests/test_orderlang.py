@@ -183,7 +183,7 @@ def test_3_two_passwords_are_a_problem_that_shows_neither():
 
 
 def test_3_blank_and_quoted_lines_are_ignored_silently():
-    result = parse_orders("\n   \n> NUMBER 5\n   >> TRAPDOOR 4\nNUMBER 2\n")
+    result = parse_orders("\n   \n> NUMBER 5\n   >> TRAPDOOR 4\n\u200b> NUMBER 6\nNUMBER 2\n")
     assert result.ok and dict(result.numbers) == {None: 2} and result.ignored == ()
 
 
