@@ -149,14 +149,15 @@ def play(folder: Path, *, seed: int = DEFAULT_SEED, force: bool = False,
     robots = prepare(folder, seed=seed, force=force)
     with command_lock(folder):
         with clock.frozen(START):
-            campaign, _ = start(folder)
+            campaign, issued = start(folder)
         try:
-            return _play(campaign, robots, echo)
+            return _play(campaign, robots, echo, issued=len(issued))
         finally:
             campaign.close()
 
 
-def _play(campaign: Campaign, robots: list[Robot], echo: Callable[[str], None]) -> DemoResult:
+def _play(campaign: Campaign, robots: list[Robot], echo: Callable[[str], None], *,
+          issued: int) -> DemoResult:
     from . import cli_campaign
 
     folder = campaign.folder
@@ -166,7 +167,7 @@ def _play(campaign: Campaign, robots: list[Robot], echo: Callable[[str], None]) 
         echo(f"gm demo: {len(robots)} robots play {campaign.config.title} in {folder}")
         echo("  they read gm's mail in mail/outbox and mail their orders into mail/inbox;")
         echo("  each week the GM runs gm turn (ingest, resolve, send, publish) at the deadline")
-        echo(f"gm start: {len(robots)} passwords issued; "
+        echo(f"gm start: {issued} passwords issued; "
              + cli_campaign.send_summary(cli_campaign.run_send(campaign)) + " (welcome mail)")
     turns = 0
     while not campaign.state().over:
@@ -243,6 +244,7 @@ def summary(result: DemoResult) -> list[str]:
     lines += [f"note: {note}" for note in result.notes]
     if result.archive is not None:
         lines.append(f"archive: {result.archive}")
+    lines.append(f"look around: gm -C {result.folder} status; the mail is in {result.folder / 'mail'}")
     return lines
 
 
