@@ -55,6 +55,10 @@ class Robot:
     refused: bool = False  # its last order was not accepted
     written: int = 0
 
+    def __post_init__(self) -> None:
+        if self.strategy not in STRATEGIES or self.style not in STYLES:
+            raise ValueError(f"robot {self.id}: strategy one of {STRATEGIES}, style one of {STYLES}")
+
     # -- reading mail ----------------------------------------------------------------
 
     def receive(self, letter: Letter) -> None:
@@ -75,6 +79,8 @@ class Robot:
             self.refused = False
 
     def _read_report(self, text: str) -> None:
+        # the numbers still held come from the player's own report, never from the GM's
+        # `gm state --json` (which shows everyone's): if reports stop saying them, this fails
         held = re.search(r"\byou (?:now )?hold (\d(?:, \d)*)", text)
         if not held:
             raise RobotConfused(f"{self.id}: the report does not say which numbers are left")
