@@ -83,10 +83,13 @@ def race_chart(board: str, squares: int, series: Sequence[Series]) -> Chart:
 
     lines = []
     for index, s in enumerate(series):
+        # players who stood on the same squares would hide each other's line: each line is
+        # shifted by a pixel or two, so equal paths show as parallel lines
+        shift = round((index - (len(series) - 1) / 2) * 2.2, 1)
         points = []
         for turn, square in enumerate(s.squares):
             crossed = s.finished_from is not None and turn >= s.finished_from
-            points.append((x(turn), y(squares + 1 if crossed else square)))
+            points.append((x(turn), round(y(squares + 1 if crossed else square) + shift, 1)))
             if crossed:
                 break  # a finished piece never moves again: its line ends at the finish
         lines.append(
