@@ -16,15 +16,22 @@ orders (1,956 prefixes) a level at a time, as numpy arrays, which gives
 * `finish[j, p]`: the chance that a period started on p finishes at its step j+1.
 
 Then
-* the expected count comes from solving the absorbing-chain equations
-  (I - Q) h = r over the states reachable from Start (numpy.linalg.solve), exact to
-  rounding;
+* one dense solve over the squares reachable from Start (numpy.linalg.solve, exact to
+  rounding) gives the expected number of period starts on each square,
+  v = e_Start (I - Q)^-1, and from it the expected count E[T] = v . r, where r is what a
+  period started on each square counts (j if it finishes at step j, else the period);
 * the distribution P(T = t) comes from propagating the probability mass forward, period by
   period, until the mass still in play is below `until` (default 1e-3; 1e-12 in the tests
   that check the two against each other): every P(T = t) listed is exact, percentiles up to
   p99.9 read it, and the expectation never depends on where it stopped;
-* squares landed on are expected visit counts: the mass at each period start times what
-  a period started there lands on.
+* squares landed on (postal) are v times what a cycle started on each square lands on.
+
+Landing follows RULES.md 1 through `gm.rules.postal.landing` (effects at most once per
+move); the trapdoor is left out: it is voted in play. Finishes: postal crosses when
+p + k > N (RULES.md 2.3); one die `exact` stays put on a roll past N and wins by ending a
+move on N; `bounce` reflects a roll past N back from N (and, on a board shorter than a
+roll, off Start again) and wins likewise; `crossing` as postal; `classic` is `bounce` plus
+a six rolling again (RULES.md 4), counted in turns.
 A board where the piece can be caught forever (every way on leads back) has no finite
 expected length: `expected` is then None and percentiles beyond the reachable mass too.
 """
