@@ -47,12 +47,12 @@ def _panel(x0: float, y0: float, name: str, unit: str, law: Distribution, t_max:
            f"{law.median}, p90 {law.p90}</text>"]
     probabilities = law.probabilities[: t_max + 1]
     bar = max(width / (t_max + 1), 0.5)
+    # every bar in one path: a long game has a thousand of them
     bars = []
     for t in np.nonzero(probabilities > 0)[0]:
-        top = y(float(probabilities[t]))
-        bars.append(f'<rect x="{_f(x(t) - bar / 2)}" y="{_f(top)}" width="{_f(bar)}" '
-                    f'height="{_f(bottom - top)}"/>')
-    out.append(f'<g fill="{colour}" fill-opacity="0.8">' + "".join(bars) + "</g>")
+        bars.append(f"M{_f(x(t) - bar / 2)},{_f(bottom)}V{_f(y(float(probabilities[t])))}"
+                    f"h{_f(bar)}V{_f(bottom)}z")
+    out.append(f'<path fill="{colour}" fill-opacity="0.8" d="{"".join(bars)}"/>')
     # axes, ticks and labels
     out.append(f'<path d="M{_f(left)},{_f(y0 + PAD_T)} V{_f(bottom)} H{_f(left + width)}" '
                f'fill="none" stroke="{COLOURS["axis"]}"/>')
