@@ -44,6 +44,7 @@ FIXTURE_PLAYERS = [
     ("kate", "kate@example.ie", "shamrock"),
     ("victor", "victor@example.org", "vv-vv-vv"),
     ("wendy", "wendy@example.org", "ww-ww-ww"),
+    ("xavier", "xavier@example.org", "x-marks-the-spot"),
 ]
 
 # fixture -> (outcome, reply template or None, words the reply must contain)
@@ -71,6 +72,7 @@ EXPECTED = {
     "auto_replied": ("loop", None, []),
     "vacation_bulk": ("loop", None, []),
     "bounce": ("loop", None, []),
+    "thunderbird_flowed": ("applied", "ack", ["Number: 6"]),
 }
 
 
