@@ -25,6 +25,7 @@ def _environment(kind: str) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        extensions=["jinja2.ext.do"],  # lets a template build a small list (welcome.html)
     )
     env.filters["square"] = lambda s: "Start" if s == 0 else str(s)
     env.filters["ordinal"] = ordinal
