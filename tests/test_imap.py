@@ -218,15 +218,15 @@ def test_imap_settings_starttls_means_the_plain_port():
 
 
 def test_imap_settings_problems_are_all_listed_with_their_lines():
-    text = "imap:\n  host: h\n  prot: 993\n  ssl: yes please\n  batch: 3\n"
+    text = "mail:\n  imap:\n    host: h\n    prot: 993\n    ssl: yes please\n    batch: 3\n"
     with pytest.raises(ConfigError) as error:
-        settings_from(text)
+        imap_settings(parse(text)["mail"]["imap"])
     problems = error.value.problems
     assert error.value.source == "mail.imap"
-    assert "line 3: unknown key 'prot' (did you mean 'port'?)" in problems
-    assert "'user' is required" in problems
-    assert any(p.startswith("line 4: 'ssl' must be true or false") for p in problems)
-    assert any(p.startswith("line 5: unknown key 'batch'") for p in problems)
+    assert "line 4: mail.imap: unknown key 'prot' (did you mean 'port'?)" in problems
+    assert "line 3: mail.imap: 'user' is required" in problems  # the mapping's own line
+    assert "line 5: mail.imap: 'ssl' must be true or false, not 'yes please'" in problems
+    assert any(p.startswith("line 6: mail.imap: unknown key 'batch'") for p in problems)
 
 
 def test_imap_settings_port_must_be_a_positive_integer_not_a_boolean():

@@ -85,38 +85,46 @@ _KIND_OF = {"host": "text", "user": "text", "folder": "text", "processed_folder"
             "starttls": "flag", "timeout": "seconds"}
 
 
-def _line(raw: Mapping[str, Any], key: str) -> str:
-    line_of = getattr(raw, "line_of", None)
-    return f"line {line_of(key)}: " if line_of and key in raw else ""
-
-
-def _problems(raw: Any, known: tuple[str, ...], required: tuple[str, ...]) -> list[str]:
-    if not isinstance(raw, Mapping):
-        return ["expected a mapping of settings, e.g. {host: mail.example.org, user: gm}"]
+def _at(raw: Mapping[str, Any], key: str | None = None) -> str:
+    """"line N: " for `key` (or for the mapping itself), when the mapping knows its lines."""
     if isinstance(raw, LineDict):
-        problems = key_problems(raw, known)
+        return f"line {raw.line_of(key) if key in raw else raw.line}: "
+    return ""
+
+
+def _problems(raw: Any, where: str, known: tuple[str, ...],
+              required: tuple[str, ...]) -> list[str]:
+    """Every problem of the section, each one naming its line and `where` (e.g. mail.imap),
+    so they still make sense when a caller merges them with the rest of campaign.yaml's."""
+    if not isinstance(raw, Mapping):
+        return [f"{where}: expected a mapping of settings, e.g. {{host: mail.example.org, "
+                "user: gm}"]
+    if isinstance(raw, LineDict):
+        problems = key_problems(raw, known, where)
     else:
-        problems = [f"unknown key '{key}'" for key in raw if key not in known]
+        problems = [f"{where}: unknown key '{key}'" for key in raw if key not in known]
     for key in required:
         if raw.get(key) is None:
-            problems.append(f"{_line(raw, key)}'{key}' is required")
+            problems.append(f"{_at(raw, key)}{where}: '{key}' is required")
     for key in known:
         if raw.get(key) is None:
             continue
         test, description = _KINDS[_KIND_OF[key]]
         if not test(raw[key]):
-            problems.append(f"{_line(raw, key)}'{key}' must be {description}, not {raw[key]!r}")
+            problems.append(f"{_at(raw, key)}{where}: '{key}' must be {description}, "
+                            f"not {raw[key]!r}")
     if raw.get("ssl") is True and raw.get("starttls") is True:
-        problems.append(f"{_line(raw, 'starttls')}'ssl' and 'starttls' cannot both be true")
+        problems.append(f"{_at(raw, 'starttls')}{where}: 'ssl' and 'starttls' cannot both "
+                        "be true")
     return problems
 
 
 def imap_settings(raw: Any) -> ImapSettings:
     """The `mail.imap` mapping as ImapSettings; ConfigError("mail.imap", problems) if wrong."""
-    problems = _problems(raw, _IMAP_KEYS, ("host", "user"))
+    problems = _problems(raw, "mail.imap", _IMAP_KEYS, ("host", "user"))
     if not problems and raw.get("folder", "INBOX") == raw.get("processed_folder", "gm-processed"):
-        problems.append(f"{_line(raw, 'processed_folder')}'processed_folder' must differ "
-                        "from 'folder'")
+        problems.append(f"{_at(raw, 'processed_folder')}mail.imap: 'processed_folder' must "
+                        "differ from 'folder'")
     if problems:
         raise ConfigError("mail.imap", problems)
     given = {key: value for key, value in raw.items() if value is not None}
@@ -129,7 +137,7 @@ def imap_settings(raw: Any) -> ImapSettings:
 
 def smtp_settings(raw: Any) -> SmtpSettings:
     """The `mail.smtp` mapping as SmtpSettings; ConfigError("mail.smtp", problems) if wrong."""
-    problems = _problems(raw, _SMTP_KEYS, ("host", "user"))
+    problems = _problems(raw, "mail.smtp", _SMTP_KEYS, ("host", "user"))
     if problems:
         raise ConfigError("mail.smtp", problems)
     given = {key: value for key, value in raw.items() if value is not None}
@@ -171,7 +179,7 @@ def tls_context(cafile: str | None) -> ssl.SSLContext:
     return context
 
 
-def one_line(error: BaseException) -> str:
+def one_line(error: BaseException | str) -> str:
     """One line describing `error`, for MailError messages."""
     text = " ".join(str(error).split()) or type(error).__name__
     return text[:300]

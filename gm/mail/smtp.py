@@ -79,8 +79,9 @@ def send_batch(
     `connections` (default settings.connections) clients each send many messages in turn.
     A temporary failure (4xx, dropped connection, timeout) is retried up to `retries`
     times, waiting `backoff(attempt)` seconds via `sleep`, then reported "temporary"; a
-    permanent one (5xx) is reported at once and never retried. `progress(n)` is told how
-    many messages have an outcome so far. Synchronous: runs its own event loop.
+    permanent one (5xx) is reported at once and never retried. `progress(1)` is called
+    after each outcome (a step, as for a progress bar's advance). Synchronous: runs its
+    own event loop, so call it from plain (not async) code.
     """
     run = _Run(settings=settings, password=password, messages=messages,
                on_outcome=on_outcome, connections=connections or settings.connections,
@@ -140,7 +141,7 @@ class _Run:
         self.on_outcome(Outcome(key=self.messages[index].key, status=status, code=code,
                                 detail=detail))
         if self.progress is not None:
-            self.progress(sum(self.tally.values()))
+            self.progress(1)
 
     # --- connections ----------------------------------------------------------------
 
