@@ -432,8 +432,10 @@ def _random_items(shape: Board, rule: Rule, placed: list[Item], rng: random.Rand
     used[max(high + 1, 0):] = True
     room = int((~used).sum())
     if 2 * count > room:  # every item needs two squares of its own
-        raise NoRoom("design", [f"{rule.label}: {count} {rule.kind}s need {2 * count} squares of "
-                                f"their own, but only {room} are free"])
+        # with a fixed count no other draw can help; with a range, a smaller count might
+        error = NoRoom if spec.count[0] < count else DesignError
+        raise error("design", [f"{rule.label}: {count} {rule.kind}s need {2 * count} squares "
+                               f"of their own, but only {room} are free"])
     lengths = np.arange(spec.shortest, min(spec.longest, n) + 1)
     starts = np.arange(1, n + 1)
     sign = 1 if rule.kind == "ladder" else -1
@@ -469,7 +471,10 @@ def _layout(spec: DesignSpec, attempt: int) -> tuple[Board, list[str]]:
     for rule in spec.rules:
         if rule.random is not None:
             rng = random.Random(f"{spec.seed}:{attempt}:{rule.number}")
-            _random_items(shape, rule, placed, rng, problems)
+            try:
+                _random_items(shape, rule, placed, rng, problems)
+            except DesignError as error:
+                raise type(error)(spec.source, error.problems) from None
     if problems:
         raise NoRoom(spec.source, problems)
     try:

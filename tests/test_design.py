@@ -162,7 +162,7 @@ def test_a_classic_length_target_is_met_too():
 def test_too_many_random_items_for_the_free_squares_fail_with_the_reason():
     problems = refusal("squares: 30\nrules:\n  - {place: snakes, random: {count: 14, keep_free: 2}}\n")
     assert problems == ["rule 1 (line 3): 14 snakes need 28 squares of their own, but only 26 are "
-                        "free (the last of 200 tries)"] or "need 28 squares" in problems[0]
+                        "free"]
 
 
 def test_random_items_that_cannot_fit_their_lengths_fail_with_the_reason():
