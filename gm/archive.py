@@ -113,6 +113,7 @@ def load_archive(campaign: Any) -> ArchiveInput:
     only once `gm reveal` has run."""
     from .boardsvg import board_svg
     from .campaign import deadline_text
+    from .turns import turn_events
 
     config, setup, ruleset = campaign.config, campaign.setup, campaign.ruleset
     names = campaign.names()
@@ -121,8 +122,6 @@ def load_archive(campaign: Any) -> ArchiveInput:
     state = campaign.state()
     turns, in_force = [], {b: set() for b in config.boards}
     for turn_row in campaign.store.rows("select * from turns order by turn"):
-        from .turns import turn_events
-
         before = ruleset.load_state(json.loads(turn_row["state_before"]))
         after = ruleset.load_state(json.loads(turn_row["state_after"]))
         for b, board_state in before.boards.items():
