@@ -34,8 +34,10 @@ def publish_cmd(ctx: click.Context, out: Path | None) -> None:
 
 
 @click.command("reveal")
+@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
+              help="Where the archive is published (default: DIR/archive).")
 @click.pass_context
-def reveal_cmd(ctx: click.Context) -> None:
+def reveal_cmd(ctx: click.Context, out: Path | None) -> None:
     """Once the campaign is over: publish every board's salt and canonical text and the
     seed, and rewrite the archive to show the boards and how to check them.
 
@@ -46,7 +48,7 @@ def reveal_cmd(ctx: click.Context) -> None:
 
     with _opened(ctx, lock=True) as campaign:
         when = reveal(campaign)
-        where, _ = publish(campaign)
+        where, _ = publish(campaign, out)
         data = campaign.state_json()["revealed"]
     click.echo(f"revealed {when}; archive: {where / 'boards.html'}")
     click.echo(f"seed {data['seed']['value']} salt {data['seed']['salt']}")

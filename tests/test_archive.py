@@ -263,3 +263,27 @@ def test_golden_archive_of_a_fixed_revealed_campaign(tmp_path, monkeypatch):
     assert sorted(produced) == sorted(expected), "pages added or gone: regenerate (see the module docstring)"
     for name in sorted(expected):
         assert produced[name].decode() == expected[name].decode(), f"{name} differs from its golden copy"
+
+
+@pytest.mark.parametrize(
+    ("options", "boards", "players"),
+    [
+        ({"double_turns": True, "max_turns": 14}, None, 4),
+        ({"numbers": "per-board", "announce_trapdoors": False}, None, 4),
+        ({"close_after": "all"}, {"A": BOARDS / "small.yaml"}, 1),
+    ],
+    ids=["double-turns", "per-board-secret-trapdoors", "one-player-one-board"],
+)
+def test_publish_and_reveal_work_for_every_shape_of_campaign(tmp_path, monkeypatch, options, boards, players):
+    kit = CampaignKit.create(tmp_path / "c", setenv=monkeypatch.setenv, options=options, boards=boards,
+                             players=PLAIN_PLAYERS[:players])
+    kit.play_to_end()
+    kit.close()
+    out = tmp_path / "site"
+    assert run("-C", str(kit.folder), "reveal", "--out", str(out)).exit_code == 0
+    index = (out / "index.html").read_text()
+    assert "Final standings" in index and index.count("<svg") >= 1
+    if options.get("double_turns"):
+        assert "Turn 5-6" in index
+    if options.get("announce_trapdoors") is False:
+        assert "Trapdoor on turn" not in site_text(out)
