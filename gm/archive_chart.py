@@ -31,7 +31,6 @@ class Line:
 @dataclass(frozen=True)
 class Tick:
     value: int
-    label: str  # "" when only the grid line is drawn
     at: float
 
 
@@ -116,7 +115,7 @@ def race_chart(board: str, squares: int, series: Sequence[Series]) -> Chart:
         top=TOP,
         bottom=HEIGHT - BOTTOM,
         finish_y=y(squares + 1),
-        x_ticks=tuple(Tick(t, str(t), x(t)) for t in x_values),
-        y_ticks=tuple(Tick(v, "Start" if v == 0 else str(v), y(v)) for v in y_values),
+        x_ticks=tuple(Tick(t, x(t)) for t in x_values),
+        y_ticks=tuple(Tick(v, y(v)) for v in y_values),
         lines=tuple(lines),
     )
