@@ -152,7 +152,8 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
         finally:
             existing.close()
     now = clock.now()
-    deadline = clock.parse_time(config.first_deadline) if config.first_deadline else next_deadline(config, now)
+    deadline = (clock.parse_local(config.first_deadline, config.timezone, now) if config.first_deadline
+                else next_deadline(config, now))
     for sub in ("tmp", "new", "cur"):
         for box in ("inbox", "outbox"):
             os.makedirs(folder / "mail" / box / sub, exist_ok=True)

@@ -8,8 +8,11 @@ import sys
 
 import click
 
+from . import cli_analysis  # noqa: F401  (adds design, analyze and draw to `gm board`)
+from .cli_archive import COMMANDS as ARCHIVE_COMMANDS
 from .cli_board import board
 from .cli_campaign import COMMANDS, campaign_group
+from .cli_demo import demo_cmd
 from .errors import GmError, ProblemsError
 
 
@@ -46,7 +49,7 @@ def cli(ctx: click.Context, campaign_dir: str) -> None:
 
 cli.add_command(board)
 cli.add_command(campaign_group)
-for command in COMMANDS:
+for command in (*COMMANDS, *ARCHIVE_COMMANDS, demo_cmd):
     cli.add_command(command)
 
 

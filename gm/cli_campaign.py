@@ -13,7 +13,7 @@ import click
 
 from . import clock
 from .campaign import Campaign, deadline_text, start
-from .cycle import resolved_summary, run_turn
+from .cycle import TurnRun, resolved_summary, run_turn
 from .errors import GmError
 from .progress import Progress
 from .store import command_lock
@@ -210,11 +210,11 @@ def deadline_cmd(ctx: click.Context, when: str | None) -> None:
     (2027-03-28 18:00, 2027-03-28T18:00+02:00), or +7d / +12h from now.
     Example: gm -C campaigns/spring-2027 deadline "2027-03-28 18:00"
     """
-    from .turns import parse_when, set_deadline
+    from .turns import set_deadline
 
     with opened(ctx, lock=when is not None) as campaign:
         if when is not None:
-            set_deadline(campaign, parse_when(when, campaign.config.timezone, clock.now()))
+            set_deadline(campaign, clock.parse_local(when, campaign.config.timezone, clock.now()))
         text = deadline_text(campaign.deadline(), campaign.config.timezone)
         turn = campaign.state().turn
     if text is None:
@@ -374,21 +374,31 @@ def turn_cmd(ctx: click.Context, force: bool) -> None:
     Example: gm -C campaigns/spring-2027 turn
     """
     with opened(ctx) as campaign:
-        run = run_turn(
-            campaign,
-            force=force,
-            ingest=lambda c: ingest_summary(run_ingest(c)),
-            send=lambda c: send_summary(run_send(c)),
-            publish=PUBLISH,
-        )
+        run = weekly_turn(campaign, force=force)
     for line in run.lines:
         click.echo(line)
     if run.refused:
         raise SystemExit(1)
 
 
-# `gm publish` joins `gm turn` once the archive exists (set by gm.cli)
-PUBLISH = None
+def publish_step(campaign: Campaign) -> str:
+    from .archive_write import publish
+
+    where, report = publish(campaign)
+    return (f"publish: {where / 'index.html'} ({len(report.written)} pages written, "
+            f"{len(report.unchanged)} unchanged)")
+
+
+def weekly_turn(campaign: Campaign, *, force: bool = False) -> TurnRun:
+    """`gm turn`'s steps exactly: the demo plays every turn through this too."""
+    return run_turn(
+        campaign,
+        force=force,
+        ingest=lambda c: ingest_summary(run_ingest(c)),
+        send=lambda c: send_summary(run_send(c)),
+        publish=publish_step,
+    )
+
 
 COMMANDS = [turn_cmd, start_cmd, ingest_cmd, orders_cmd, deadline_cmd, remind_cmd, resolve_cmd, undo_cmd,
             send_cmd, state_cmd, status_cmd]

@@ -43,3 +43,20 @@ def frozen(moment: datetime) -> Iterator[None]:
 def iso(moment: datetime) -> str:
     """UTC, to the second, as stored in the database."""
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_local(text: str, zone: str, now: datetime) -> datetime:
+    """A time as a GM writes it: `2027-03-28 18:00` in `zone` unless it names its own,
+    or `+3d` / `+12h` from now."""
+    from datetime import timedelta
+    from zoneinfo import ZoneInfo
+
+    text = str(text).strip()
+    if text.startswith("+") and text[-1:] in ("d", "h") and text[1:-1].replace(".", "", 1).isdigit():
+        amount = float(text[1:-1])
+        return now + (timedelta(days=amount) if text[-1] == "d" else timedelta(hours=amount))
+    try:
+        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise GmError(f"not a date and time: {text!r} (write 2027-03-28 18:00, or +7d, or +12h)") from None
+    return value if value.tzinfo else value.replace(tzinfo=ZoneInfo(zone))

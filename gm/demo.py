@@ -19,7 +19,7 @@ from pathlib import Path
 from . import clock
 from .campaign import Campaign, deadline_text, start
 from .config import CONFIG_NAME
-from .cycle import TurnRun, run_turn
+from .cycle import TurnRun
 from .errors import GmError
 from .mailout import ordinal
 from .resources import shipped
@@ -118,29 +118,10 @@ def prepare(folder: Path, *, seed: int, force: bool) -> list[Robot]:
 
 
 def gm_turn(campaign: Campaign) -> TurnRun:
-    """`gm turn`, step for step: the CLI's own ingest, send and publish."""
-    from . import cli_campaign
+    """`gm turn`, step for step: the CLI's own function."""
+    from .cli_campaign import weekly_turn
 
-    return run_turn(
-        campaign,
-        ingest=lambda c: cli_campaign.ingest_summary(cli_campaign.run_ingest(c)),
-        send=lambda c: cli_campaign.send_summary(cli_campaign.run_send(c)),
-        publish=publisher(),
-    )
-
-
-def publisher() -> Callable[[Campaign], str] | None:
-    """The publish step of `gm turn`: the one gm.cli wires in, else the archive's own
-    publish while the two are being joined, else none (a gm without the archive)."""
-    from . import cli_campaign
-
-    if cli_campaign.PUBLISH is not None:
-        return cli_campaign.PUBLISH
-    try:
-        from .archive_write import publish
-    except ImportError:
-        return None
-    return lambda campaign: f"publish: {publish(campaign)[0] / 'index.html'}"
+    return weekly_turn(campaign)
 
 
 def play(folder: Path, *, seed: int = DEFAULT_SEED, force: bool = False,
@@ -219,15 +200,13 @@ def _run(campaign: Campaign, moment: datetime, echo: Callable[[str], None], why:
 
 
 def _finish(campaign: Campaign, turns: int, echo: Callable[[str], None]) -> DemoResult:
+    from .archive_write import publish
+    from .reveal import reveal
     from .views import standings
 
-    notes = []
-    archive = None
-    reveal_and_publish = archive_steps()
-    if reveal_and_publish is None:
-        notes.append("the HTML archive is not part of this gm yet: nothing was revealed or published")
-    else:
-        archive = reveal_and_publish(campaign)
+    notes: list[str] = []
+    reveal(campaign)
+    archive = publish(campaign)[0] / "index.html"
     state, board_ids = campaign.state(), list(campaign.config.boards)
     lines = []
     for line in standings(campaign.setup, state, campaign.names()):
@@ -246,19 +225,3 @@ def summary(result: DemoResult) -> list[str]:
         lines.append(f"archive: {result.archive}")
     lines.append(f"look around: gm -C {result.folder} status; the mail is in {result.folder / 'mail'}")
     return lines
-
-
-def archive_steps() -> Callable[[Campaign], Path] | None:
-    """`gm reveal` (boards, salts and seed made public, archive rewritten), when this gm
-    has the archive; returns the archive's index page."""
-    try:
-        from .archive_write import publish
-        from .reveal import reveal
-    except ImportError:
-        return None
-
-    def reveal_and_publish(campaign: Campaign) -> Path:
-        reveal(campaign)
-        return publish(campaign)[0] / "index.html"
-
-    return reveal_and_publish

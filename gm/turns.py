@@ -66,22 +66,6 @@ def set_deadline(campaign: Campaign, when: datetime) -> None:
         db["campaign"].update(campaign.config.id, {"deadline": clock.iso(when)})
 
 
-def parse_when(text: str, zone: str, now: datetime) -> datetime:
-    """`2027-03-28 18:00` (in the GM's zone unless it names one), or `+3d` / `+12h`."""
-    from datetime import timedelta
-    from zoneinfo import ZoneInfo
-
-    text = text.strip()
-    if text.startswith("+") and text[-1:] in ("d", "h") and text[1:-1].replace(".", "", 1).isdigit():
-        amount = float(text[1:-1])
-        return now + (timedelta(days=amount) if text[-1] == "d" else timedelta(hours=amount))
-    try:
-        value = datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except ValueError:
-        raise GmError(f"not a date and time: {text!r} (write 2027-03-28 18:00, or +7d, or +12h)") from None
-    return value if value.tzinfo else value.replace(tzinfo=ZoneInfo(zone))
-
-
 def remind(campaign: Campaign) -> list[str]:
     """Queue a reminder to every player who must send a number and has not."""
     now = clock.now()
