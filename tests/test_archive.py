@@ -287,3 +287,13 @@ def test_publish_and_reveal_work_for_every_shape_of_campaign(tmp_path, monkeypat
         assert "Turn 5-6" in index
     if options.get("announce_trapdoors") is False:
         assert "Trapdoor on turn" not in site_text(out)
+
+
+def test_race_chart_ends_a_finished_line_on_the_finish_line():
+    from gm.archive_chart import Series, race_chart
+
+    chart = race_chart("A", 30, [Series("a", "A", (0, 10, 25, 28), 3), Series("b", "B", (0, 4, 9, 12), None)])
+    finished, running = chart.lines
+    assert finished.finished and not running.finished
+    assert abs(finished.last_y - chart.finish_y) < 3  # a pixel or two apart, so equal lines both show
+    assert len(running.points.split()) == 4 and running.last_x == chart.right
