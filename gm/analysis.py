@@ -76,6 +76,8 @@ class Distribution:
     probabilities: np.ndarray = field(repr=False, compare=False)
     expected: float | None
     tail: float
+    never: float = 0.0  # the chance of never finishing (exact, from the chain's equations)
+    caught_on: tuple[int, ...] = ()  # squares where a piece, at a period start, is caught for good
 
     def percentile(self, x: float) -> int | None:
         """The smallest t with P(T <= t) >= x/100 (CONTRACT.md); None when never reached."""
@@ -94,11 +96,15 @@ class Distribution:
 
     def summary(self, unit: str) -> dict[str, Any]:
         expected = None if self.expected is None else round(self.expected, 4)
-        return {
+        summary = {
             f"expected_{unit}": expected,
             f"median_{unit}": self.median,
             f"p90_{unit}": self.p90,
         }
+        if self.caught_on:  # CONTRACT.md allows extra keys: say why the length is unbounded
+            summary["never_finishes"] = round(self.never, 6)
+            summary["caught_on"] = list(self.caught_on)
+        return summary
 
 
 @dataclass(frozen=True)
@@ -207,6 +213,18 @@ class _Stage:
 
 
 @dataclass(frozen=True)
+class _Solution:
+    """What the chain's equations give: E[T] (None when infinite), the expected period
+    starts per square, the chance of never finishing, and the squares that catch a piece
+    for good at a period start."""
+
+    expected: float | None
+    visits: np.ndarray
+    never: float
+    caught_on: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class _Chain:
     """An absorbing chain over squares 0..size-1 seen once per period (module docstring).
 
@@ -252,60 +270,65 @@ class _Chain:
 
     def expected(self) -> float | None:
         """E[T]; None when infinite."""
-        return self.solve()[0]
+        return self.solve().expected
 
-    def solve(self) -> tuple[float | None, np.ndarray | None]:
-        """The expected number of period starts on each square, v = e_Start (I - Q)^-1 over
-        the squares reachable from Start, and from it E[T] = v . r (r: the steps a period
-        started on each square counts); both None when a piece can be caught for good (the
-        expectation is then infinite)."""
-        live = self.reachable()
-        if (live & ~self.can_finish()).any():
-            return None, None
+    def solve(self) -> _Solution:
+        """One dense solve over the squares reachable from Start that can still finish (G):
+        the expected period starts on each, v = e_Start (I - Q_GG)^-1, and from it
+        E[T] = v . r (r: the steps a period started on each square counts). When a piece
+        can be caught for good (reachable squares that cannot finish), E[T] is infinite and
+        the chance of being caught is v . (Q_G->caught 1)."""
+        live, good = self.reachable(), self.can_finish()
+        caught = live & ~good
+        caught_on = tuple(int(q) for q in np.nonzero(caught)[0])
+        if not good[START]:
+            return _Solution(None, np.zeros(self.size), 1.0, caught_on)
         index = -np.ones(self.size, dtype=np.int64)
-        states = np.nonzero(live)[0]
+        states = np.nonzero(live & good)[0]
         index[states] = np.arange(states.size)
-        keep = live[self.moves.src]
-        rows, cols = index[self.moves.src[keep]], index[self.moves.dst[keep]]
+        src, dst, prob = self.moves.src, self.moves.dst, self.moves.prob
+        keep = (index[src] >= 0) & (index[dst] >= 0)
         # (src, dst) pairs are unique in a merged stage, so plain indexing adds each once
         system = np.eye(states.size)
-        system[rows, cols] -= self.moves.prob[keep]
-        steps = np.arange(1, self.period + 1)[:, None]
-        stay = 1 - self.finish.sum(axis=0)
-        # a period finishing at step j counts j; one that goes on counts the whole period
-        counts = (steps * self.finish).sum(axis=0) + self.period * stay
-        # one solve gives both: h = (I - Q)^-1 counts, so h[Start] = v . counts
+        system[index[src[keep]], index[dst[keep]]] -= prob[keep]
         start = np.zeros(states.size)
         start[index[START]] = 1.0
         visits = np.zeros(self.size)
         visits[states] = np.linalg.solve(system.T, start)
-        return float(visits @ counts), visits
+        if caught_on:
+            into = (index[src] >= 0) & caught[dst]
+            chance = float(np.bincount(src[into], weights=prob[into], minlength=self.size) @ visits)
+            return _Solution(None, visits, chance, caught_on)
+        steps = np.arange(1, self.period + 1)[:, None]
+        stay = 1 - self.finish.sum(axis=0)
+        # a period finishing at step j counts j; one that goes on counts the whole period
+        counts = (steps * self.finish).sum(axis=0) + self.period * stay
+        return _Solution(float(visits @ counts), visits, 0.0, ())
 
-    def propagate(self, until: float) -> tuple[np.ndarray, np.ndarray, float]:
+    def propagate(self, until: float) -> tuple[np.ndarray, float]:
         """P(T = t) for t = 0, 1, ... while more than `until` of the mass is still in play,
-        the expected number of period starts on each square meanwhile, and the mass left."""
+        and the mass left over."""
         in_play = self.can_finish().astype(float)  # mass that can never finish is not waited for
         stages = self.stages if sum(st.src.size for st in self.stages) < self.moves.src.size else ()
         stages = stages or (self.moves,)
         mass = np.zeros(self.size)
         mass[START] = 1.0
-        visits = np.zeros(self.size)
         law = [np.zeros(1)]
         for _ in range(MAX_PERIODS):
-            visits += mass
             law.append(self.finish @ mass)
             for stage in stages:
                 mass = stage.apply(mass)
             if mass @ in_play < until:
                 break
-        return np.concatenate(law), visits, float(mass.sum())
+        return np.concatenate(law), float(mass.sum())
 
     def distribution(self, until: float) -> tuple[Distribution, np.ndarray]:
-        """The law of T and the expected period starts per square (from the solve; from the
-        propagation when the expectation is infinite)."""
-        law, propagated, tail = self.propagate(until)
-        expected, visits = self.solve()
-        return Distribution(law, expected, tail), propagated if visits is None else visits
+        """The law of T and the expected period starts per square (before being caught,
+        on a board that can catch a piece for good)."""
+        law, tail = self.propagate(until)
+        solution = self.solve()
+        return Distribution(law, solution.expected, tail, solution.never, solution.caught_on), \
+            solution.visits
 
 
 # -- one die ----------------------------------------------------------------------------

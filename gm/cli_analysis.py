@@ -82,7 +82,8 @@ def board_design(spec: str, output: str | None) -> None:
 def _cell(summary: dict[str, Any], unit: str) -> str:
     expected = summary[f"expected_{unit}"]
     if expected is None:  # a piece can be caught for good: no finite length to show
-        return "may never end"
+        where = ", ".join(map(str, summary.get("caught_on", [])[:3]))
+        return f"never ends with p={summary.get('never_finishes', 1):.4g} (caught on {where})"
     return f"{expected:.2f} ({summary[f'median_{unit}']}/{summary[f'p90_{unit}']})"
 
 

@@ -509,9 +509,11 @@ def build_design(spec: DesignSpec) -> Design:
         except NoRoom as error:  # random draws placed greedily may fit on another try
             no_room = error
             continue
-        postal = postal_expected_turns(board) if not target or target.postal else None
+        postal = postal_expected_turns(board) if target and target.postal else None
         classic_turns = classic(board).expected if target and target.classic else None
         if not target or (_within(postal, target.postal) and _within(classic_turns, target.classic)):
+            if postal is None and not (target and target.postal):
+                postal = postal_expected_turns(board)  # for the header: it was not searched on
             return Design(board, spec.seed, attempt + 1, tuple(notes), postal, classic_turns)
         miss = _miss(postal, target.postal) + _miss(classic_turns, target.classic)
         if best is None or miss < best[0]:
@@ -578,6 +580,9 @@ def design_header(design: Design, source: str) -> list[str]:
     if design.postal_expected is not None:
         lines.append(f"Expected postal length {design.postal_expected:.2f} turns "
                      "(gm board analyze for the rest).")
+    else:
+        lines.append("Warning: a postal game here may never end: a piece can be caught for good "
+                     "(gm board analyze shows where).")
     if design.classic_expected is not None:
         lines.append(f"Expected classic length {design.classic_expected:.2f} turns.")
     lines += [f"Note: {note}" for note in design.notes]

@@ -18,6 +18,7 @@ import gm.cli_analysis  # noqa: F401 - registers design/analyze/draw on the boar
 from gm.analysis import AnalysisError, analyze, classic, landing_table, one_die, postal
 from gm.board import Board, load_board
 from gm.cli_board import board as board_group
+from gm.design import board_yaml
 from gm.errors import BoardError
 
 BOARDS = Path(__file__).resolve().parent.parent / "boards"
@@ -138,6 +139,23 @@ def test_a_snake_on_the_last_square_means_the_exact_finish_never_ends():
     assert law.expected is None and law.p90 is None
     assert analyze(board).to_json()["one_die"]["exact"]["expected_rolls"] is None
     assert postal(board).length.expected is not None  # crossing needs no landing on 12
+
+
+def test_a_snake_of_exactly_21_can_catch_a_postal_piece_for_good(tmp_path):
+    """A cycle always adds 21. From 0 the first cycle ends on 21 unless a prefix of the
+    order sums to 5 (the ladder 5->8): 216 of the 720 orders. From 21 the next cycle ends on
+    42, whose snake leads back to 21, forever. So P(never finishing) = 504/720 exactly."""
+    board = Board.build(60, ladders=[(5, 8)], snakes=[(42, 21)])
+    length = postal(board).length
+    assert length.expected is None
+    assert length.caught_on == (21,)
+    assert length.never == pytest.approx(504 / 720, abs=1e-12)
+    summary = analyze(board).to_json()["postal"]
+    assert summary["expected_turns"] is None and summary["caught_on"] == [21]
+    path = tmp_path / "trap.yaml"
+    path.write_text(board_yaml(board))
+    table = CliRunner().invoke(board_group, ["analyze", str(path)])
+    assert "never ends with p=0.7 (caught on 21)" in table.output
 
 
 def test_a_board_nobody_can_cross_is_refused_with_a_reason():
