@@ -52,6 +52,8 @@ from .rules.postal import landing
 
 UNTIL = 1e-3  # propagation stops when less mass than this is still in play
 MAX_PERIODS = 200_000  # a guard for pathological boards whose mass barely drains
+DENSE_LIMIT = 3000  # squares; beyond, the solve's N^2 matrix gives way to propagation
+EXACT = 1e-13  # the mass left in play when propagation stands in for the solve
 SIX = (1, 2, 3, 4, 5, 6)
 Finish = Literal["exact", "bounce", "crossing"]
 FINISHES: tuple[Finish, ...] = ("exact", "bounce", "crossing")
@@ -289,12 +291,15 @@ class _Chain:
         src, dst, prob = self.moves.src, self.moves.dst, self.moves.prob
         keep = (index[src] >= 0) & (index[dst] >= 0)
         # (src, dst) pairs are unique in a merged stage, so plain indexing adds each once
-        system = np.eye(states.size)
-        system[index[src[keep]], index[dst[keep]]] -= prob[keep]
-        start = np.zeros(states.size)
-        start[index[START]] = 1.0
-        visits = np.zeros(self.size)
-        visits[states] = np.linalg.solve(system.T, start)
+        if states.size <= DENSE_LIMIT:
+            system = np.eye(states.size)
+            system[index[src[keep]], index[dst[keep]]] -= prob[keep]
+            start = np.zeros(states.size)
+            start[index[START]] = 1.0
+            visits = np.zeros(self.size)
+            visits[states] = np.linalg.solve(system.T, start)
+        else:
+            visits = self._visits_by_propagation(live & good)
         if caught_on:
             into = (index[src] >= 0) & caught[dst]
             chance = float(np.bincount(src[into], weights=prob[into], minlength=self.size) @ visits)
@@ -304,6 +309,25 @@ class _Chain:
         # a period finishing at step j counts j; one that goes on counts the whole period
         counts = (steps * self.finish).sum(axis=0) + self.period * stay
         return _Solution(float(visits @ counts), visits, 0.0, ())
+
+    def _visits_by_propagation(self, good: np.ndarray) -> np.ndarray:
+        """v as the sum of the mass at every period start, until less than EXACT of it is
+        still in play among the squares that can finish: for boards too big for a dense
+        solve (its matrix takes N^2 memory and N^3 time)."""
+        stages = self.stages if sum(st.src.size for st in self.stages) < self.moves.src.size else ()
+        stages = stages or (self.moves,)
+        mass = np.zeros(self.size)
+        mass[START] = 1.0
+        visits = np.zeros(self.size)
+        weight = good.astype(float)
+        for _ in range(MAX_PERIODS):
+            mass = mass * weight  # caught mass is counted where it was caught, then dropped
+            visits += mass
+            for stage in stages:
+                mass = stage.apply(mass)
+            if mass @ weight < EXACT:
+                break
+        return visits * weight
 
     def propagate(self, until: float) -> tuple[np.ndarray, float]:
         """P(T = t) for t = 0, 1, ... while more than `until` of the mass is still in play,

@@ -399,3 +399,19 @@ def test_any_board_is_analysed_consistently_or_refused_with_a_reason(board):
         assert law.median <= law.p90
     if result.postal.length.median is not None:
         assert 1 <= result.postal.fewest_turns <= result.postal.length.median
+
+
+def test_big_boards_propagate_instead_of_solving_and_agree_with_the_solve(milton_bradley, monkeypatch):
+    """Beyond DENSE_LIMIT squares the visits are summed by propagation to 1e-13."""
+    import gm.analysis as analysis_module
+
+    solved = analyze(milton_bradley)
+    trap = Board.build(60, ladders=[(5, 8)], snakes=[(42, 21)])
+    solved_trap = postal(trap).length
+    monkeypatch.setattr(analysis_module, "DENSE_LIMIT", 10)
+    summed = analyze(milton_bradley)
+    for a, b in [(solved.postal.length, summed.postal.length), (solved.classic, summed.classic),
+                 *((solved.one_die[f], summed.one_die[f]) for f in solved.one_die)]:
+        assert b.expected == pytest.approx(a.expected, abs=1e-9)
+    assert summed.postal.landed == pytest.approx(solved.postal.landed, abs=1e-9)
+    assert postal(trap).length.never == pytest.approx(solved_trap.never, abs=1e-12)
