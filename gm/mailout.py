@@ -3,6 +3,7 @@ built as multipart/alternative with a text and an HTML part, and queued in the o
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from email.message import EmailMessage
@@ -65,7 +66,9 @@ def render(template: str, context: Mapping[str, Any]) -> tuple[str, str, str]:
     first, _, body = text.partition("\n")
     if not first.startswith("Subject:"):
         raise ValueError(f"templates/mail/{template}.txt must start with a Subject: line")
-    return first[len("Subject:") :].strip(), body.lstrip("\n"), html
+    # templates read better with blank lines around blocks; mail reads better without runs
+    body = re.sub(r"\n{3,}", "\n\n", body.lstrip("\n"))
+    return first[len("Subject:") :].strip(), body, html
 
 
 def compose(
