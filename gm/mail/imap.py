@@ -120,7 +120,7 @@ class ImapInbox:
         client.normalise_times = False
         self.client = client
         try:
-            if s.starttls:
+            if s.starttls and not s.ssl:  # already TLS from the first byte: ssl wins
                 client.starttls(context)
             client.login(s.user, self._password)
             selected = client.select_folder(s.folder)
