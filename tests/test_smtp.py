@@ -53,9 +53,7 @@ def delivered_ids(server) -> Counter:
                    server.received)
 
 
-pytestmark = pytest.mark.servers
-
-
+@pytest.mark.servers
 def test_smtp_all_delivered_exactly_once_over_few_connections(smtp_server):
     messages = [report(i) for i in range(60)]
     recorder = Recorder()
@@ -70,6 +68,7 @@ def test_smtp_all_delivered_exactly_once_over_few_connections(smtp_server):
     assert recorder.sleeps == []
 
 
+@pytest.mark.servers
 def test_smtp_sent_is_reported_only_after_the_server_accepted(smtp_server):
     seen_by_server_at_report: list[int] = []
 
@@ -81,6 +80,7 @@ def test_smtp_sent_is_reported_only_after_the_server_accepted(smtp_server):
     assert seen_by_server_at_report == [1, 2, 3, 4, 5]
 
 
+@pytest.mark.servers
 def test_smtp_drop_after_k_messages_is_retried_and_nothing_lost_or_doubled(smtp_server):
     smtp_server.faults.drop_after = 4  # every connection dies at its 5th message
     messages = [report(i) for i in range(30)]
@@ -96,6 +96,7 @@ def test_smtp_drop_after_k_messages_is_retried_and_nothing_lost_or_doubled(smtp_
     assert progress == [1] * 30  # one step per outcome, as Progress.advance expects
 
 
+@pytest.mark.servers
 def test_smtp_451_then_250_is_delivered_once(smtp_server):
     smtp_server.faults.tempfail_once = {"player3@example.org"}
     recorder = Recorder()
@@ -107,6 +108,7 @@ def test_smtp_451_then_250_is_delivered_once(smtp_server):
     assert recorder.sleeps == [7.0]
 
 
+@pytest.mark.servers
 def test_smtp_timeout_is_retried_on_a_new_connection_and_delivered_once(smtp_server):
     smtp_server.faults.stall_once = {"player2@example.org"}
     recorder = Recorder()
@@ -118,6 +120,7 @@ def test_smtp_timeout_is_retried_on_a_new_connection_and_delivered_once(smtp_ser
     assert smtp_server.connections == 2 and len(recorder.sleeps) == 1
 
 
+@pytest.mark.servers
 def test_smtp_550_is_permanent_with_its_code_and_never_retried(smtp_server):
     smtp_server.faults.reject = {"nobody@example.org"}
     recorder = Recorder()
@@ -131,6 +134,7 @@ def test_smtp_550_is_permanent_with_its_code_and_never_retried(smtp_server):
     assert recorder.sleeps == []
 
 
+@pytest.mark.servers
 def test_smtp_temporary_failures_past_retries_are_reported_temporary(smtp_server):
     smtp_server.faults.drop_after = 0  # the server never accepts anything
     recorder = Recorder()
@@ -140,6 +144,7 @@ def test_smtp_temporary_failures_past_retries_are_reported_temporary(smtp_server
     assert all(o.code is None and "connection lost" in o.detail for o in recorder.outcomes)
 
 
+@pytest.mark.servers
 def test_smtp_partial_recipient_refusal_counts_as_sent_and_names_who_refused(smtp_server):
     smtp_server.faults.reject = {"nobody@example.org"}
     message = report(0)
@@ -153,6 +158,7 @@ def test_smtp_partial_recipient_refusal_counts_as_sent_and_names_who_refused(smt
     assert smtp_server.received[0].recipients == ("player0@example.org",)
 
 
+@pytest.mark.servers
 def test_smtp_wrong_password_is_a_one_line_mail_error_and_nothing_is_reported(smtp_server):
     recorder = Recorder()
     with pytest.raises(MailError, match="login as gm refused: 535") as refused:
@@ -161,6 +167,7 @@ def test_smtp_wrong_password_is_a_one_line_mail_error_and_nothing_is_reported(sm
     assert recorder.outcomes == [] and smtp_server.received == []
 
 
+@pytest.mark.servers
 def test_smtp_untrusted_certificate_is_refused_and_accepted_with_cafile(smtp_server):
     recorder = Recorder()
     with pytest.raises(MailError, match="certificate refused"):
@@ -172,6 +179,7 @@ def test_smtp_untrusted_certificate_is_refused_and_accepted_with_cafile(smtp_ser
 
 
 # The fixture's aiosmtpd warns because it cannot see implicit TLS as TLS (see servers.py).
+@pytest.mark.servers
 @pytest.mark.filterwarnings("ignore:Requiring AUTH while not requiring TLS")
 def test_smtp_implicit_tls_delivers_and_checks_the_certificate(smtps_server):
     recorder = Recorder()
@@ -193,6 +201,7 @@ def test_smtp_connection_refused_is_a_mail_error():
         send_batch(settings, "pw", [report(0)], on_outcome=lambda o: None)
 
 
+@pytest.mark.servers
 def test_smtp_a_failing_on_outcome_stops_the_run_without_unreported_sends(smtp_server):
     class Full(Exception):
         pass
@@ -211,6 +220,7 @@ def test_smtp_a_failing_on_outcome_stops_the_run_without_unreported_sends(smtp_s
     assert len(smtp_server.received) == len(reported) < 40
 
 
+@pytest.mark.servers
 def test_smtp_empty_batch_connects_to_nothing(smtp_server):
     assert send(smtp_server, [], Recorder()) == SendSummary(0, 0, 0)
     assert smtp_server.connections == 0
