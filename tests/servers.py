@@ -337,6 +337,7 @@ class Faults:
     * drops_left: how many such drops in all (None: every connection, forever).
     * tempfail_once: addresses answered "451" at their first RCPT, "250" afterwards.
     * reject: addresses always answered "550 5.1.1" at RCPT.
+    * reject_sender: MAIL FROM answered "553 5.7.1" (a sender the server will not relay).
     * stall_once: addresses whose first RCPT gets no answer for `stall_seconds` (then
       451), so a client with a shorter timeout gives up on that connection.
     """
@@ -345,6 +346,7 @@ class Faults:
     drops_left: int | None = None
     tempfail_once: set[str] = field(default_factory=set)
     reject: set[str] = field(default_factory=set)
+    reject_sender: bool = False
     stall_once: set[str] = field(default_factory=set)
     stall_seconds: float = 5.0
 
@@ -385,6 +387,13 @@ class RecordingHandler:
         # handled=False: aiosmtpd itself then answers 235 or 535 (with the default
         # handled=True a refused client would wait for an answer that never comes).
         return AuthResult(success=ok, handled=False)
+
+    async def handle_MAIL(self, server, session, envelope: Envelope, address: str, options):
+        if self.faults.reject_sender:
+            return "553 5.7.1 Sender address not allowed"
+        envelope.mail_from = address
+        envelope.mail_options.extend(options)
+        return "250 OK"
 
     async def handle_RCPT(self, server, session, envelope: Envelope, address: str, options):
         self._connection(session)

@@ -135,6 +135,15 @@ def test_smtp_550_is_permanent_with_its_code_and_never_retried(smtp_server):
 
 
 @pytest.mark.servers
+def test_smtp_a_refused_sender_stops_the_run_instead_of_failing_every_message(smtp_server):
+    smtp_server.faults.reject_sender = True
+    recorder = Recorder()
+    with pytest.raises(MailError, match="MAIL FROM gm@example.org refused: 553"):
+        send(smtp_server, [report(i) for i in range(10)], recorder, connections=2)
+    assert recorder.outcomes == [] and smtp_server.received == []
+
+
+@pytest.mark.servers
 def test_smtp_temporary_failures_past_retries_are_reported_temporary(smtp_server):
     smtp_server.faults.drop_after = 0  # the server never accepts anything
     recorder = Recorder()

@@ -12,8 +12,9 @@ that accepted the DATA but whose "250" was lost may get the message twice. Nothi
 client can do closes it.)
 
 Every message gets exactly one outcome, unless send_batch raises MailError (wrong
-password, certificate refused, the server unreachable at the start, ...): then the
-messages without an outcome were not sent and stay queued.
+password, certificate refused, the server unreachable at the start, the sender refused
+with a 5xx or "530 authentication required"): then the messages without an outcome
+were not sent and stay queued.
 """
 
 from __future__ import annotations
@@ -262,6 +263,12 @@ class _Run:
             code, detail = _refusal(error)
             failure = (code, detail)
         except aiosmtplib.SMTPResponseException as error:
+            if error.code == 530 or (isinstance(error, aiosmtplib.SMTPSenderRefused)
+                                     and error.code >= 500):
+                # Not this message's fault but the run's (no AUTH, a From the server will
+                # not relay for): marking every message "permanent" would be wrong.
+                raise MailError(f"{self.where}: MAIL FROM {message.sender} refused: "
+                                f"{error.code} {self.clean(error.message)}") from None
             failure = (error.code, f"{error.code} {self.clean(error.message)}")
             if error.code == 421:  # the server is closing this connection
                 client.close()
