@@ -24,7 +24,6 @@ import importlib
 import multiprocessing
 import smtplib
 import socket
-import ssl
 import sys
 import tempfile
 import time
@@ -37,7 +36,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 import servers  # noqa: E402 - tests/servers.py, the same server the tests use
 
-from gm.mail.settings import SmtpSettings  # noqa: E402
+from gm.mail.settings import SmtpSettings, tls_context  # noqa: E402
 from gm.mail.smtp import Outcome, Outgoing  # noqa: E402
 
 USER, PASSWORD = "gm", "bench-secret"
@@ -63,7 +62,8 @@ def reports(count: int) -> list[Outgoing]:
 
 
 def smtplib_reused(settings: SmtpSettings, messages: Sequence[Outgoing]) -> None:
-    context = ssl.create_default_context(cafile=settings.cafile)
+    # The same trust set-up as gm (system store + cafile), so both pay for loading it.
+    context = tls_context(settings.cafile)
     with smtplib.SMTP(settings.host, settings.port, local_hostname="localhost") as smtp:
         smtp.starttls(context=context)
         smtp.login(USER, PASSWORD)
@@ -72,7 +72,7 @@ def smtplib_reused(settings: SmtpSettings, messages: Sequence[Outgoing]) -> None
 
 
 def smtplib_naive(settings: SmtpSettings, messages: Sequence[Outgoing]) -> None:
-    context = ssl.create_default_context(cafile=settings.cafile)
+    context = tls_context(settings.cafile)
     for m in messages:
         with smtplib.SMTP(settings.host, settings.port, local_hostname="localhost") as smtp:
             smtp.starttls(context=context)
