@@ -83,6 +83,13 @@ def _send_maildir(campaign: Campaign, rows: list[dict], progress: Progress) -> S
     return report
 
 
+def smtp_backoff(attempt: int) -> float:
+    """Seconds to wait before retry `attempt` of a temporary failure (tests set it to 0)."""
+    from .mail.smtp import default_backoff
+
+    return default_backoff(attempt)
+
+
 def _send_smtp(campaign: Campaign, rows: list[dict], progress: Progress) -> SendReport:
     from .mail.settings import smtp_password
     from .mail.smtp import Outcome, Outgoing, send_batch
@@ -114,6 +121,7 @@ def _send_smtp(campaign: Campaign, rows: list[dict], progress: Progress) -> Send
     ]
     if messages:
         progress.start(len(messages))
-        send_batch(settings, smtp_password(), messages, on_outcome=on_outcome, progress=progress.advance)
+        send_batch(settings, smtp_password(), messages, on_outcome=on_outcome, progress=progress.advance,
+                   backoff=lambda attempt: smtp_backoff(attempt))
         progress.finish()
     return report
