@@ -355,11 +355,15 @@ def status_cmd(ctx: click.Context) -> None:
             agg = f" aggregate {line.aggregate}, place {line.place}" if line.place else ""
             click.echo(f"  {line.name:<20} placings {placings}{agg}")
         failing = campaign.store.rows("select id, email, failing from players where failing is not null")
+        broken = campaign.store.one("select count(*) as n from messages where outcome = 'error'")["n"]
         queued = campaign.store.one("select count(*) as n from outbox where status = 'queued'")["n"]
         failed = campaign.store.one("select count(*) as n from outbox where status = 'failed'")["n"]
     click.echo(f"outbox: {queued} queued, {failed} refused for good")
     for row in failing:
         click.echo(f"FAILING address {row['email']} ({row['id']}): {row['failing']}")
+    if broken:
+        click.echo(f"UNANSWERED: {broken} messages gm could not handle are kept in the database "
+                   "(messages with outcome 'error')")
 
 
 @click.command("turn")

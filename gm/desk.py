@@ -125,6 +125,28 @@ class Desk:
             )
         return outcome
 
+    def record_failure(self, raw: bytes, *, source: str, received_at: datetime | None, error: Exception) -> None:
+        """Keep a message the desk could not handle (a fault of ours, not the sender's):
+        raw and unanswered, shown to the GM by `gm status`, never lost."""
+        now = clock.now()
+        with self.campaign.store.transaction() as db:
+            if db["messages"].count_where("source = ?", [source]):
+                return
+            db["messages"].insert(
+                {
+                    "message_id": f"<error-{hashlib.sha256(raw).hexdigest()[:32]}@gm.invalid>",
+                    "source": source,
+                    "received_at": clock.iso(received_at or now),
+                    "ingested_at": clock.iso(now),
+                    "sender": "",
+                    "subject": "",
+                    "raw": raw,
+                    "outcome": "error",
+                    "turn": self.campaign.state().turn,
+                    "detail": f"{type(error).__name__}: {error}"[:2000],
+                }
+            )
+
     def _decide(self, db: Any, mail: InboundMail, message_row: int, received: datetime, now: datetime) -> Outcome:
         if mail.loop:
             return self._loop(db, mail)

@@ -70,7 +70,13 @@ def handle_all(campaign: Campaign, items: Iterable[Pending], report: IngestRepor
         try:
             outcome = desk.handle(item.raw, source=item.source, received_at=item.received_at)
         except GmError as error:
+            # left unrecorded, so the next run tries it again
             report.errors.append(f"{item.source}: {error}")
+        except Exception as error:  # noqa: BLE001 - one broken message never stops the batch
+            desk.record_failure(item.raw, source=item.source, received_at=item.received_at, error=error)
+            report.errors.append(f"{item.source}: kept unanswered for the GM: {type(error).__name__}: {error}")
+            report.outcomes["error"] += 1
+            recorded.append(item.source)
         else:
             report.outcomes[outcome.outcome] += 1
             recorded.append(item.source)

@@ -172,12 +172,12 @@ def dumps(value: Any) -> str:
 
 
 @contextlib.contextmanager
-def command_lock(folder: Path, *, wait: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
+def command_lock(folder: Path, *, wait: float | None = None) -> Iterator[None]:
     """Hold the campaign for one command. A second gm command on the same campaign waits
     briefly, then refuses, so two turns can never be resolved or sent at once."""
     handle = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        deadline = time.monotonic() + wait
+        deadline = time.monotonic() + (LOCK_WAIT_SECONDS if wait is None else wait)
         while True:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)

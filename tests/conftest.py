@@ -9,4 +9,4 @@ for _path in (_HERE.parent, _HERE):
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 
-pytest_plugins = ["servers"]
+pytest_plugins = ["servers", "campaignfixtures"]

@@ -78,10 +78,7 @@ def test_player_ids_are_unique_ignoring_case(tmp_path):
         load_config(write(tmp_path / "c", text))
 
 
-def test_campaign_new_writes_a_starter_that_starts(tmp_path, monkeypatch):
-    import gm.campaign
-
-    monkeypatch.setitem(gm.campaign.SCRYPT, "n", 2**10)
+def test_campaign_new_writes_a_starter_that_starts(tmp_path):
     runner = CliRunner()
     folder = tmp_path / "campaigns" / "autumn"
     result = runner.invoke(cli, ["campaign", "new", str(folder)])

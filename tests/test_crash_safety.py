@@ -7,7 +7,6 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-from test_campaign_flow import campaign, cheap_scrypt  # noqa: F401  (fixtures)
 
 import gm.delivery
 import gm.desk
@@ -15,8 +14,8 @@ import gm.ingest
 import gm.mailout
 
 
-class Boom(Exception):
-    pass
+class Boom(BaseException):
+    """A crash: the process dies here (a BaseException, like SIGINT, so nothing handles it)."""
 
 
 def fail_on_call(n: int, real):
@@ -117,3 +116,21 @@ def test_crash_after_delivery_before_marking_sent_never_doubles(campaign, monkey
     campaign("send", now="2027-01-01T00:02:00Z")
     assert len(list((campaign.folder / "mail" / "outbox" / "new").iterdir())) == 4
     assert table(campaign.folder, "select status, count(*) from outbox group by status") == [("sent", 4)]
+
+
+def test_a_message_that_breaks_the_desk_is_kept_and_the_batch_goes_on(campaign, monkeypatch):
+    mails = [str(m) for m in orders_for_turn_one(campaign)]
+    real_queue, calls = gm.desk.queue, []
+
+    def queue_with_a_bug(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise ValueError("a bug in a template")
+        return real_queue(*args, **kwargs)
+
+    monkeypatch.setattr(gm.desk, "queue", queue_with_a_bug)
+    out = campaign("ingest", *mails, now="2027-01-02T12:00:00Z")
+    assert "3 new messages" in out and "1 error" in out
+    assert table(campaign.folder, "select outcome, count(*) from messages group by outcome") == [
+        ("applied", 2), ("error", 1)]
+    assert "UNANSWERED: 1 messages" in campaign("status", now="2027-01-02T12:00:00Z")

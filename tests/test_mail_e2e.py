@@ -21,12 +21,6 @@ pytestmark = pytest.mark.servers
 PLAYERS = {"ann": "ann-pass-1", "ben": "ben-pass-2", "cat": "cat-pass-3"}
 
 
-@pytest.fixture(autouse=True)
-def cheap_scrypt(monkeypatch):
-    import gm.campaign
-
-    monkeypatch.setitem(gm.campaign.SCRYPT, "n", 2**10)
-
 
 @pytest.fixture
 def mailgame(tmp_path, monkeypatch, imap_account, smtp_server):

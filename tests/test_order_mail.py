@@ -324,13 +324,6 @@ def test_fixture_campaign_folder_is_reusable(tmp_path):
     shutil.rmtree(folder)
 
 
-@pytest.fixture(autouse=True)
-def cheap_scrypt(monkeypatch):
-    """Tests start many players; the hash format and checks are the same at a lower cost."""
-    import gm.campaign
-
-    monkeypatch.setitem(gm.campaign.SCRYPT, "n", 2**10)
-
 
 def test_sent_welcome_mail_leaves_no_password_in_the_database(gm):
     gm("send")
