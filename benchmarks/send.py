@@ -61,10 +61,19 @@ def reports(count: int) -> list[Outgoing]:
     return out
 
 
+def connect(settings: SmtpSettings) -> smtplib.SMTP:
+    """An smtplib connection with Nagle's algorithm off, as asyncio (and so aiosmtplib)
+    sets it. Without it, a message of more than a few KB ends in a small segment that
+    waits for the server's delayed ACK: 40 ms a message on a reused connection."""
+    smtp = smtplib.SMTP(settings.host, settings.port, local_hostname="localhost")
+    smtp.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return smtp
+
+
 def smtplib_reused(settings: SmtpSettings, messages: Sequence[Outgoing]) -> None:
     # The same trust set-up as gm (system store + cafile), so both pay for loading it.
     context = tls_context(settings.cafile)
-    with smtplib.SMTP(settings.host, settings.port, local_hostname="localhost") as smtp:
+    with connect(settings) as smtp:
         smtp.starttls(context=context)
         smtp.login(USER, PASSWORD)
         for m in messages:
@@ -74,7 +83,7 @@ def smtplib_reused(settings: SmtpSettings, messages: Sequence[Outgoing]) -> None
 def smtplib_naive(settings: SmtpSettings, messages: Sequence[Outgoing]) -> None:
     context = tls_context(settings.cafile)
     for m in messages:
-        with smtplib.SMTP(settings.host, settings.port, local_hostname="localhost") as smtp:
+        with connect(settings) as smtp:
             smtp.starttls(context=context)
             smtp.login(USER, PASSWORD)
             smtp.sendmail(m.sender, list(m.recipients), m.data)

@@ -31,7 +31,35 @@ def _environment(kind: str) -> jinja2.Environment:
     env.filters["square"] = lambda s: "Start" if s == 0 else str(s)
     env.filters["ordinal"] = ordinal
     env.filters["mailto"] = mailto
+    env.globals["once"] = _once(env, "txt" if kind == "text" else "html")
     return env
+
+
+def _once(env: jinja2.Environment, ext: str):
+    """`once("boards", view)`: a public part of the turn report (a macro of mail/_turn),
+    rendered once per turn and reused in every player's copy. Each copy lists every
+    player, so rendering it afresh per player would make a turn cost players squared."""
+    cache: dict[tuple[str, int], tuple[Any, Any]] = {}
+
+    def once(name: str, view: Any) -> Any:
+        hit = cache.get((name, id(view)))
+        if hit is None or hit[0] is not view:  # the view is kept, so its id is not reused
+            if len(cache) > 64:
+                cache.clear()
+            module = env.get_template(f"mail/_turn.{ext}").module
+            hit = cache[(name, id(view))] = (view, getattr(module, name)(view))
+        return hit[1]
+
+    return once
+
+
+def transfer_encoding(body: str) -> str:
+    """7bit for ASCII with lines SMTP accepts (readable as it travels); else base64, whose
+    encoder is C, where the email package's quoted-printable one is slow Python that made
+    a 500-player turn's reports take most of a minute."""
+    if body.isascii() and max(map(len, body.splitlines()), default=0) <= 998:
+        return "7bit"
+    return "base64"
 
 
 def mailto(address: str, subject: str, body: str) -> str:
@@ -100,8 +128,8 @@ def compose(
         # RULES.md 3: every reply says it is automatic, so no well-behaved robot answers it
         message["Auto-Submitted"] = "auto-replied"
     message["X-Mailer"] = "gm"
-    message.set_content(text)
-    message.add_alternative(html, subtype="html")
+    message.set_content(text, cte=transfer_encoding(text))
+    message.add_alternative(html, subtype="html", cte=transfer_encoding(html))
     for data, maintype, subtype, filename in attachments:
         message.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
     return message
