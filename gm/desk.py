@@ -50,9 +50,9 @@ def standing_order(campaign: Campaign, turn: int, player: str) -> tuple[PostalOr
     return PostalOrder(json.loads(row["numbers"]), json.loads(row["trapdoors"])), row["receipt"]
 
 
-def order_view(campaign: Campaign, player: str) -> dict[str, Any]:
+def order_view(campaign: Campaign, player: str, state: Any = None) -> dict[str, Any]:
     """A player's standing order for the current turn, for their eyes only."""
-    state = campaign.state()
+    state = state if state is not None else campaign.state()
     order, receipt = standing_order(campaign, state.turn, player)
     ruleset, setup = campaign.ruleset, campaign.setup
     needs = ruleset.needs_number(setup, state, player)
@@ -85,6 +85,9 @@ class Desk:
     def __init__(self, campaign: Campaign):
         self.campaign = campaign
         self.config = campaign.config
+        # mail changes orders, never the state or the deadline: read them once per batch
+        self.state = campaign.state()
+        self.deadline = campaign.deadline()
 
     # -- the whole of one message ------------------------------------------------------
 
@@ -112,7 +115,7 @@ class Desk:
                     "subject": mail.subject[:500],
                     "raw": raw,
                     "outcome": "pending",
-                    "turn": self.campaign.state().turn,
+                    "turn": self.state.turn,
                 }
             ).last_pk
             if duplicate:
@@ -142,7 +145,7 @@ class Desk:
                     "subject": "",
                     "raw": raw,
                     "outcome": "error",
-                    "turn": self.campaign.state().turn,
+                    "turn": self.state.turn,
                     "detail": f"{type(error).__name__}: {error}"[:2000],
                 }
             )
@@ -174,11 +177,11 @@ class Desk:
             return self._reply(db, mail, now, to=reply_to, template="refusal", outcome="refused",
                                context={"problems": problems, "authenticated": False, "ignored": ignored})
 
-        state = self.campaign.state()
+        state = self.state
         email = player.email
         if parsed.help and not has_orders and not syntax:
             return self._reply(db, mail, now, to=email, template="help", outcome="help", player=player.id,
-                               context={"order": order_view(self.campaign, player.id), "ignored": ignored,
+                               context={"order": order_view(self.campaign, player.id, self.state), "ignored": ignored,
                                         "player": {"id": player.id, "name": player.name}})
         problems = syntax + self._game_problems(parsed, state, received)
         order, receipt = standing_order(self.campaign, state.turn, player.id)
@@ -194,7 +197,7 @@ class Desk:
             return self._reply(db, mail, now, to=email, template="refusal", outcome="refused", player=player.id,
                                context={"problems": problems, "authenticated": True, "ignored": ignored,
                                         "player": {"id": player.id, "name": player.name},
-                                        "order": order_view(self.campaign, player.id)})
+                                        "order": order_view(self.campaign, player.id, self.state)})
         db["orders"].insert(
             {
                 "turn": state.turn,
@@ -205,7 +208,7 @@ class Desk:
                 "trapdoors": dumps(dict(new_order.trapdoors)),
             }
         )
-        view = order_view(self.campaign, player.id)
+        view = order_view(self.campaign, player.id, self.state)
         return self._reply(db, mail, now, to=email, template="ack", outcome="applied", player=player.id,
                            context={"order": view, "replaces": receipt or None, "ignored": ignored,
                                     "player": {"id": player.id, "name": player.name}, "help": parsed.help})
@@ -246,7 +249,7 @@ class Desk:
             return problems
         if parsed.turn is not None and parsed.turn != state.turn:
             problems.append(f"TURN {parsed.turn}: the turn now taking orders is {state.turn}")
-        deadline = self.campaign.deadline()
+        deadline = self.deadline
         if deadline is not None and received > deadline:
             text = deadline_text(deadline)["utc"]  # type: ignore[index]
             problems.append(f"the deadline for turn {state.turn} was {text}; this message arrived after it")
@@ -296,7 +299,7 @@ class Desk:
             "gm_address": config.mail.address,
             "boards": [{"id": b, "squares": board.squares} for b, board in config.boards.items()],
             "per_board": config.options.per_board,
-            "deadline": deadline_text(self.campaign.deadline(), config.timezone),
+            "deadline": deadline_text(self.deadline, config.timezone),
             "subject": mail.subject,
             "player": None,
             "order": None,
@@ -311,7 +314,7 @@ class Desk:
             references=mail.references,
             auto_reply=True,
         )
-        outbox_id = queue(db, message, kind=template, now=now, player=player, turn=self.campaign.state().turn)
+        outbox_id = queue(db, message, kind=template, now=now, player=player, turn=self.state.turn)
         problems = context.get("problems", [])
         return Outcome(outcome, player=player, detail="; ".join(problems)[:2000], reply=outbox_id,
                        problems=list(problems))
