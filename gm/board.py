@@ -9,10 +9,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .errors import BoardError
-from .yamlfile import LineDict, LineList, is_int, key_problems, parse, syntax_problem
+from .yamlfile import LineDict, LineList, is_int, key_problems, read
 
 BOARD_KEYS = ("name", "squares", "shape", "snakes", "ladders", "chains")
 SHAPE_KEYS = ("levels", "offsets", "serpentine")
@@ -329,15 +327,4 @@ def board_from_data(data: Any, source: str) -> Board:
 
 def load_board(path: str | Path) -> Board:
     """Read and validate a board file (CONTRACT.md); raises BoardError."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise BoardError(str(path), [f"cannot read: {error.strerror or error}"]) from None
-    except UnicodeDecodeError:
-        raise BoardError(str(path), ["not UTF-8 text"]) from None
-    try:
-        data = parse(text)
-    except yaml.YAMLError as error:
-        raise BoardError(str(path), [syntax_problem(error)]) from None
-    return board_from_data(data, str(path))
+    return board_from_data(read(Path(path), BoardError), str(path))

@@ -109,6 +109,17 @@ class Campaign:
         text = self.row()["deadline"]
         return clock.parse_time(text) if text else None
 
+    def mail_basics(self) -> dict[str, Any]:
+        """What every mail to players says of the campaign: all public."""
+        config = self.config
+        return {
+            "campaign": config.id,
+            "title": config.title,
+            "gm_address": config.mail.address,
+            "boards": [{"id": b, "squares": board.squares} for b, board in config.boards.items()],
+            "per_board": config.options.per_board,
+        }
+
     def names(self) -> dict[str, str]:
         return {p.id: p.name for p in self.config.players}
 
@@ -224,12 +235,7 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
 
 def welcome_context(campaign: Campaign, deadline: datetime) -> dict[str, Any]:
     config = campaign.config
-    return {
-        "campaign": config.id,
-        "title": config.title,
-        "gm_address": config.mail.address,
-        "boards": [{"id": b, "squares": board.squares} for b, board in config.boards.items()],
-        "per_board": config.options.per_board,
+    return campaign.mail_basics() | {
         "deadline": deadline_text(deadline, config.timezone),
         "options": config.options,
         "players": [{"id": p.id, "name": p.name} for p in config.players],

@@ -6,13 +6,8 @@ from pathlib import Path
 
 import click
 
+from .cli_campaign import opened
 from .errors import GmError
-
-
-def _opened(ctx: click.Context, *, lock: bool):
-    from .cli_campaign import opened
-
-    return opened(ctx, lock=lock)
 
 
 @click.command("publish")
@@ -27,7 +22,7 @@ def publish_cmd(ctx: click.Context, out: Path | None) -> None:
     """
     from .archive_write import publish
 
-    with _opened(ctx, lock=True) as campaign:
+    with opened(ctx, lock=True) as campaign:
         where, report = publish(campaign, out)
     click.echo(f"archive: {where / 'index.html'} ({len(report.written)} pages written, "
                f"{len(report.unchanged)} unchanged)")
@@ -46,7 +41,7 @@ def reveal_cmd(ctx: click.Context, out: Path | None) -> None:
     from .archive_write import publish
     from .reveal import reveal
 
-    with _opened(ctx, lock=True) as campaign:
+    with opened(ctx, lock=True) as campaign:
         when = reveal(campaign)
         where, _ = publish(campaign, out)
         data = campaign.state_json()["revealed"]

@@ -9,12 +9,10 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-import yaml
-
 from .board import Board, load_board
 from .errors import BoardError, ConfigError, ProblemsError
 from .rules.base import Ruleset, Setup, find_ruleset
-from .yamlfile import LineDict, is_int, key_problems, parse, syntax_problem
+from .yamlfile import LineDict, is_int, key_problems, read
 
 CONFIG_NAME = "campaign.yaml"
 TOP_KEYS = (
@@ -104,16 +102,9 @@ def _valid_zone(name: Any) -> bool:
 def load_config(folder: Path) -> CampaignConfig:
     """The campaign in `folder`; raises ConfigError listing every problem with its line."""
     path = folder / CONFIG_NAME
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(str(path), ["no campaign here (gm campaign new DIR writes a starter file)"]) from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(str(path), [f"cannot read: {error}"]) from None
-    try:
-        data = parse(text)
-    except yaml.YAMLError as error:
-        raise ConfigError(str(path), [syntax_problem(error)]) from None
+    if not path.exists():
+        raise ConfigError(str(path), ["no campaign here (gm campaign new DIR writes a starter file)"])
+    data = read(path, ConfigError)
     if not isinstance(data, LineDict):
         raise ConfigError(str(path), ["campaign.yaml must be a mapping (see CONTRACT.md)"])
     return _config_from_data(data, folder, str(path))

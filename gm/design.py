@@ -15,12 +15,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
-import yaml
 
 from .analysis import classic, postal_expected_turns
 from .board import Board, board_from_data
 from .errors import BoardError, ProblemsError
-from .yamlfile import LineDict, LineList, is_int, key_problems, parse, syntax_problem
+from .yamlfile import LineDict, LineList, is_int, key_problems, read
 
 Kind = Literal["snake", "ladder"]
 SHAPE_PART = ("name", "squares", "shape", "chains")  # read as a board file reads them
@@ -308,18 +307,7 @@ def design_from_data(data: Any, source: str) -> DesignSpec:
 
 def load_design(path: str | Path) -> DesignSpec:
     """Read a design file; raises DesignError listing every problem with its line."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise DesignError(str(path), [f"cannot read: {error.strerror or error}"]) from None
-    except UnicodeDecodeError:
-        raise DesignError(str(path), ["not UTF-8 text"]) from None
-    try:
-        data = parse(text)
-    except yaml.YAMLError as error:
-        raise DesignError(str(path), [syntax_problem(error)]) from None
-    return design_from_data(data, str(path))
+    return design_from_data(read(Path(path), DesignError), str(path))
 
 
 # -- placing items ----------------------------------------------------------------------

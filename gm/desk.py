@@ -293,12 +293,7 @@ class Desk:
     def _reply(self, db: Any, mail: InboundMail, now: datetime, *, to: str, template: str,
                outcome: str, context: dict[str, Any], player: str | None = None) -> Outcome:
         config = self.config
-        base = {
-            "campaign": config.id,
-            "title": config.title,
-            "gm_address": config.mail.address,
-            "boards": [{"id": b, "squares": board.squares} for b, board in config.boards.items()],
-            "per_board": config.options.per_board,
+        base = self.campaign.mail_basics() | {
             "deadline": deadline_text(self.deadline, config.timezone),
             "subject": mail.subject,
             "player": None,

@@ -71,14 +71,16 @@ def remind(campaign: Campaign) -> list[str]:
     now = clock.now()
     missing, _ = missing_numbers(campaign)
     config = campaign.config
-    turn = campaign.state().turn
+    state, deadline = campaign.state(), campaign.deadline()
+    turn = state.turn
     with campaign.store.transaction() as db:
         for player_id in missing:
             player = config.player(player_id)
             assert player is not None
-            order = order_view(campaign, player_id)
+            order = order_view(campaign, player_id, state)
             needed = [(h["board"], h["held"]) for h in order["hands"] if h["status"] == "needed"]
-            mail = _mail_context(campaign, player_id, order=order, ready=ready_orders(turn, needed))
+            mail = _mail_context(campaign, player_id, state=state, deadline=deadline, order=order,
+                                 ready=ready_orders(turn, needed))
             message = compose(
                 sender=config.mail.sender,
                 to=player.email,
@@ -91,14 +93,15 @@ def remind(campaign: Campaign) -> list[str]:
     return missing
 
 
-def _mail_context(campaign: Campaign, player_id: str, **parts: Any) -> PlayerMail:
+def _mail_context(campaign: Campaign, player_id: str, *, state: Any, deadline: datetime | None,
+                  **parts: Any) -> PlayerMail:
     """A player's mail context: public facts, their own, and the deadline in their terms.
-    A PlayerMail has no field for anything hidden (views.py), so no template can leak it."""
+    A PlayerMail has no field for anything hidden (views.py), so no template can leak it.
+    The state and deadline are passed in: read per player they made a turn cost players
+    squared."""
     config = campaign.config
     player = config.player(player_id)
     assert player is not None
-    state = campaign.state()
-    deadline = campaign.deadline()
     return PlayerMail(
         campaign=config.id,
         title=config.title,
@@ -197,7 +200,8 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
                 events=result.events, order=orders.get(player.id),
             )
             ready = ready_orders(view.next_turn, [(h.board, h.left) for h in own.hands if h.choose])
-            mail = _mail_context(campaign, player.id, view=view, own=own, ready=ready)
+            mail = _mail_context(campaign, player.id, state=result.state, deadline=new_deadline,
+                                 view=view, own=own, ready=ready)
             message = compose(
                 sender=config.mail.sender,
                 to=player.email,

@@ -7,9 +7,12 @@ Board and campaign files are written by people; a typo must be reported as
 from __future__ import annotations
 
 import difflib
+from pathlib import Path
 from typing import Any
 
 import yaml
+
+from .errors import ProblemsError
 
 
 class LineDict(dict):
@@ -73,6 +76,20 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _constr
 def parse(text: str) -> Any:
     """Parse YAML text into LineDict/LineList values; raises yaml.YAMLError on bad syntax."""
     return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+
+
+def read(path: Path, error: type[ProblemsError]) -> Any:
+    """Parse a YAML file, or raise `error` with the one reason it cannot be read."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as failure:
+        raise error(str(path), [f"cannot read: {failure.strerror or failure}"]) from None
+    except UnicodeDecodeError:
+        raise error(str(path), ["not UTF-8 text"]) from None
+    try:
+        return parse(text)
+    except yaml.YAMLError as failure:
+        raise error(str(path), [syntax_problem(failure)]) from None
 
 
 def syntax_problem(error: yaml.YAMLError) -> str:
