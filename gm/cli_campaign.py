@@ -310,7 +310,8 @@ def send_summary(report) -> str:
 @click.option("--json", "as_json", is_flag=True, help="The state as JSON (CONTRACT.md).")
 @click.pass_context
 def state_cmd(ctx: click.Context, as_json: bool) -> None:
-    """Print the campaign's state (public facts and the GM's view of the numbers).
+    """Print the campaign's state: every piece and every player's numbers (the GM's view);
+    --json gives the CONTRACT.md form that scripts read.
 
     Example: gm -C campaigns/spring-2027 state --json
     """
@@ -319,7 +320,19 @@ def state_cmd(ctx: click.Context, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
-    click.echo(json.dumps(data, indent=2))
+    click.echo(f"{data['campaign']} ({data['ruleset']}): "
+               + (f"over after turn {data['turn'] - 1}" if data["over"] else f"turn {data['turn']} next"))
+    for board_id, board in data["boards"].items():
+        trapdoor = f", trapdoor {board['trapdoor']}" if board["trapdoor"] else ""
+        click.echo(f"board {board_id} ({board['squares']} squares, {'closed' if board['closed'] else 'open'}{trapdoor})")
+        for player, piece in board["players"].items():
+            where = "Start" if piece["square"] == 0 else str(piece["square"])
+            done = " finished" if piece["finished"] else ""
+            placed = f", placed {piece['placing']}" if piece["placing"] else ""
+            click.echo(f"  {player:<16} {where}{done}{placed}")
+    for player, facts in data["players"].items():
+        aggregate = f"; aggregate {facts['aggregate']}, place {facts['place']}" if facts["place"] else ""
+        click.echo(f"{player:<18} numbers left {facts['numbers_left']}{aggregate}")
 
 
 @click.command("status")
