@@ -52,9 +52,9 @@ def order_statuses(campaign: Campaign) -> list[OrderStatus]:
     return statuses
 
 
-def missing_numbers(campaign: Campaign) -> tuple[list[str], int]:
+def missing_numbers(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> tuple[list[str], int]:
     """Players who must send a number and have none, and how many must send one."""
-    statuses = order_statuses(campaign)
+    statuses = order_statuses(campaign) if statuses is None else statuses
     must = [s for s in statuses if s.must_send]
     return [s.player for s in must if not s.complete], len(must)
 
@@ -152,15 +152,20 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
     if not force and deadline is not None and now < deadline:
         when = deadline_text(deadline, campaign.config.timezone)
         raise GmError(f"turn {state.turn} is open until {when['utc']}; use --force to resolve it now")  # type: ignore[index]
-    missing, must = missing_numbers(campaign)
+    statuses = order_statuses(campaign)
+    missing, must = missing_numbers(campaign, statuses)
     if not force and missing and len(missing) * 2 > must:
         raise GmError(
             f"{len(missing)} of the {must} players who must send a number have none "
             f"({', '.join(missing)}): is the mailbox read? use --force to resolve anyway"
         )
-    orders = {s.player: s.order for s in order_statuses(campaign) if s.receipt}
+    orders = {s.player: s.order for s in statuses if s.receipt}
     result = campaign.ruleset.resolve(campaign.setup, state, orders)
-    gm_context = _gm_context(campaign, state, result, orders)
+    view = public_turn(
+        setup=campaign.setup, campaign=campaign.config.id, title=campaign.config.title,
+        before=state, after=result.state, events=result.events, names=campaign.names(),
+    )
+    gm_context = _gm_context(campaign, view, result, orders)
     from .mailout import render
 
     gm_text = render("gm_report", gm_context)[1]
@@ -188,10 +193,6 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
                 "deadline": clock.iso(new_deadline) if new_deadline else None,
             },
         )
-        view = public_turn(
-            setup=campaign.setup, campaign=config.id, title=config.title, before=state,
-            after=result.state, events=result.events, names=campaign.names(),
-        )
         # the last turn's report is the final results (RULES.md 2.3: the aggregate)
         template = "final" if result.state.over else "report"
         for player in config.players:
@@ -218,12 +219,8 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
     return resolution
 
 
-def _gm_context(campaign: Campaign, before: Any, result: TurnResult, orders: dict[str, PostalOrder]) -> dict[str, Any]:
+def _gm_context(campaign: Campaign, view: Any, result: TurnResult, orders: dict[str, PostalOrder]) -> dict[str, Any]:
     config = campaign.config
-    view = public_turn(
-        setup=campaign.setup, campaign=config.id, title=config.title, before=before,
-        after=result.state, events=result.events, names=campaign.names(),
-    )
     return {
         "campaign": config.id,
         "title": config.title,
