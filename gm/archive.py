@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .archive_chart import Chart, Series, race_chart
-from .views import PublicTurn, StandingLine, public_turn, standings
+from .views import PieceLine, PublicTurn, StandingLine, public_turn, standings
 
 
 @dataclass(frozen=True)
@@ -89,12 +89,7 @@ class Page:
 class HistoryRow:
     label: str  # the turn's label: "3" or "5-6"
     page: str
-    start: int
-    end: int
-    finished: bool
-    finished_now: bool
-    placing: int | None
-    nmr: bool
+    piece: PieceLine  # the public start and end of that turn
 
 
 @dataclass(frozen=True)
@@ -202,8 +197,7 @@ def _histories(data: ArchiveInput, player: str) -> tuple[PlayerBoardHistory, ...
             if (piece.finished and not piece.finished_now) or (line.closed and not line.closed_now):
                 continue  # nothing more happens to a finished piece or on a closed board
             rows.append(
-                HistoryRow(turn_label(turn), turn_page(turn), piece.start, piece.end,
-                           piece.finished, piece.finished_now, piece.placing, piece.nmr)
+                HistoryRow(turn_label(turn), turn_page(turn), piece)
             )
         placing = next((s.placings[index] for s in data.standings if s.player == player), None)
         histories.append(PlayerBoardHistory(board.id, board.squares, tuple(rows), placing))
