@@ -22,7 +22,7 @@ TOP_KEYS = (
 PLAYER_KEYS = ("id", "name", "email", "password", "timezone")
 MAIL_KEYS = ("transport", "from", "imap", "smtp")
 # options the campaign layer owns, beside the ruleset's own (RULES.md 3)
-CAMPAIGN_OPTIONS = {"max_order_text": 65536, "allow_other_senders": False}
+CAMPAIGN_OPTIONS = {"max_order_text": 65536, "allow_other_senders": False, "max_message_bytes": 1024 * 1024}
 ID_PATTERN = re.compile(r"^\w[\w.-]*$")
 EMAIL_PATTERN = re.compile(r"^[^@\s<>]+@[^@\s<>]+$")
 
@@ -62,6 +62,7 @@ class CampaignConfig:
     options: Any
     max_order_text: int = 65536
     allow_other_senders: bool = False
+    max_message_bytes: int = 1024 * 1024
     mail: MailConfig = field(default_factory=MailConfig)
     timezone: str = "UTC"
     turn_days: float = 7
@@ -186,6 +187,9 @@ def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConf
     if not isinstance(allow_others, bool):
         problems.append(f"line {raw_options.line_of('allow_other_senders')}: option allow_other_senders must be true or false")
 
+    max_bytes = raw_options.get("max_message_bytes", CAMPAIGN_OPTIONS["max_message_bytes"])
+    if not is_int(max_bytes) or max_bytes < 4096:
+        problems.append(f"line {raw_options.line_of('max_message_bytes')}: option max_message_bytes must be a whole number of at least 4096")
     mail = _mail(data, problems)
     if problems:
         raise ConfigError(source, problems)
@@ -200,6 +204,7 @@ def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConf
         options=options,
         max_order_text=max_text,
         allow_other_senders=allow_others,
+        max_message_bytes=max_bytes,
         mail=mail,
         timezone=timezone,
         turn_days=turn_days,

@@ -26,6 +26,7 @@ from email.message import EmailMessage
 from html.parser import HTMLParser
 
 __all__ = [
+    "HOSTILE_REASONS",
     "InboundMail",
     "RAW_ALLOWANCE",
     "address_of",
@@ -61,6 +62,13 @@ class InboundMail:
     oversize: bool
     ignored_parts: tuple[str, ...]
     broken: str | None
+    # RULES.md 3 "Hostile mail": why the message is refused whole before its text is read
+    # (one of HOSTILE_REASONS), or None. Such a message is recorded and never applied.
+    hostile: str | None = None
+
+
+# The reasons a message is refused unread (RULES.md 3): the desk words each for the sender.
+HOSTILE_REASONS = ("too-large", "long-header", "too-deep", "unparseable")
 
 
 def raw_cap(max_text: int) -> int:
