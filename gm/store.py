@@ -113,8 +113,16 @@ def _m001_initial(db: sqlite_utils.Database) -> None:
     db["outbox"].create_index(["status"])
 
 
+def _m002_fixed_at_start(db: sqlite_utils.Database) -> None:
+    # CONTRACT.md "Fixed at start": the id, ruleset, seed, options, players and boards the
+    # game is played from (gm.fixed.Fixed as JSON). Campaigns started before this column
+    # existed fill it on their next open, from their boards table and seed commitment.
+    db["campaign"].add_column("fixed", str)
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("001_initial", _m001_initial),
+    ("002_fixed_at_start", _m002_fixed_at_start),
 ]
 
 
