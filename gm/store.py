@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import json
 import os
 import sqlite3
@@ -120,9 +121,35 @@ def _m002_fixed_at_start(db: sqlite_utils.Database) -> None:
     db["campaign"].add_column("fixed", str)
 
 
+def body_digest(raw: bytes) -> str:
+    """sha256 of a raw message's body (what follows the header block, or the whole of a
+    message without one; line ends made LF). The same mail delivered twice has the same
+    digest whatever headers servers added on the way (RULES.md 3: the desk's test for a
+    message already seen)."""
+    raw = raw.replace(b"\r\n", b"\n")
+    end = raw.find(b"\n\n")
+    return hashlib.sha256(raw[end + 2 :] if end >= 0 else raw).hexdigest()
+
+
+def _m003_desk_trust(db: sqlite_utils.Database) -> None:
+    # RULES.md 3: a message is already seen only when Message-ID, sender and body all
+    # match (the digest is filled in for messages recorded before); a RESET's password
+    # waits beside the old one until first used; the loop and cap checks look the outbox
+    # up by Message-ID and by recipient.
+    db["messages"].add_column("body_sha256", str)
+    for row in list(db.query("select id, raw from messages")):
+        db["messages"].update(row["id"], {"body_sha256": body_digest(row["raw"] or b"")})
+    db["messages"].create_index(["message_id", "sender", "body_sha256"])
+    db["players"].add_column("pending_password_hash", str)  # a RESET's new password, until used
+    db["players"].add_column("reset_at", str)  # when the last RESET mail was queued
+    db["outbox"].create_index(["message_id"])
+    db["outbox"].create_index(["recipient", "queued_at"])
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("001_initial", _m001_initial),
     ("002_fixed_at_start", _m002_fixed_at_start),
+    ("003_desk_trust", _m003_desk_trust),
 ]
 
 
