@@ -3,6 +3,7 @@ commands that create it (`gm campaign new`, `gm start`) or read it (`gm state`).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -14,14 +15,18 @@ from pathlib import Path
 from typing import Any
 
 from . import clock
-from .commitment import commitment, new_salt, seed_text
+from .commitment import commitment, matches, new_salt, seed_text
 from .config import CampaignConfig, load_config
 from .errors import GmError
+from .fixed import Fixed, differences, played_config
 from .mailout import compose, queue
 from .store import DB_NAME, Store, dumps
 
 # scrypt cost: 2**13 takes ~30 ms here, so starting 500 players costs ~15 s once; issued
 # passwords carry ~2**28 choices, so this is plenty against guessing.
+# RULES.md 5: the bits of a seed gm start draws; below WEAK_SEED a seed can be guessed
+SEED_BITS = 128
+WEAK_SEED = 2**64
 SCRYPT = {"n": 2**13, "r": 8, "p": 1}
 PASSWORD_WORDS = (
     "amber", "basil", "cedar", "delta", "ember", "fable", "glade", "hazel", "ivory", "jolly",
@@ -74,14 +79,51 @@ class Campaign:
 
     @classmethod
     def open(cls, folder: str | Path, *, must_exist: bool = True) -> Campaign:
+        """Open the campaign in `folder`. Once started it is played from what `gm start`
+        fixed; campaign.yaml and the board files must still agree with that copy."""
         folder = Path(folder)
         config = load_config(folder)
         db_path = folder / DB_NAME
         if must_exist and not db_path.exists():
             raise GmError(f"campaign {config.id} has not started yet (run: gm -C {folder} start)")
         store = Store(db_path)
-        store.migrate()
-        return cls(folder, config, store)
+        campaign = cls(folder, config, store)
+        try:
+            store.migrate()
+            if campaign.started():
+                campaign.config = campaign._played_config()
+        except BaseException:
+            store.close()
+            raise
+        return campaign
+
+    def started(self) -> bool:
+        return "campaign" in self.store.db.table_names() and self.store.one("select id from campaign") is not None
+
+    def _played_config(self) -> CampaignConfig:
+        fixed = self._fixed()
+        changed = differences(fixed, self.config)
+        if changed:
+            raise GmError(
+                f"campaign.yaml or a board file differs from what gm start fixed: {', '.join(changed)}; "
+                "restore them (players change only through gm player)"
+            )
+        return played_config(self.config, fixed)
+
+    def _fixed(self) -> Fixed:
+        row = self.row()
+        if row.get("fixed"):
+            return Fixed.from_json(row["fixed"])
+        # Started before the copy was kept: the boards table holds the committed boards, and
+        # a seed is taken from campaign.yaml only when it matches its commitment.
+        seed = self.config.seed
+        if seed is None or not matches(row["seed_commitment"], row["seed_salt"], seed_text(seed)):
+            raise GmError("the seed in campaign.yaml does not match the commitment published at start; restore it")
+        boards = {r["id"]: r["canonical"] for r in self.store.rows("select id, canonical from boards order by rowid")}
+        fixed = dataclasses.replace(Fixed.of(self.config, seed), boards=boards)
+        with self.store.transaction() as db:
+            db["campaign"].update(row["id"], {"fixed": fixed.to_json()})
+        return fixed
 
     def close(self) -> None:
         self.store.close()
@@ -162,6 +204,10 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
                 raise GmError(f"campaign {config.id} has already started")
         finally:
             existing.close()
+    # RULES.md 5: a seed nobody chose cannot be guessed from the published outcomes
+    seed = config.seed if config.seed is not None else secrets.randbits(SEED_BITS)
+    fixed = Fixed.of(config, seed)
+    config = played_config(config, fixed)
     now = clock.now()
     deadline = (clock.parse_local(config.first_deadline, config.timezone, now) if config.first_deadline
                 else next_deadline(config, now))
@@ -169,6 +215,7 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
         for box in ("inbox", "outbox"):
             os.makedirs(folder / "mail" / box / sub, exist_ok=True)
     campaign = Campaign.open(folder, must_exist=False)
+    campaign.config = config
     ruleset = config.ruleset
     state = ruleset.start(config.setup)
     seed_salt = new_salt()
@@ -182,8 +229,9 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
                 "state": dumps(ruleset.dump_state(state)),
                 "deadline": clock.iso(deadline),
                 "seed_salt": seed_salt,
-                "seed_commitment": commitment(seed_salt, seed_text(config.seed)),
+                "seed_commitment": commitment(seed_salt, seed_text(seed)),
                 "revealed_at": None,
+                "fixed": fixed.to_json(),
             }
         )
         for board_id, board in config.boards.items():

@@ -12,11 +12,15 @@ from pathlib import Path
 import click
 
 from . import clock
-from .campaign import Campaign, deadline_text, start
+from .campaign import WEAK_SEED, Campaign, deadline_text, start
 from .cycle import TurnRun, resolved_summary, run_turn
 from .errors import GmError
 from .progress import Progress
 from .store import command_lock
+
+
+def plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 @contextlib.contextmanager
@@ -43,11 +47,12 @@ STARTER = """\
 id: {id}
 title: {title}
 ruleset: postal
-seed: {seed}                 # every random choice derives from it; kept secret until gm reveal
+# seed: a whole number every random choice derives from. Leave it out and gm start draws
+# 128 random bits; either way it is committed at start and kept secret until gm reveal.
 timezone: UTC                # the GM's time zone, for deadlines
 turn_days: 7                 # each resolved turn sets the next deadline this many days later
 boards:                      # board id -> board file, relative to this file
-  A: {board}
+  A: {board}                 # copied here: the game is played from what gm start fixes
 players:                     # a password is issued to each player who has none
   - {{id: alice, name: Alice, email: alice@example.org}}
   - {{id: bob, name: Bob, email: bob@example.org, timezone: Europe/Berlin}}
@@ -77,19 +82,21 @@ def campaign_new(directory: str, campaign_id: str | None) -> None:
 
     Example: gm campaign new campaigns/spring-2027
     """
-    import os
-    import secrets
+    import shutil
 
     from .resources import shipped
 
     folder = Path(directory)
     if (folder / "campaign.yaml").exists():
         raise GmError(f"{folder / 'campaign.yaml'} already exists; nothing was written")
-    folder.mkdir(parents=True, exist_ok=True)
-    board = os.path.relpath(shipped("boards") / "classic.yaml", folder.resolve())
+    (folder / "boards").mkdir(parents=True, exist_ok=True)
+    # a copy in the campaign's folder, never a path into the installed package: upgrading
+    # gm must not change the board a campaign is designed around
+    board = Path("boards") / "classic.yaml"
+    if not (folder / board).exists():
+        shutil.copyfile(shipped("boards") / "classic.yaml", folder / board)
     cid = campaign_id or folder.resolve().name
-    text = STARTER.format(dir=directory, id=cid, title=cid.replace("-", " ").title(),
-                          seed=secrets.randbelow(10**9), board=board)
+    text = STARTER.format(dir=directory, id=cid, title=cid.replace("-", " ").title(), board=board.as_posix())
     (folder / "campaign.yaml").write_text(text, encoding="utf-8")
     click.echo(f"wrote {folder / 'campaign.yaml'}; edit it, then run: gm -C {directory} start")
 
@@ -109,12 +116,17 @@ def start_cmd(ctx: click.Context) -> None:
             data = campaign.state_json()
         finally:
             campaign.close()
-    click.echo(f"started {data['campaign']}: {len(campaign.config.players)} players, "
-               f"{len(data['boards'])} boards, passwords issued to {len(issued)}")
+    config = campaign.config
+    click.echo(f"started {data['campaign']}: {plural(len(config.players), 'player')}, "
+               f"{plural(len(data['boards']), 'board')}, passwords issued to {len(issued)}")
+    if config.seed < WEAK_SEED:
+        click.echo(f"warning: the seed {config.seed} is below 2^64 and can be guessed from the published "
+                   "outcomes; leave seed out of campaign.yaml and gm start draws 128 random bits", err=True)
     click.echo(f"seed commitment {data['commitments']['seed']}")
     for board_id, value in data["commitments"]["boards"].items():
         click.echo(f"board {board_id} commitment {value}")
-    click.echo(f"welcome mail queued; deadline {data['deadline']}; run gm send to deliver")
+    when = deadline_text(clock.parse_time(data["deadline"]), config.timezone)
+    click.echo(f"welcome mail queued; deadline {when['local'] or when['utc']}; run gm send to deliver")
 
 
 # -- mail in ------------------------------------------------------------------------------
@@ -385,8 +397,8 @@ def status_cmd(ctx: click.Context) -> None:
 def turn_cmd(ctx: click.Context, force: bool) -> None:
     """One whole turn: ingest new mail, resolve when due, send, publish.
 
-    The turn is due at its deadline, or earlier once every player who must send a number
-    has one. Safe to rerun after any failure: it picks up where it stopped and never
+    The turn is due at its deadline, or earlier once every player who still moves has an
+    accepted order for it with every number they must send (RULES.md 2.4). Safe to rerun after any failure: it picks up where it stopped and never
     resolves a turn twice.
     Example: gm -C campaigns/spring-2027 turn
     """

@@ -25,6 +25,7 @@ MAIL_KEYS = ("transport", "from", "imap", "smtp")
 CAMPAIGN_OPTIONS = {"max_order_text": 65536, "allow_other_senders": False, "max_message_bytes": 1024 * 1024}
 ID_PATTERN = re.compile(r"^\w[\w.-]*$")
 EMAIL_PATTERN = re.compile(r"^[^@\s<>]+@[^@\s<>]+$")
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ class CampaignConfig:
     id: str
     title: str
     ruleset_name: str
-    seed: int
+    seed: int | None  # None until gm start draws one, when campaign.yaml has none
     board_files: dict[str, Path]
     boards: dict[str, Board]
     players: tuple[PlayerConfig, ...]
@@ -130,7 +131,8 @@ def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConf
     campaign_id = need("id", good_id, "letters, digits, '-', '_' or '.'", "")
     title = need("title", lambda v: isinstance(v, str), "text", campaign_id, required=False)
     ruleset_name = need("ruleset", lambda v: isinstance(v, str), "a ruleset name", "postal", required=False)
-    seed = need("seed", lambda v: is_int(v) and v >= 0, "a whole number of at least 0", 0)
+    # absent: gm start draws one (RULES.md 5), so no GM has to invent an unguessable number
+    seed = need("seed", lambda v: is_int(v) and v >= 0, "a whole number of at least 0", None, required=False)
     timezone = need("timezone", _valid_zone, "an IANA time zone such as Europe/London", "UTC", required=False)
     turn_days = need(
         "turn_days", lambda v: (is_int(v) or isinstance(v, float)) and v > 0, "a positive number of days", 7,
@@ -283,8 +285,9 @@ def _mail(data: LineDict, problems: list[str]) -> MailConfig:
     sender = raw.get("from", MailConfig.sender)
     if transport not in ("maildir", "imap+smtp"):
         problems.append(f"line {raw.line_of('transport')}: mail transport must be maildir or imap+smtp, not {transport!r}")
-    if not isinstance(sender, str) or "@" not in sender:
-        problems.append(f"line {raw.line_of('from')}: mail from must be an address such as \"Snakes GM <gm@example.org>\"")
+    if not isinstance(sender, str) or "@" not in sender or _CONTROLS.search(sender):
+        # a line break in From: would let the campaign file inject headers into every mail
+        problems.append(f"line {raw.line_of('from')}: mail from must be one line with an address, such as \"Snakes GM <gm@example.org>\"")
         sender = MailConfig.sender
     imap = smtp = None
     if transport == "imap+smtp":

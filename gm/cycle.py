@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from . import clock
 from .campaign import Campaign, deadline_text
 from .errors import GmError
-from .turns import Resolution, missing_numbers, resolve
+from .turns import Resolution, awaited, resolve
 
 
 @dataclass
@@ -26,10 +26,10 @@ def due(campaign: Campaign) -> tuple[bool, str]:
     state = campaign.state()
     if state.over:
         return False, "the campaign is over"
-    missing, _ = missing_numbers(campaign)
     deadline = campaign.deadline()
     if deadline is not None and clock.now() >= deadline:
         return True, ""
+    missing = awaited(campaign)
     if not missing:
         return True, ""
     when = deadline_text(deadline, campaign.config.timezone)
@@ -52,8 +52,8 @@ def run_turn(
     ready, why = due(campaign)
     if ready or (force and not campaign.state().over):
         try:
-            # due before the deadline means every number is in: nothing left to guard
-            early = not missing_numbers(campaign)[0]
+            # due before the deadline means every order is in: nothing left to guard
+            early = not awaited(campaign)
             resolution = resolve(campaign, force=force or early)
         except GmError as error:
             run.refused = str(error)

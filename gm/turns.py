@@ -32,6 +32,7 @@ class OrderStatus:
     player: str
     name: str
     must_send: bool  # has a hand that moves and is not forced
+    moves: bool  # still moves on some open board
     complete: bool
     receipt: int
     order: PostalOrder
@@ -46,10 +47,19 @@ def order_statuses(campaign: Campaign) -> list[OrderStatus]:
         needs = ruleset.needs_number(setup, state, player.id)
         statuses.append(
             OrderStatus(
-                player.id, player.name, bool(needs), all(h in order.numbers for h in needs), receipt, order
+                player.id, player.name, bool(needs), bool(state.moving_boards(player.id)),
+                all(h in order.numbers for h in needs), receipt, order,
             )
         )
     return statuses
+
+
+def awaited(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> list[str]:
+    """Players a turn waits for before its deadline (RULES.md 2.4): everyone who still
+    moves needs an accepted message for the turn, with every number they must send. A
+    forced number is no message, so a turn of forced numbers still waits for nominations."""
+    statuses = order_statuses(campaign) if statuses is None else statuses
+    return [s.player for s in statuses if s.moves and (not s.receipt or not s.complete)]
 
 
 def missing_numbers(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> tuple[list[str], int]:
