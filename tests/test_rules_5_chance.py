@@ -21,8 +21,10 @@ from rulehelpers import (
     trapdoor,
 )
 
-from gm.chance import Chance, pick_index
+from gm.chance import ReplayChance, ScriptedChance, pick_index
+from gm.chance import SeededChance as Chance
 from gm.commitment import commitment, seed_text
+from gm.errors import RulesError
 
 SIX = ("ann", "bob", "cat", "dan", "eve", "fay")
 
@@ -169,3 +171,42 @@ def _board():
     from rulehelpers import board
 
     return board(30)
+
+
+# -- chance as an input: dice keys, the record, replays and scripts -------------------------
+
+
+def test_5_dice_key_is_player_slash_i_counting_dice_per_player_and_turn_from_1():
+    """RULES.md 5 and 4.1: kind `dice`, key `<player>/<i>`, candidates the faces."""
+    chance = Chance(99)
+    faces = [chance.roll(0, "ann", 6), chance.roll(0, "ben", 6), chance.roll(0, "ann", 8), chance.roll(1, "ann", 6)]
+    assert [(d.turn, d.key, d.candidates) for d in chance.draws] == [
+        (0, "ann/1", (1, 2, 3, 4, 5, 6)), (0, "ben/1", (1, 2, 3, 4, 5, 6)),
+        (0, "ann/2", (1, 2, 3, 4, 5, 6, 7, 8)), (1, "ann/1", (1, 2, 3, 4, 5, 6)),
+    ]
+    # each face by the formula, worked by hand with hashlib
+    for draw, face in zip(chance.draws, faces, strict=True):
+        digest = hashlib.sha256(f"99:{draw.turn}:dice:{draw.key}".encode()).hexdigest()
+        assert face == int(digest, 16) % len(draw.candidates) + 1
+
+
+def test_5_a_recorded_turn_replays_with_no_seed():
+    played = Chance(7)
+    values = [played.roll(3, "ann"), played.pick(3, "trapdoor", "A", [4, 9, 12]), played.roll(3, "ann")]
+    replay = ReplayChance(played.draws)
+    assert [replay.roll(3, "ann"), replay.pick(3, "trapdoor", "A", [4, 9, 12]), replay.roll(3, "ann")] == values
+    assert replay.draws == played.draws
+
+
+def test_5_a_replay_asked_for_another_draw_than_recorded_is_refused():
+    played = Chance(7)
+    played.roll(3, "ann")
+    with pytest.raises(RulesError, match="ann/1"):
+        ReplayChance(played.draws).roll(3, "ben")
+
+
+def test_5_scripted_chance_throws_the_faces_a_test_chooses_and_records_them():
+    chance = ScriptedChance(lambda turn, kind, key, candidates: {"ann/1": 6, "ann/2": 6}.get(key))
+    assert [chance.roll(1, "ann"), chance.roll(1, "ann")] == [6, 6]
+    assert chance.roll(1, "ann") == pick_index(0, 1, "dice", "ann/3", 6) + 1  # unscripted: seeded
+    assert [d.value for d in chance.draws[:2]] == [6, 6]

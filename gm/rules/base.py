@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..board import Board
-from ..chance import Chance
+from ..chance import Chance, SeededChance
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class Setup:
 
     @property
     def chance(self) -> Chance:
-        return Chance(self.seed)
+        return SeededChance(self.seed)
 
 
 @dataclass(frozen=True)
