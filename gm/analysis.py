@@ -26,7 +26,7 @@ Then
   p99.9 read it, and the expectation never depends on where it stopped;
 * squares landed on (postal) are v times what a cycle started on each square lands on.
 
-Landing follows RULES.md 1 through `gm.rules.postal.landing` (effects at most once per
+Landing follows RULES.md 1 through `gm.rules.moving.landing` (effects at most once per
 move); the trapdoor is left out: it is voted in play. Finishes: postal crosses when
 p + k > N (RULES.md 2.3); one die `exact` stays put on a roll past N and wins by ending a
 move on N; `bounce` reflects a roll past N back from N (and, on a board shorter than a
@@ -48,7 +48,7 @@ import numpy as np
 
 from .board import START, Board
 from .errors import GmError
-from .rules.postal import landing
+from .rules.moving import bounce, landing
 
 UNTIL = 1e-3  # propagation stops when less mass than this is still in play
 MAX_PERIODS = 200_000  # a guard for pathological boards whose mass barely drains
@@ -179,7 +179,7 @@ def analyze(board: Board, *, until: float = UNTIL) -> BoardAnalysis:
 def landing_table(board: Board) -> np.ndarray:
     """Where a piece that comes to each square 0..N ends after its snakes and ladders
     (RULES.md 1, effects once per move; no trapdoor: that is voted in play)."""
-    return np.array([landing(board, None, s)[0] for s in range(board.squares + 1)], dtype=np.int64)
+    return np.array([landing(s, board.jumps)[0] for s in range(board.squares + 1)], dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -370,9 +370,7 @@ def _die_step(board: Board, land: np.ndarray, finish: Finish, roll: int) -> tupl
         target = np.where(target > n, p, target)
     else:
         # bounce back from N; on a board shorter than a roll, off Start again (ping-pong)
-        span = 2 * n
-        target = target % span
-        target = np.where(target > n, span - target, target)
+        target = np.array([bounce(int(t), n) for t in target], dtype=np.int64)
     end = land[target]
     return end, end == n
 

@@ -88,7 +88,7 @@ class OwnFacts:
 
 def standings(setup: Setup, state: PostalState, names: Mapping[str, str]) -> tuple[StandingLine, ...]:
     """Placings so far and, once every board has placed a player, their aggregate."""
-    from .rules.postal import competition_places
+    from .rules.ranking import competition_places
 
     aggregates: dict[str, int] = {}
     rows = []

@@ -12,6 +12,8 @@ from ..board import START, Board
 from ..errors import ProblemsError, RulesError
 from ..yamlfile import is_int
 from .base import Ruleset, Setup, TurnResult
+from .moving import Step, landing
+from .ranking import competition_places
 
 SHARED = "*"  # the hand key under `numbers: shared`
 FULL_HAND = (1, 2, 3, 4, 5, 6)
@@ -152,12 +154,6 @@ class NumberPlayed:
 
 
 @dataclass(frozen=True)
-class Step:
-    square: int
-    via: Literal["number", "snake", "ladder", "trapdoor"]
-
-
-@dataclass(frozen=True)
 class Moved:
     """One piece's move on one board: the GM's route; players see only start and end."""
 
@@ -229,38 +225,6 @@ def event_from_json(data: Mapping[str, Any]) -> Any:
 # -- moving -----------------------------------------------------------------------------
 
 
-def landing(board: Board, trapdoor: int | None, square: int) -> tuple[int, tuple[Step, ...]]:
-    """Where a piece that comes to `square` ends, and the effects it took on the way.
-
-    Effects apply one after another until a square with no effect, or with an effect
-    already used in this move (RULES.md 1); the trapdoor supersedes the snake or ladder on
-    its square and drops one level (RULES.md 2.2)."""
-    steps: list[Step] = []
-    used: set[int] = set()
-    jumps = board.jumps
-    while square not in used:
-        if square == trapdoor:
-            target, via = board.drop_target(square), "trapdoor"
-        elif square in jumps:
-            target = jumps[square]
-            via = "ladder" if target > square else "snake"
-        else:
-            break
-        used.add(square)
-        square = target
-        steps.append(Step(square, via))
-    return square, tuple(steps)
-
-
-def competition_places(scores: Mapping[str, Any]) -> dict[str, int]:
-    """Competition ranking (1, 2, 2, 4) of players by score, lower score first."""
-    ordered = sorted(scores.values())
-    first_index: dict[Any, int] = {}
-    for index, score in enumerate(ordered):
-        first_index.setdefault(score, index)
-    return {player: first_index[score] + 1 for player, score in scores.items()}
-
-
 class _Board:
     """A board's pieces while a turn is being resolved (mutable, private to resolve)."""
 
@@ -278,7 +242,8 @@ class _Board:
     def land(self, square: int) -> tuple[int, tuple[Step, ...]]:
         # the trapdoor is fixed for the whole turn, so each square's outcome is computed once
         if square not in self._landings:
-            self._landings[square] = landing(self.board, self.trapdoor, square)
+            self._landings[square] = landing(square, self.board.jumps, trapdoor=self.trapdoor,
+                                             drop=self.board.drop_target)
         return self._landings[square]
 
     def route(self, square: int) -> tuple[int, tuple[Step, ...]]:
