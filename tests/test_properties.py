@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from rulehelpers import RULES, by_hand_index, campaign
 
 from gm.board import START, Board
+from gm.rules.moving import landing
 from gm.rules.postal import (
     FULL_HAND,
     SHARED,
@@ -23,7 +24,6 @@ from gm.rules.postal import (
     Placed,
     PostalOrder,
 )
-from gm.rules.moving import landing
 
 PROFILE = settings(
     max_examples=150,
