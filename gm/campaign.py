@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import clock
+from .chance import SeededChance
 from .commitment import commitment, matches, new_salt, seed_text
 from .config import CampaignConfig, load_config
 from .errors import GmError
@@ -217,7 +218,8 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
     campaign = Campaign.open(folder, must_exist=False)
     campaign.config = config
     ruleset = config.ruleset
-    state = ruleset.start(config.setup)
+    opening = ruleset.start(config.setup, SeededChance(seed))
+    state = opening.state
     seed_salt = new_salt()
     issued: dict[str, str] = {}
     with campaign.store.transaction() as db:
@@ -232,6 +234,8 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
                 "seed_commitment": commitment(seed_salt, seed_text(seed)),
                 "revealed_at": None,
                 "fixed": fixed.to_json(),
+                "opening": dumps({"events": [dataclasses.asdict(e) for e in opening.events],
+                                  "draws": [d.to_json() for d in opening.draws]}),
             }
         )
         for board_id, board in config.boards.items():

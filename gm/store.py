@@ -146,10 +146,19 @@ def _m003_desk_trust(db: sqlite_utils.Database) -> None:
     db["outbox"].create_index(["recipient", "queued_at"])
 
 
+def _m004_draws(db: sqlite_utils.Database) -> None:
+    # RULES.md 5: every random choice a turn made (gm.chance.Draw as JSON), so a turn can
+    # be replayed and audited without the generator; and what gm start drew and did
+    # before turn 1 (opening throws, seats), as {"events": [...], "draws": [...]}.
+    db["turns"].add_column("draws", str)
+    db["campaign"].add_column("opening", str)
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("001_initial", _m001_initial),
     ("002_fixed_at_start", _m002_fixed_at_start),
     ("003_desk_trust", _m003_desk_trust),
+    ("004_draws", _m004_draws),
 ]
 
 

@@ -10,10 +10,11 @@ from typing import Any
 
 from . import clock
 from .campaign import Campaign, deadline_text, next_deadline
+from .chance import SeededChance
 from .desk import order_view, standing_order
 from .errors import GmError
 from .mailout import compose, queue
-from .rules.base import TurnResult
+from .rules.base import Outcome
 from .rules.postal import PostalOrder, event_from_json
 from .store import dumps
 from .views import (
@@ -147,7 +148,7 @@ def _deadline_attachment(campaign: Campaign, mail: PlayerMail, now: datetime) ->
 @dataclass(frozen=True)
 class Resolution:
     turn: int
-    result: TurnResult
+    result: Outcome
     orders: dict[str, PostalOrder]
     gm_report: str  # the GM's report as text (what --preview prints)
 
@@ -170,7 +171,7 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
             f"({', '.join(missing)}): is the mailbox read? use --force to resolve anyway"
         )
     orders = {s.player: s.order for s in statuses if s.receipt}
-    result = campaign.ruleset.resolve(campaign.setup, state, orders)
+    result = campaign.ruleset.resolve(campaign.setup, state, orders, SeededChance(campaign.setup.seed))
     view = public_turn(
         setup=campaign.setup, campaign=campaign.config.id, title=campaign.config.title,
         before=state, after=result.state, events=result.events, names=campaign.names(),
@@ -194,6 +195,7 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
                 "state_after": dumps(campaign.ruleset.dump_state(result.state)),
                 "orders": dumps({p: asdict(o) for p, o in orders.items()}),
                 "events": dumps([asdict(e) for e in result.events]),
+                "draws": dumps([d.to_json() for d in result.draws]),
             }
         )
         db["campaign"].update(
@@ -229,7 +231,7 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
     return resolution
 
 
-def _gm_context(campaign: Campaign, view: Any, result: TurnResult, orders: dict[str, PostalOrder]) -> dict[str, Any]:
+def _gm_context(campaign: Campaign, view: Any, result: Outcome, orders: dict[str, PostalOrder]) -> dict[str, Any]:
     config = campaign.config
     return {
         "campaign": config.id,

@@ -12,7 +12,9 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from gm.board import Board
-from gm.rules.base import Setup, TurnResult
+from gm.chance import SeededChance
+from gm.rules.base import Outcome as TurnResult
+from gm.rules.base import Setup
 from gm.rules.postal import (
     SHARED,
     BoardClosed,
@@ -76,7 +78,7 @@ def state(
       not named hold `hand_for(turn)` in every hand.
     finished: {board: {player: placing}}: pieces that crossed earlier (they keep their square).
     closed: boards already closed."""
-    start = RULES.start(setup)
+    start = RULES.start(setup, SeededChance(setup.seed)).state
     if squares and all(isinstance(v, int) for v in squares.values()):
         squares = {"A": squares}
     if isinstance(trapdoors, int):
@@ -126,8 +128,13 @@ def nominate(**trapdoors: int) -> PostalOrder:
     return PostalOrder(numbers={}, trapdoors=dict(trapdoors))
 
 
+def start_state(setup: Setup) -> PostalState:
+    """The state before turn 1 (postal draws nothing to start)."""
+    return RULES.start(setup, SeededChance(setup.seed)).state
+
+
 def play(setup: Setup, before: PostalState, orders: Mapping[str, PostalOrder]) -> TurnResult:
-    return RULES.resolve(setup, before, orders)
+    return RULES.resolve(setup, before, orders, SeededChance(setup.seed))
 
 
 def square(result: TurnResult | PostalState, player: str, board_id: str = "A") -> int:

@@ -12,7 +12,7 @@ from collections import Counter
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rulehelpers import RULES, by_hand_index, campaign
+from rulehelpers import RULES, by_hand_index, campaign, play, start_state
 
 from gm.board import START, Board
 from gm.rules.moving import landing
@@ -209,13 +209,13 @@ def test_prop_2_random_campaigns_keep_the_rules(setup, data):
     placings form a competition ranking with crossers ahead of the rest; resolving twice
     gives the same result; the campaign ends by max_turns."""
     options = setup.options
-    state = RULES.start(setup)
+    state = start_state(setup)
     resolves = 0
     while not state.over:
         assert state.turn <= options.max_turns
         orders = draw_orders(data, setup, state)
-        result = RULES.resolve(setup, state, orders)
-        assert RULES.resolve(setup, state, orders) == result  # RULES 5: determinism
+        result = play(setup, state, orders)
+        assert play(setup, state, orders) == result  # RULES 5: determinism
         new = result.state
         resolves += 1
         double = options.double_turns and state.turn % 6 == 5
@@ -325,16 +325,16 @@ def test_prop_2_random_campaigns_keep_the_rules(setup, data):
 def test_prop_5_replaying_a_campaign_gives_the_same_campaign(setup, data):
     """Orders recorded during a campaign, replayed from the start state, give the same
     states and events turn by turn (RULES 5: the GM can preview; anyone can replay)."""
-    state = RULES.start(setup)
+    state = start_state(setup)
     history = []
     while not state.over and len(history) < 12:
         orders = draw_orders(data, setup, state)
-        result = RULES.resolve(setup, state, orders)
+        result = play(setup, state, orders)
         history.append((orders, result))
         state = result.state
-    state = RULES.load_state(RULES.dump_state(RULES.start(setup)))
+    state = RULES.load_state(RULES.dump_state(start_state(setup)))
     for orders, result in history:
-        again = RULES.resolve(setup, state, orders)
+        again = play(setup, state, orders)
         assert again == result
         state = RULES.load_state(RULES.dump_state(again.state))
         assert state == result.state
@@ -343,7 +343,7 @@ def test_prop_5_replaying_a_campaign_gives_the_same_campaign(setup, data):
 def test_prop_shared_hand_key():
     """The shared hand is keyed by SHARED in the state (a guard for the tests above)."""
     setup = campaign()
-    assert set(RULES.start(setup).hands["ann"]) == {SHARED}
+    assert set(start_state(setup).hands["ann"]) == {SHARED}
 
 
 # -- a second reading of RULES.md 2 and 5, resolving whole turns -----------------------------
@@ -467,9 +467,9 @@ def model_resolve(setup, data: dict, orders: dict) -> dict:
 def test_prop_2_resolve_agrees_with_a_second_reading(setup, data):
     """Turn by turn, gm's state JSON equals the state computed by model_resolve, a second
     implementation of RULES.md 2 and 5 written in this file."""
-    state = RULES.start(setup)
+    state = start_state(setup)
     while not state.over:
         orders = draw_orders(data, setup, state)
         expected = model_resolve(setup, RULES.state_json(setup, state), orders)
-        state = RULES.resolve(setup, state, orders).state
+        state = play(setup, state, orders).state
         assert RULES.state_json(setup, state) == expected

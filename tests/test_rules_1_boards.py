@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from rulehelpers import RULES, board, campaign, moved, order, play, square, state
+from rulehelpers import RULES, board, campaign, moved, order, play, square, start_state, state
 
 from gm.board import Board, board_from_data, default_levels, load_board
 from gm.commitment import commitment, matches, new_salt, seed_text
@@ -46,7 +46,7 @@ def test_1_1_every_piece_starts_off_the_board_on_square_0():
     """A fresh campaign on a 30-square board with three players: every piece is on 0
     (Start), not on square 1."""
     setup = campaign(board(30))
-    start = RULES.start(setup)
+    start = start_state(setup)
     for player in ("ann", "bob", "cat"):
         assert start.boards["A"].pieces[player].square == 0
         assert start.boards["A"].pieces[player].finished is False

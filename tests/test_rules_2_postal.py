@@ -30,6 +30,7 @@ from rulehelpers import (
     play,
     played,
     square,
+    start_state,
     state,
     trapdoor,
 )
@@ -71,7 +72,7 @@ def test_2_1_turns_1_to_6_are_one_cycle():
     5, 4, 3, 2, 1 numbers after turns 1-5, the full set after turn 6; turn 7 starts cycle
     2 and she may play 6 again. The board is long enough that she never crosses."""
     setup = campaign(board(100), players=["ann"])
-    st = RULES.start(setup)
+    st = start_state(setup)
     sizes = []
     for number in (6, 5, 4, 3, 2, None):
         st = play(setup, st, {"ann": order(number)} if number else {}).state
@@ -954,7 +955,7 @@ def test_2_6_state_json_shape():
 def test_2_6_state_json_per_board_numbers_are_an_object():
     """numbers: per-board: numbers_left is an object board -> list."""
     setup = campaign({"A": board(), "B": board()}, numbers="per-board")
-    data = RULES.state_json(setup, RULES.start(setup))
+    data = RULES.state_json(setup, start_state(setup))
     assert data["players"]["ann"]["numbers_left"] == {
         "A": [1, 2, 3, 4, 5, 6],
         "B": [1, 2, 3, 4, 5, 6],

@@ -17,6 +17,7 @@ from rulehelpers import (
     order,
     play,
     played,
+    start_state,
     state,
     trapdoor,
 )
@@ -122,7 +123,7 @@ def test_5_nmr_per_board_key_is_player_slash_board():
     setup = campaign(
         {"A": _board(), "B": _board()}, players=["ann"], numbers="per-board", seed=seed
     )
-    result = play(setup, RULES.start(setup), {})
+    result = play(setup, start_state(setup), {})
     numbers = {e.hand: e.number for e in played(result, "ann")}
     assert numbers == {
         "A": [1, 2, 3, 4, 5, 6][sha_index(f"{seed}:1:nmr:ann/A", 6)],
@@ -135,7 +136,7 @@ def test_5_ids_are_written_exactly_as_in_campaign_yaml():
     "Ann.Lee/Nord-1" with case kept."""
     seed = find_seed(2, [1, 2, 3, 4, 5, 6], 1, "nmr", "Ann.Lee/Nord-1")
     setup = campaign({"Nord-1": _board()}, players=["Ann.Lee"], numbers="per-board", seed=seed)
-    result = play(setup, RULES.start(setup), {})
+    result = play(setup, start_state(setup), {})
     assert played(result, "Ann.Lee")[0].number == 2
 
 
@@ -210,3 +211,16 @@ def test_5_scripted_chance_throws_the_faces_a_test_chooses_and_records_them():
     assert [chance.roll(1, "ann"), chance.roll(1, "ann")] == [6, 6]
     assert chance.roll(1, "ann") == pick_index(0, 1, "dice", "ann/3", 6) + 1  # unscripted: seeded
     assert [d.value for d in chance.draws[:2]] == [6, 6]
+
+
+def test_5_a_postal_turn_records_its_draws_and_replays_from_them_alone():
+    """Two NMR players under nmr random: the turn's outcome lists both picks (kind, key,
+    candidates, index), and resolving again through ReplayChance of that record, with no
+    seed, gives the same outcome."""
+    setup = campaign({"A": _board()}, players=["ann", "ben"], seed=4242)
+    outcome = play(setup, start_state(setup), {})
+    assert [(d.turn, d.kind, d.key, d.candidates) for d in outcome.draws] == [
+        (1, "nmr", "ann", (1, 2, 3, 4, 5, 6)), (1, "nmr", "ben", (1, 2, 3, 4, 5, 6))]
+    assert [d.index for d in outcome.draws] == [sha_index(f"4242:1:nmr:{p}", 6) for p in ("ann", "ben")]
+    replayed = RULES.resolve(setup, start_state(setup), {}, ReplayChance(outcome.draws))
+    assert replayed == outcome

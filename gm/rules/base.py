@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..board import Board
-from ..chance import Chance, SeededChance
+from ..chance import Chance, Draw
 
 
 @dataclass(frozen=True)
@@ -27,17 +27,15 @@ class Setup:
     options: Any
     seed: int
 
-    @property
-    def chance(self) -> Chance:
-        return SeededChance(self.seed)
-
 
 @dataclass(frozen=True)
-class TurnResult:
-    """The outcome of resolving one turn: the state after it and what happened."""
+class Outcome:
+    """What starting a campaign or resolving a turn gives: the state after it, what
+    happened (opening throws, moves, elections...) and every random choice it made."""
 
     state: Any
     events: tuple[Any, ...]
+    draws: tuple[Draw, ...] = ()
 
 
 class Ruleset(ABC):
@@ -56,12 +54,13 @@ class Ruleset(ABC):
         """The ruleset's options from campaign.yaml; raises ValueError listing problems."""
 
     @abstractmethod
-    def start(self, setup: Setup) -> Any:
-        """The state before turn 1."""
+    def start(self, setup: Setup, chance: Chance) -> Outcome:
+        """The state before turn 1, with what was drawn to reach it (seats, die sizes)."""
 
     @abstractmethod
-    def resolve(self, setup: Setup, state: Any, orders: Mapping[str, Any]) -> TurnResult:
-        """Resolve the state's current turn from the orders held (player id -> order)."""
+    def resolve(self, setup: Setup, state: Any, orders: Mapping[str, Any], chance: Chance) -> Outcome:
+        """Resolve the state's current turn from the orders held (player id -> order),
+        drawing every random choice through `chance`."""
 
     @abstractmethod
     def state_json(self, setup: Setup, state: Any) -> dict[str, Any]:

@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..board import START, Board
+from ..chance import Chance
 from ..errors import ProblemsError, RulesError
 from ..yamlfile import is_int
-from .base import Ruleset, Setup, TurnResult
+from .base import Outcome, Ruleset, Setup
 from .moving import Step, landing
 from .ranking import competition_places
 
@@ -286,10 +287,11 @@ class Postal(Ruleset):
     def parse_options(self, raw: Mapping[str, Any]) -> PostalOptions:
         return parse_postal_options(raw)
 
-    def start(self, setup: Setup) -> PostalState:
+    def start(self, setup: Setup, chance: Chance) -> Outcome:
+        """Everyone on Start of every board with a full set of numbers: nothing is drawn."""
         options: PostalOptions = setup.options
         hand_keys = list(setup.boards) if options.per_board else [SHARED]
-        return PostalState(
+        return Outcome(PostalState(
             turn=1,
             over=False,
             boards={
@@ -297,7 +299,7 @@ class Postal(Ruleset):
                 for board_id in setup.boards
             },
             hands={p: {key: FULL_HAND for key in hand_keys} for p in setup.players},
-        )
+        ), ())
 
     # -- orders ---------------------------------------------------------------------
 
@@ -365,8 +367,8 @@ class Postal(Ruleset):
     # -- resolving ------------------------------------------------------------------
 
     def resolve(
-        self, setup: Setup, state: PostalState, orders: Mapping[str, PostalOrder]
-    ) -> TurnResult:
+        self, setup: Setup, state: PostalState, orders: Mapping[str, PostalOrder], chance: Chance
+    ) -> Outcome:
         if state.over:
             raise RulesError("the campaign is over; there is no turn to resolve")
         options: PostalOptions = setup.options
@@ -398,7 +400,7 @@ class Postal(Ruleset):
             if not open_boards:
                 break
             last_played = half_turn
-            numbers = self._numbers(setup, state, orders, hands, open_boards, turn, half, half_turn, events)
+            numbers = self._numbers(setup, chance, orders, hands, open_boards, turn, half, half_turn, events)
             for board in open_boards:
                 hand_of = options.hand(board.id)
                 prior = board.crossed()
@@ -444,19 +446,19 @@ class Postal(Ruleset):
         else:
             for board in boards.values():
                 if not board.closed:
-                    elected[board.id] = self._elect(setup, board.id, turn, orders, events)
+                    elected[board.id] = self._elect(setup, chance, board.id, turn, orders, events)
         new_state = PostalState(
             turn=turn + len(halves),
             over=over,
             boards={b: board.frozen(elected.get(b)) for b, board in boards.items()},
             hands={p: {h: tuple(sorted(held)) for h, held in hs.items()} for p, hs in hands.items()},
         )
-        return TurnResult(new_state, tuple(events))
+        return Outcome(new_state, tuple(events), tuple(chance.draws))
 
     def _numbers(
         self,
         setup: Setup,
-        state: PostalState,
+        chance: Chance,
         orders: Mapping[str, PostalOrder],
         hands: dict[str, dict[str, list[int]]],
         open_boards: list[_Board],
@@ -482,12 +484,12 @@ class Postal(Ruleset):
                 elif half == 1:
                     raise RulesError(f"{player} holds {held} in the second half of a double turn")
                 else:
-                    number, source = self._nmr(setup, turn, player, hand, held), "nmr"
+                    number, source = self._nmr(setup, chance, turn, player, hand, held), "nmr"
                 numbers[player, hand] = number
                 events.append(NumberPlayed(half_turn, player, hand, number, source))  # type: ignore[arg-type]
         return numbers
 
-    def _nmr(self, setup: Setup, turn: int, player: str, hand: str, held: list[int]) -> int:
+    def _nmr(self, setup: Setup, chance: Chance, turn: int, player: str, hand: str, held: list[int]) -> int:
         """The number played for a player who sent none (RULES.md 2.4 and 5)."""
         policy = setup.options.nmr
         if policy == "lowest":
@@ -495,10 +497,11 @@ class Postal(Ruleset):
         if policy == "highest":
             return held[-1]
         key = player if hand == SHARED else f"{player}/{hand}"
-        return setup.chance.pick(turn, "nmr", key, held)
+        return chance.pick(turn, "nmr", key, held)
 
     def _elect(
-        self, setup: Setup, board_id: str, turn: int, orders: Mapping[str, PostalOrder], events: list
+        self, setup: Setup, chance: Chance, board_id: str, turn: int, orders: Mapping[str, PostalOrder],
+        events: list,
     ) -> int | None:
         """Next turn's trapdoor from this turn's nominations (RULES.md 2.2 and 5)."""
         votes = Counter(
@@ -509,7 +512,7 @@ class Postal(Ruleset):
         elected = None
         if tally and tally[0][1] >= setup.options.trapdoor_threshold:
             tied = tuple(sorted(square for square, count in tally if count == tally[0][1]))
-            elected = tied[0] if len(tied) == 1 else setup.chance.pick(turn, "trapdoor", board_id, tied)
+            elected = tied[0] if len(tied) == 1 else chance.pick(turn, "trapdoor", board_id, tied)
         if tally:
             events.append(TrapdoorElection(turn, board_id, tally, tied if len(tied) > 1 else (), elected))
         return elected
