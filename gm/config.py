@@ -11,7 +11,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .board import Board, load_board
 from .errors import BoardError, ConfigError, ProblemsError
-from .rules.base import Ruleset, Setup, find_ruleset
+from .rules.base import Ruleset, Setup
+from .rules.registry import UnknownRuleset, find_ruleset
 from .yamlfile import LineDict, is_int, key_problems, read
 
 CONFIG_NAME = "campaign.yaml"
@@ -142,8 +143,8 @@ def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConf
                           "a date and time", None, required=False)
     try:
         ruleset = find_ruleset(ruleset_name)
-    except KeyError:
-        problems.append(f"line {data.line_of('ruleset')}: unknown ruleset '{ruleset_name}' (known: postal)")
+    except UnknownRuleset as error:
+        problems.append(f"line {data.line_of('ruleset')}: {error}")
         ruleset = find_ruleset("postal")
 
     boards: dict[str, Board] = {}

@@ -39,15 +39,9 @@ class Outcome:
 
 
 class Ruleset(ABC):
-    """A rule set (RULES.md 2 and 4). Subclasses register themselves by `name`."""
+    """A rule set (RULES.md 2 and 4), found by `name` through gm.rules.registry."""
 
     name: ClassVar[str]
-    registry: ClassVar[dict[str, type[Ruleset]]] = {}
-
-    def __init_subclass__(cls, **kwargs: Any):
-        super().__init_subclass__(**kwargs)
-        if getattr(cls, "name", None):
-            Ruleset.registry[cls.name] = cls
 
     @abstractmethod
     def parse_options(self, raw: Mapping[str, Any]) -> Any:
@@ -73,10 +67,3 @@ class Ruleset(ABC):
     @abstractmethod
     def load_state(self, data: Mapping[str, Any]) -> Any:
         ...
-
-
-def find_ruleset(name: str) -> Ruleset:
-    """The ruleset called `name`; raises KeyError for an unknown one."""
-    from . import postal  # noqa: F401  (registers itself)
-
-    return Ruleset.registry[name]()

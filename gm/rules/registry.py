@@ -1,0 +1,58 @@
+"""Which rulesets exist (python-chess's `find_variant`): gm's own, any installed by other
+packages under the entry point group `gm.rulesets` (a GM's house rules, without forking
+gm), and any registered at run time (the test suite's toy ruleset)."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from importlib.metadata import entry_points
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .base import Ruleset
+
+__all__ = ["ENTRY_POINT_GROUP", "UnknownRuleset", "find_ruleset", "known", "register", "unregister"]
+
+ENTRY_POINT_GROUP = "gm.rulesets"
+# name -> "module:Class"; imported only when a campaign asks for it
+BUILT_IN = {"postal": "gm.rules.postal:Postal"}
+_registered: dict[str, type[Ruleset]] = {}
+
+
+class UnknownRuleset(KeyError):
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+
+    def __str__(self) -> str:
+        return f"unknown ruleset {self.name!r} (known: {', '.join(known())})"
+
+
+def _installed() -> dict[str, str]:
+    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def known() -> list[str]:
+    """Every ruleset name a campaign may use, sorted."""
+    return sorted(set(BUILT_IN) | set(_installed()) | set(_registered))
+
+
+def register(cls: type[Ruleset]) -> type[Ruleset]:
+    """Make `cls` available by its `name` (usable as a class decorator)."""
+    _registered[cls.name] = cls
+    return cls
+
+
+def unregister(name: str) -> None:
+    _registered.pop(name, None)
+
+
+def find_ruleset(name: str) -> Ruleset:
+    """A fresh instance of the ruleset called `name`; raises UnknownRuleset."""
+    if name in _registered:
+        return _registered[name]()
+    target = BUILT_IN.get(name) or _installed().get(name)
+    if target is None:
+        raise UnknownRuleset(name)
+    module, _, attribute = target.partition(":")
+    return getattr(import_module(module), attribute)()

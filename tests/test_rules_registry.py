@@ -1,0 +1,42 @@
+"""The ruleset registry: gm's own rulesets, rulesets other packages install under the
+entry point group `gm.rulesets`, and a clear refusal of an unknown name."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from gm.config import load_config
+from gm.errors import ConfigError
+from gm.rules import registry
+from gm.rules.postal import Postal
+
+
+def test_registry_finds_postal_and_lists_it_as_known():
+    assert isinstance(registry.find_ruleset("postal"), Postal)
+    assert "postal" in registry.known()
+
+
+def test_registry_an_unknown_ruleset_is_refused_with_the_known_ones(tmp_path):
+    (tmp_path / "b.yaml").write_text("squares: 10\n")
+    (tmp_path / "campaign.yaml").write_text(
+        "id: x\nruleset: chess\nboards: {A: b.yaml}\nplayers:\n  - {id: ann, name: Ann, email: ann@example.org}\n")
+    with pytest.raises(ConfigError) as error:
+        load_config(tmp_path)
+    assert "line 2: unknown ruleset 'chess' (known: postal)" in error.value.problems
+
+
+def test_registry_a_ruleset_installed_by_another_package_is_found_by_its_entry_point(tmp_path, monkeypatch):
+    """A real distribution on sys.path (a dist-info folder with entry_points.txt), as pip
+    would install a GM's house-rules package."""
+    (tmp_path / "houserules.py").write_text(
+        "from gm.rules.postal import Postal\n\nclass House(Postal):\n    name = 'house'\n")
+    info = tmp_path / "houserules-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: houserules\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[gm.rulesets]\nhouse = houserules:House\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert "house" in registry.known()
+    assert type(registry.find_ruleset("house")).__name__ == "House"
+    sys.modules.pop("houserules", None)
