@@ -4,6 +4,7 @@ line. Nothing here touches the database or the mail."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,7 @@ class PlayerConfig:
     email: str
     password: str | None = None
     timezone: str | None = None
+    extra: Mapping[str, Any] = field(default_factory=dict)  # the ruleset's own player keys (team)
 
 
 @dataclass(frozen=True)
@@ -169,15 +171,15 @@ def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConf
                 problems.extend(f"line {line}: board {board_id}: {p}" for p in error.problems)
         _unique_casefold(list(raw_boards), "board id", problems, raw_boards.line)
 
-    players = _players(data, problems)
+    players = _players(data, problems, ruleset.player_keys)
+    if ruleset.one_board and len(boards) > 1:
+        problems.append(f"line {data.line_of('boards')}: the {ruleset.name} ruleset plays exactly one board")
 
     raw_options = data.get("options") or LineDict()
     if not isinstance(raw_options, LineDict):
         problems.append(f"line {data.line_of('options')}: options must be a mapping")
         raw_options = LineDict()
-    from .rules.postal import OPTION_KEYS
-
-    problems += key_problems(raw_options, (*OPTION_KEYS, *CAMPAIGN_OPTIONS), "options")
+    problems += key_problems(raw_options, (*ruleset.option_keys, *CAMPAIGN_OPTIONS), "options")
     options = None
     try:
         options = ruleset.parse_options(_without(raw_options))
@@ -231,7 +233,7 @@ def _unique_casefold(ids: list[Any], what: str, problems: list[str], line: int) 
         seen[key] = value
 
 
-def _players(data: LineDict, problems: list[str]) -> tuple[PlayerConfig, ...]:
+def _players(data: LineDict, problems: list[str], ruleset_keys: tuple[str, ...]) -> tuple[PlayerConfig, ...]:
     raw = data.get("players")
     if not isinstance(raw, list) or not raw:
         problems.append(f"line {data.line_of('players')}: players must be a list of {{id, name, email}}")
@@ -242,7 +244,7 @@ def _players(data: LineDict, problems: list[str]) -> tuple[PlayerConfig, ...]:
         if not isinstance(item, LineDict):
             problems.append(f"line {line}: a player is a mapping with id, name and email")
             continue
-        problems += key_problems(item, PLAYER_KEYS, "player")
+        problems += key_problems(item, (*PLAYER_KEYS, *ruleset_keys), "player")
         player_id, email = item.get("id"), item.get("email")
         ok = True
         if not isinstance(player_id, str) or not ID_PATTERN.match(player_id):
@@ -267,6 +269,7 @@ def _players(data: LineDict, problems: list[str]) -> tuple[PlayerConfig, ...]:
                     email=email.strip().lower(),
                     password=None if password is None else str(password),
                     timezone=zone,
+                    extra={k: item[k] for k in ruleset_keys if k in item},
                 )
             )
     _unique_casefold([p.id for p in players], "player id", problems, raw.line)

@@ -31,6 +31,7 @@ class Fixed:
     options: dict[str, Any]
     players: tuple[tuple[str, str], ...]
     boards: dict[str, str]
+    player_keys: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)  # the ruleset's (team)
 
     @classmethod
     def of(cls, config: CampaignConfig, seed: int) -> Fixed:
@@ -41,6 +42,7 @@ class Fixed:
             options=effective_options(config),
             players=tuple((p.id, p.email) for p in config.players),
             boards={b: board.canonical_text() for b, board in config.boards.items()},
+            player_keys={p.id: dict(p.extra) for p in config.players if p.extra},
         )
 
     def to_json(self) -> str:
@@ -80,6 +82,9 @@ def differences(fixed: Fixed, config: CampaignConfig) -> list[str]:
     found += [f"options.{key}" for key in sorted(set(now) | set(fixed.options))
               if now.get(key) != fixed.options.get(key)]
     found += _player_differences(fixed.players, tuple((p.id, p.email) for p in config.players))
+    found += [f"player {p.id} ({key})" for p in config.players if p.id in dict(fixed.players)
+              for key in sorted(set(p.extra) | set(fixed.player_keys.get(p.id, {})))
+              if p.extra.get(key) != fixed.player_keys.get(p.id, {}).get(key)]
     found += _board_differences(fixed.boards, {b: board.canonical_text() for b, board in config.boards.items()})
     return found
 

@@ -42,6 +42,12 @@ class Ruleset(ABC):
     """A rule set (RULES.md 2 and 4), found by `name` through gm.rules.registry."""
 
     name: ClassVar[str]
+    # declarations the campaign layer reads instead of knowing any ruleset
+    option_keys: ClassVar[tuple[str, ...]]  # campaign.yaml options beside the campaign's own
+    player_keys: ClassVar[tuple[str, ...]] = ()  # extra keys a player may have (advanced: team)
+    board_keys: ClassVar[tuple[str, ...]] = ()  # extra keys a board file may have
+    hidden_boards: ClassVar[bool] = False  # only N is public until the reveal (postal)
+    one_board: ClassVar[bool] = False  # exactly one board per campaign (RULES.md 4.1)
 
     @abstractmethod
     def parse_options(self, raw: Mapping[str, Any]) -> Any:

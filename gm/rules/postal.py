@@ -283,6 +283,8 @@ class _Board:
 
 class Postal(Ruleset):
     name = "postal"
+    option_keys = OPTION_KEYS
+    hidden_boards = True
 
     def parse_options(self, raw: Mapping[str, Any]) -> PostalOptions:
         return parse_postal_options(raw)
