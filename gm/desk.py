@@ -2,32 +2,51 @@
 and at most one reply queued, all in one transaction.
 
 Authentication failures get one reply text whatever the cause, so a stranger learns
-nothing about who plays. Loop-prone mail (auto-replies, bulk, bounces, our own) is
-recorded and never answered.
+nothing about who plays. Loop-prone mail (auto-replies, bulk, bounces, our own, replies to
+our refusals) and mail with no address to answer are recorded and never answered; refusals
+to one address are capped, so gm cannot be made to mail-bomb anyone.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from . import clock
-from .campaign import Campaign, check_password, deadline_text
+from .campaign import Campaign, check_password, deadline_text, hash_password, issue_password
 from .mail.inbound import InboundMail, read_mail
 from .mailout import compose, queue
 from .orderlang import OrderText, parse_orders
 from .rules.postal import SHARED, PostalOrder
-from .store import dumps
+from .store import body_digest, dumps
+
+# RULES.md 3 "a day", for the refusal caps and RESET: the 24 hours before the message is
+# handled (clock.now()), a rolling window, so no burst is allowed at midnight.
+DAY = timedelta(hours=24)
+# Refusals a day to an address that is not a player's registered one, and to any address.
+CAP_STRANGER = 5
+CAP_ANY = 20
+# The replies anyone can make gm send by forging a sender: they count towards the caps, and
+# a message answering one of them is an auto-responder's loop, never answered.
+UNASKED = ("refusal", "help")
+# The outbox kind of a RESET's new-password mail. Like a welcome it carries a password in
+# clear, and `gm send` drops the body of a sent welcome (delivery.mark_sent): queued as one,
+# the password is gone from the database once the mail is out of our hands.
+RESET_KIND = "welcome"
+_ADDRESS = re.compile(r"[^@\s]+@[^@\s]+")
 
 
 @dataclass
 class Outcome:
     """What became of one message; `reply` is the outbox id of the one reply, if any."""
 
-    outcome: str  # applied, refused, help, loop, duplicate, seen
+    # applied, refused, help, reset, loop, duplicate, seen; and never answered: capped
+    # (past a refusal cap), unreadable (no address to answer); hostile (refused unread)
+    outcome: str
     player: str | None = None
     detail: str = ""
     reply: int | None = None
@@ -98,12 +117,19 @@ class Desk:
         if store.one("select id from messages where source = ?", (source,)):
             return Outcome("seen")
         mail = read_mail(
-            raw, own_addresses=[self.config.mail.address], max_text=self.config.max_order_text
+            raw, own_addresses=[self.config.mail.address], max_text=self.config.max_order_text,
+            max_bytes=self.config.max_message_bytes,
         )
         key = message_key(raw, mail)
+        digest = body_digest(raw)
         received = received_at or mail.received_at or clock.now()
         now = clock.now()
-        duplicate = store.one("select id from messages where message_id = ?", (key,)) is not None
+        # RULES.md 3: seen before only when Message-ID, sender and body all match; a stranger
+        # reusing a player's Message-ID is a message of its own, handled as any other
+        duplicate = store.one(
+            "select id from messages where message_id = ? and sender = ? and body_sha256 = ?",
+            (key, mail.sender, digest),
+        ) is not None
         with store.transaction() as db:
             row = db["messages"].insert(
                 {
@@ -114,13 +140,14 @@ class Desk:
                     "sender": mail.sender,
                     "subject": mail.subject[:500],
                     "raw": raw,
+                    "body_sha256": digest,
                     "outcome": "pending",
                     "turn": self.state.turn,
                 }
             ).last_pk
             if duplicate:
                 # RULES.md 3: the same message is never applied twice; its first copy was answered
-                outcome = Outcome("duplicate", detail=f"Message-ID {key} seen before")
+                outcome = Outcome("duplicate", detail=f"Message-ID {key} with the same sender and body seen before")
             else:
                 outcome = self._decide(db, mail, row, received, now)
             db["messages"].update(
@@ -153,7 +180,18 @@ class Desk:
     def _decide(self, db: Any, mail: InboundMail, message_row: int, received: datetime, now: datetime) -> Outcome:
         if mail.loop:
             return self._loop(db, mail)
+        if not _ADDRESS.fullmatch(mail.sender):
+            # nobody to answer (today's reply would go to "" or to a bare word)
+            why = f"no usable sender ({mail.sender[:200]!r})" + (f"; {mail.broken[:500]}" if mail.broken else "")
+            return Outcome("unreadable", detail=why)
+        answered = self._answers_unasked(db, mail)
+        if answered:
+            return Outcome("loop", detail=f"answers our {answered}: an auto-responder's loop")
         reply_to = mail.sender
+        if mail.hostile:
+            return self._reply(db, mail, now, to=reply_to, template="refusal", outcome="hostile",
+                               context={"problems": [self._hostile_words(mail.hostile)],
+                                        "authenticated": False, "ignored": []})
         if mail.oversize:
             return self._reply(
                 db, mail, now, to=reply_to, template="refusal", outcome="refused",
@@ -161,7 +199,9 @@ class Desk:
                          "authenticated": False, "ignored": []},
             )
         parsed = parse_orders(mail.text, per_board_numbers=self.config.options.per_board)
-        player = self._authenticate(parsed, mail)
+        if parsed.reset and not parsed.problems:
+            return self._reset(db, parsed, mail, now)
+        player = self._authenticate(db, parsed, mail)
         syntax = [f"line {p.line}: {p.message}" for p in parsed.problems]
         ignored = [{"line": n, "text": t} for n, t in parsed.ignored]
         has_orders = bool(parsed.numbers or parsed.trapdoors or parsed.turn is not None)
@@ -226,19 +266,91 @@ class Desk:
                     detail += f"; marks {player.id} failing"
         return Outcome("loop", detail=detail)
 
-    def _authenticate(self, parsed: OrderText, mail: InboundMail):
+    def _authenticate(self, db: Any, parsed: OrderText, mail: InboundMail):
         """The player when PLAYER, PASSWORD and the sender all match; else None. The
-        password is checked even for an unknown id, so timing tells nothing either."""
+        password is checked even for an unknown id, so timing tells nothing either. A
+        RESET's pending password also matches, and its first use makes it the password."""
         if not parsed.player or parsed.password is None:
             return None
         player = self.config.player(parsed.player)
-        row = self.campaign.store.one("select password_hash from players where id = ?", (player.id,)) if player else None
+        row = self.campaign.store.one(
+            "select password_hash, pending_password_hash from players where id = ?", (player.id,)
+        ) if player else None
         good = check_password(parsed.password, row["password_hash"] if row else None)
-        if not good or player is None:
+        # checked only when a RESET left one: a second scrypt per order would double the cost
+        pending = not good and bool(row and row["pending_password_hash"]) and check_password(
+            parsed.password, row["pending_password_hash"])
+        if not (good or pending) or player is None:
             return None
         if mail.sender != player.email and not self.config.allow_other_senders:
             return None
+        if pending:
+            db["players"].update(player.id, {"password_hash": row["pending_password_hash"],
+                                             "pending_password_hash": None})
         return player
+
+    def _answers_unasked(self, db: Any, mail: InboundMail) -> str | None:
+        """The kind of our refusal or help reply this message's In-Reply-To or References
+        names, if any (RULES.md 3). Replies to acks and reports are orders, and answered."""
+        ids = [i for i in mail.references if i != mail.message_id]
+        if not ids:
+            return None
+        marks = ", ".join("?" * len(ids))
+        row = db.execute(
+            f"select kind from outbox where message_id in ({marks}) and kind in ({', '.join('?' * len(UNASKED))})"
+            " limit 1", [*ids, *UNASKED]).fetchone()
+        return row[0] if row else None
+
+    def _hostile_words(self, reason: str) -> str:
+        """Why a message was refused unread (RULES.md 3 "Hostile mail"), as a player reads it."""
+        what = {
+            "too-large": f"your message is larger than {_size(self.config.max_message_bytes)} of raw mail",
+            "long-header": "one of its headers is longer than 16 KiB",
+            "too-deep": "it nests MIME parts deeper than 20 levels",
+        }.get(reason, "it could not be read as mail")
+        return f"{what}, so it was not read; send your orders again as a short plain message without attachments"
+
+    def _reset(self, db: Any, parsed: OrderText, mail: InboundMail, now: datetime) -> Outcome:
+        """RULES.md 3 RESET: a new password to the player's registered address, never to
+        the sender, at most once a day. The old password works until the new one is used,
+        and the sender hears nothing either way, so a stranger learns nothing and locks
+        nobody out."""
+        player = self.config.player(parsed.player or "")
+        asked = f"RESET from {mail.sender}"
+        if player is None:
+            return Outcome("reset", detail=f"{asked} for {parsed.player[:100]!r}, who does not play: nothing sent")
+        last = db.execute("select reset_at from players where id = ?", [player.id]).fetchone()
+        if last and last[0] and clock.parse_time(last[0]) > now - DAY:
+            return Outcome("reset", player=player.id, detail=f"{asked}: a new password was mailed at {last[0]}; nothing sent")
+        password = issue_password()
+        db["players"].update(player.id, {"pending_password_hash": hash_password(password), "reset_at": clock.iso(now)})
+        config = self.config
+        message = compose(
+            sender=config.mail.sender,
+            to=player.email,
+            template="reset",
+            context=self.campaign.mail_basics() | {
+                "deadline": deadline_text(self.deadline, config.timezone),
+                "player": {"id": player.id, "name": player.name},
+                "password": password,
+            },
+            now=now,
+            auto_reply=True,
+        )
+        queue(db, message, kind=RESET_KIND, now=now, player=player.id, turn=self.state.turn)
+        return Outcome("reset", player=player.id, detail=f"{asked}: a new password mailed to {player.email}")
+
+    def _capped(self, db: Any, to: str, now: datetime) -> str | None:
+        """Why no more refusals may go to `to` today (RULES.md 3), or None."""
+        registered = any(p.email == to for p in self.config.players)
+        cap = CAP_ANY if registered else CAP_STRANGER
+        sent = db.execute(
+            f"select count(*) from outbox where recipient = ? and queued_at > ? and kind in ({', '.join('?' * len(UNASKED))})",
+            [to, clock.iso(now - DAY), *UNASKED]).fetchone()[0]
+        if sent < cap:
+            return None
+        who = "a player's registered address" if registered else "an address no player registered"
+        return f"not answered: {sent} refusals went to {to}, {who}, in the 24 hours before (cap {cap})"
 
     def _game_problems(self, parsed: OrderText, state: Any, received: datetime) -> list[str]:
         problems = []
@@ -292,6 +404,13 @@ class Desk:
 
     def _reply(self, db: Any, mail: InboundMail, now: datetime, *, to: str, template: str,
                outcome: str, context: dict[str, Any], player: str | None = None) -> Outcome:
+        problems = context.get("problems", [])
+        if template in UNASKED:
+            capped = self._capped(db, to, now)
+            if capped:
+                said = "; ".join(problems) if problems else f"the {template} text"
+                return Outcome("capped", player=player, detail=f"{capped}; it would have said: {said}"[:2000],
+                               problems=list(problems))
         config = self.config
         base = self.campaign.mail_basics() | {
             "deadline": deadline_text(self.deadline, config.timezone),
@@ -310,6 +429,13 @@ class Desk:
             auto_reply=True,
         )
         outbox_id = queue(db, message, kind=template, now=now, player=player, turn=self.state.turn)
-        problems = context.get("problems", [])
         return Outcome(outcome, player=player, detail="; ".join(problems)[:2000], reply=outbox_id,
                        problems=list(problems))
+
+
+def _size(count: int) -> str:
+    """A byte count as people say it: 1 MiB, 512 KiB."""
+    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if count >= size:
+            return f"{round(count / size, 1):g} {unit}"
+    return f"{count} bytes"

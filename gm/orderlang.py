@@ -22,7 +22,7 @@ from types import MappingProxyType
 __all__ = ["MASK", "KEYWORDS", "Problem", "OrderText", "parse_orders"]
 
 MASK = "********"
-KEYWORDS = ("GAME", "PLAYER", "PASSWORD", "TURN", "NUMBER", "TRAPDOOR", "END", "HELP")
+KEYWORDS = ("GAME", "PLAYER", "PASSWORD", "TURN", "NUMBER", "TRAPDOOR", "END", "HELP", "RESET")
 
 # The written form of each command, quoted back in problems so the player can copy it.
 FORMS = {
@@ -62,6 +62,7 @@ class OrderText:
     numbers: Mapping[str | None, int] = field(default_factory=lambda: MappingProxyType({}))
     trapdoors: Mapping[str | None, int | None] = field(default_factory=lambda: MappingProxyType({}))
     help: bool = False
+    reset: bool = False  # RESET: mail a new password to PLAYER's registered address
     problems: tuple[Problem, ...] = ()
     ignored: tuple[tuple[int, str], ...] = ()
 
@@ -236,6 +237,7 @@ class _Reader:
         self.numbers: dict[str | None, int] = {}
         self.trapdoors: dict[str | None, int | None] = {}
         self.help = False
+        self.reset_line: _Command | None = None
         self.problems: list[Problem] = []
         self.ignored: list[tuple[int, str]] = []
         self.secrets: set[str] = set()
@@ -357,6 +359,10 @@ class _Reader:
         # "Help me please" is a plea for help, not a syntax error worth refusing.
         self.help = True
 
+    def read_reset(self, command: _Command) -> None:
+        # Words after RESET ("reset please") change nothing; the PLAYER line says who.
+        self.reset_line = self.reset_line or command
+
     def spelled(self, board: str | None) -> str | None:
         """The board id as first written, so `a` and `A` share one entry."""
         if board is None:
@@ -444,7 +450,22 @@ def _not_a_command(reader: _Reader, number: int, line: str) -> None:
     )
 
 
+def _reset_problems(reader: _Reader) -> None:
+    """RESET stands in a message of its own with only PLAYER (and GAME) beside it: one
+    that also holds a password or orders is more likely a mistake than a lost password."""
+    line = reader.reset_line
+    if line is None:
+        return
+    if reader.player is None:
+        reader.problem(line, "RESET needs your player id: add a line PLAYER <your id>")
+    if reader.password is not None:
+        reader.problem(line, "RESET is for a lost password: send RESET and PLAYER <your id> with no PASSWORD line")
+    if reader.numbers or reader.trapdoors or reader.turn is not None:
+        reader.problem(line, "RESET goes in a message of its own, with your PLAYER line and no orders")
+
+
 def _result(reader: _Reader) -> OrderText:
+    _reset_problems(reader)
     # A password may still appear elsewhere (a TURN line holding it by mistake, a free
     # line under the PASSWORD line): hide every occurrence of every password given.
     secrets = sorted(reader.secrets, key=len, reverse=True)
@@ -462,6 +483,7 @@ def _result(reader: _Reader) -> OrderText:
         numbers=MappingProxyType(dict(reader.numbers)),
         trapdoors=MappingProxyType(dict(reader.trapdoors)),
         help=reader.help,
+        reset=reader.reset_line is not None,
         problems=tuple(Problem(p.line, hide(p.text), hide(p.message)) for p in reader.problems),
         ignored=tuple((n, hide(t)) for n, t in reader.ignored),
     )
