@@ -40,11 +40,15 @@ def _delivered_names(box: Path) -> set[str]:
     return names
 
 
+# Mail that carries a player's password in clear: a welcome, and the answer to a RESET.
+SECRET_KINDS = ("welcome", "reset")
+
+
 def mark_sent(db, row: dict) -> None:
-    """Mark one message sent. A welcome carries the player's password in clear, so once it
-    is out of our hands its body is dropped: the database keeps only salted hashes."""
+    """Mark one message sent. A welcome or a new password carries the password in clear, so
+    once it is out of our hands its body is dropped: the database keeps only salted hashes."""
     values = {"status": "sent", "sent_at": clock.iso(clock.now()), "attempts": 1, "error": None}
-    if row["kind"] == "welcome":
+    if row["kind"] in SECRET_KINDS:
         values["raw"] = b""
     db["outbox"].update(row["id"], values)
 

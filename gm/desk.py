@@ -34,9 +34,8 @@ CAP_ANY = 20
 # a message answering one of them is an auto-responder's loop, never answered.
 UNASKED = ("refusal", "help")
 # The outbox kind of a RESET's new-password mail. Like a welcome it carries a password in
-# clear, and `gm send` drops the body of a sent welcome (delivery.mark_sent): queued as one,
-# the password is gone from the database once the mail is out of our hands.
-RESET_KIND = "welcome"
+# clear, and `gm send` drops its body once sent (delivery.SECRET_KINDS).
+RESET_KIND = "reset"
 _ADDRESS = re.compile(r"[^@\s]+@[^@\s]+")
 
 

@@ -216,8 +216,9 @@ def test_3_forged_sender_and_unknown_player_get_the_same_refusal(gm, tmp_path):
 def test_3_replayed_message_id_is_recorded_never_applied_or_answered_twice(gm, tmp_path):
     first = drop(tmp_path, "first", order_mail(
         "alice@example.org", "PLAYER alice\nPASSWORD Tea-Party-6\nNUMBER 3\n", message_id="<same@example.org>"))
-    replay = drop(tmp_path, "replay", order_mail(
-        "alice@example.org", "PLAYER alice\nPASSWORD Tea-Party-6\nNUMBER 5\n", message_id="<same@example.org>"))
+    # the same mail delivered again by another relay: one more Received header, same body
+    replay = tmp_path / "replay.eml"
+    replay.write_bytes(b"Received: from relay2.example.org; Sat, 02 Jan 2027 10:05:00 +0000\r\n" + first.read_bytes())
     gm("ingest", str(first))
     gm("ingest", str(replay))
     assert [o for o, _ in outcomes(gm.folder)] == ["applied", "duplicate"]
