@@ -15,7 +15,7 @@ from .desk import order_view, standing_order
 from .errors import GmError
 from .mailout import compose, queue
 from .rules.base import Outcome
-from .rules.postal import PostalOrder, event_from_json
+from .rules.postal import event_from_json
 from .store import dumps
 from .views import (
     BoardSize,
@@ -32,11 +32,11 @@ from .views import (
 class OrderStatus:
     player: str
     name: str
-    must_send: bool  # has a hand that moves and is not forced
-    moves: bool  # still moves on some open board
-    complete: bool
-    receipt: int
-    order: PostalOrder
+    must_send: bool  # must send something this turn (the "more than half" interlock)
+    in_play: bool  # still takes part: the turn waits for their message
+    complete: bool  # the standing order holds all they must send
+    receipt: int  # accepted messages this turn (0: none)
+    order: Any
 
 
 def order_statuses(campaign: Campaign) -> list[OrderStatus]:
@@ -45,26 +45,26 @@ def order_statuses(campaign: Campaign) -> list[OrderStatus]:
     statuses = []
     for player in campaign.config.players:
         order, receipt = standing_order(campaign, state.turn, player.id)
-        needs = ruleset.needs_number(setup, state, player.id)
         statuses.append(
             OrderStatus(
-                player.id, player.name, bool(needs), bool(state.moving_boards(player.id)),
-                all(h in order.numbers for h in needs), receipt, order,
+                player.id, player.name, ruleset.must_order(setup, state, player.id),
+                ruleset.in_play(setup, state, player.id),
+                ruleset.order_complete(setup, state, player.id, order), receipt, order,
             )
         )
     return statuses
 
 
 def awaited(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> list[str]:
-    """Players a turn waits for before its deadline (RULES.md 2.4): everyone who still
-    moves needs an accepted message for the turn, with every number they must send. A
-    forced number is no message, so a turn of forced numbers still waits for nominations."""
+    """Players a turn waits for before its deadline (RULES.md 2.4): everyone in play needs
+    an accepted message for the turn holding all they must send. What the rules choose
+    for a player (a forced number) is no message, so such a turn still waits."""
     statuses = order_statuses(campaign) if statuses is None else statuses
-    return [s.player for s in statuses if s.moves and (not s.receipt or not s.complete)]
+    return [s.player for s in statuses if s.in_play and (not s.receipt or not s.complete)]
 
 
-def missing_numbers(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> tuple[list[str], int]:
-    """Players who must send a number and have none, and how many must send one."""
+def missing_orders(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> tuple[list[str], int]:
+    """Players who must send an order and have not, and how many must send one."""
     statuses = order_statuses(campaign) if statuses is None else statuses
     must = [s for s in statuses if s.must_send]
     return [s.player for s in must if not s.complete], len(must)
@@ -78,9 +78,9 @@ def set_deadline(campaign: Campaign, when: datetime) -> None:
 
 
 def remind(campaign: Campaign) -> list[str]:
-    """Queue a reminder to every player who must send a number and has not."""
+    """Queue a reminder to every player who must send an order and has not."""
     now = clock.now()
-    missing, _ = missing_numbers(campaign)
+    missing, _ = missing_orders(campaign)
     config = campaign.config
     state, deadline = campaign.state(), campaign.deadline()
     turn = state.turn
@@ -149,7 +149,7 @@ def _deadline_attachment(campaign: Campaign, mail: PlayerMail, now: datetime) ->
 class Resolution:
     turn: int
     result: Outcome
-    orders: dict[str, PostalOrder]
+    orders: dict[str, Any]
     gm_report: str  # the GM's report as text (what --preview prints)
 
 
@@ -164,10 +164,10 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
         when = deadline_text(deadline, campaign.config.timezone)
         raise GmError(f"turn {state.turn} is open until {when['utc']}; use --force to resolve it now")  # type: ignore[index]
     statuses = order_statuses(campaign)
-    missing, must = missing_numbers(campaign, statuses)
+    missing, must = missing_orders(campaign, statuses)
     if not force and missing and len(missing) * 2 > must:
         raise GmError(
-            f"{len(missing)} of the {must} players who must send a number have none "
+            f"{len(missing)} of the {must} players who must send an order have none "
             f"({', '.join(missing)}): is the mailbox read? use --force to resolve anyway"
         )
     orders = {s.player: s.order for s in statuses if s.receipt}
@@ -231,7 +231,7 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
     return resolution
 
 
-def _gm_context(campaign: Campaign, view: Any, result: Outcome, orders: dict[str, PostalOrder]) -> dict[str, Any]:
+def _gm_context(campaign: Campaign, view: Any, result: Outcome, orders: dict[str, Any]) -> dict[str, Any]:
     config = campaign.config
     return {
         "campaign": config.id,

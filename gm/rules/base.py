@@ -62,6 +62,26 @@ class Ruleset(ABC):
         """Resolve the state's current turn from the orders held (player id -> order),
         drawing every random choice through `chance`."""
 
+    # -- who must write (RULES.md 2.4, 4.5) -----------------------------------------
+
+    @abstractmethod
+    def empty_order(self) -> Any:
+        """The standing order of a player who has sent nothing this turn."""
+
+    @abstractmethod
+    def in_play(self, setup: Setup, state: Any, player: str) -> bool:
+        """Whether the player still takes part in turns (not finished, not resigned): the
+        turn waits for their message before its deadline."""
+
+    @abstractmethod
+    def must_order(self, setup: Setup, state: Any, player: str) -> bool:
+        """Whether the player must send something this turn; `gm resolve` refuses when
+        more than half of those who must have not (a mailbox not read)."""
+
+    @abstractmethod
+    def order_complete(self, setup: Setup, state: Any, player: str, order: Any) -> bool:
+        """Whether `order` holds everything the player must send this turn."""
+
     @abstractmethod
     def state_json(self, setup: Setup, state: Any) -> dict[str, Any]:
         """The ruleset's part of `gm state --json` (CONTRACT.md)."""

@@ -359,6 +359,18 @@ class Postal(Ruleset):
                     return False
         return True
 
+    def empty_order(self) -> PostalOrder:
+        return PostalOrder()
+
+    def in_play(self, setup: Setup, state: PostalState, player: str) -> bool:
+        return bool(state.moving_boards(player))
+
+    def must_order(self, setup: Setup, state: PostalState, player: str) -> bool:
+        return bool(self.needs_number(setup, state, player))
+
+    def order_complete(self, setup: Setup, state: PostalState, player: str, order: PostalOrder) -> bool:
+        return all(hand in order.numbers for hand in self.needs_number(setup, state, player))
+
     def needs_number(self, setup: Setup, state: PostalState, player: str) -> list[str]:
         """The hands for which the player must still send a number this turn: those that
         move and are not forced (RULES.md 2.4)."""
