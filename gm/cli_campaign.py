@@ -162,7 +162,8 @@ def run_ingest(campaign: Campaign, *, files=(), mbox=None, maildir=None):
         return ingest.ingest_maildir(campaign, Path(maildir), progress)
     if campaign.config.mail.transport == "imap+smtp":
         return ingest.ingest_imap(campaign, progress)
-    return ingest.ingest_maildir(campaign, campaign.folder / "mail" / "inbox", progress)
+    # the campaign's own inbox: a message's time is when it was delivered (RULES.md 3)
+    return ingest.ingest_maildir(campaign, campaign.folder / "mail" / "inbox", progress, delivered=True)
 
 
 def ingest_summary(report) -> str:
@@ -174,6 +175,9 @@ def ingest_summary(report) -> str:
     line = f"ingest: {new} new message{'s' if new != 1 else ''}" + (f" ({parts})" if parts else "")
     if seen:
         line += f"; {seen} already recorded"
+    if report.errors:
+        # gm turn shows this line alone: say that gm ingest lists what went wrong
+        line += f"; {len(report.errors)} could not be handled (gm ingest lists them)"
     return line
 
 

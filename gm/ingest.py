@@ -3,7 +3,16 @@ mbox, another Maildir or .eml files, handed one by one to the order desk.
 
 Each message is recorded under its source, so a rerun after a crash skips what was
 committed and handles what was not. Messages are handled in order of receipt, so a later
-order replaces an earlier one. One broken message never stops the batch."""
+order replaces an earlier one; the time of receipt is the GM's side's, never a header the
+sender wrote (RULES.md 3): IMAP's INTERNALDATE, and in the campaign's own Maildir inbox
+the time a file was delivered there (its modification time). Mail files the GM names are
+the GM's choice, timed by their topmost Received: header, else the mbox `From ` line,
+else Date:.
+
+One broken message never stops the batch, nor does a file that cannot be read: it is
+skipped with a line for the GM. Messages are read one at a time when their turn comes,
+and at most max_message_bytes + 1 bytes of each, so a batch costs the memory of one
+message whatever the mailbox holds."""
 
 from __future__ import annotations
 
@@ -11,17 +20,19 @@ import contextlib
 import hashlib
 import mailbox
 import os
+import stat
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from email.parser import BytesHeaderParser
 from email.utils import parsedate_to_datetime
+from functools import partial
 from pathlib import Path
 
 from .campaign import Campaign
 from .desk import Desk
 from .errors import GmError
+from .mail.inbound import HEAD_SCAN, header_times
 from .progress import QUIET, Progress
 
 
@@ -37,72 +48,177 @@ class IngestReport:
 
 @dataclass(frozen=True)
 class Pending:
+    """One message waiting for the desk: its time of receipt and how to read it. It is
+    read only when its turn comes, so a batch holds one message in memory at a time."""
+
     source: str
-    raw: bytes
-    received_at: datetime | None = None  # the server's INTERNALDATE, for IMAP
+    received_at: datetime | None
+    read: Callable[[], bytes]
+    # Files and mbox messages are known by their bytes: their source is `source` followed
+    # by the sha256 of what was read.
+    by_content: bool = False
+    name: str = ""  # where the GM finds it, for the report's lines
+
+    @property
+    def label(self) -> str:
+        return self.name or self.source
 
 
-def _receipt_order(item: Pending) -> datetime:
-    """Time of receipt for ordering (CONTRACT.md): INTERNALDATE, else the topmost
-    Received: date, else Date:. Headers only, so this costs little."""
-    if item.received_at:
-        return item.received_at
-    headers = BytesHeaderParser().parsebytes(item.raw[:65536])
-    received = [str(v) for v in headers.get_all("Received") or []]
-    candidates = [received[0].rpartition(";")[2]] if received and ";" in received[0] else []
-    candidates.append(str(headers.get("Date") or ""))
-    for value in candidates:
-        try:
-            moment = parsedate_to_datetime(value.strip())
-        except (TypeError, ValueError, IndexError):
-            continue
-        return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return datetime.max.replace(tzinfo=UTC)
+_LAST = datetime.max.replace(tzinfo=UTC)  # a message with no time at all goes last
 
 
 def handle_all(campaign: Campaign, items: Iterable[Pending], report: IngestReport, progress: Progress = QUIET) -> list[str]:
     """Hand each message to the desk in order of receipt; return the sources recorded."""
     desk = Desk(campaign)
     recorded = []
-    items = sorted(items, key=_receipt_order)
+    items = sorted(items, key=lambda item: item.received_at or _LAST)
     progress.start(len(items))
     for item in items:
         try:
-            outcome = desk.handle(item.raw, source=item.source, received_at=item.received_at)
+            raw = item.read()
+        except OSError as error:
+            # left unrecorded, so the next run tries it again
+            report.errors.append(f"{item.label}: skipped, cannot be read: {_why(error)}")
+            progress.advance()
+            continue
+        source = f"{item.source}{hashlib.sha256(raw).hexdigest()}" if item.by_content else item.source
+        try:
+            outcome = desk.handle(raw, source=source, received_at=item.received_at)
         except GmError as error:
             # left unrecorded, so the next run tries it again
-            report.errors.append(f"{item.source}: {error}")
+            report.errors.append(f"{source}: {error}")
         except Exception as error:  # noqa: BLE001 - one broken message never stops the batch
-            desk.record_failure(item.raw, source=item.source, received_at=item.received_at, error=error)
-            report.errors.append(f"{item.source}: kept unanswered for the GM: {type(error).__name__}: {error}")
+            desk.record_failure(raw, source=source, received_at=item.received_at, error=error)
+            report.errors.append(f"{source}: kept unanswered for the GM: {type(error).__name__}: {error}")
             report.outcomes["error"] += 1
-            recorded.append(item.source)
+            recorded.append(source)
         else:
             report.outcomes[outcome.outcome] += 1
-            recorded.append(item.source)
+            recorded.append(source)
         progress.advance()
     return recorded
 
 
-def ingest_maildir(campaign: Campaign, folder: Path, progress: Progress = QUIET) -> IngestReport:
+# --- reading files safely ----------------------------------------------------------------
+
+
+def _why(error: OSError) -> str:
+    return error.strerror or str(error)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "a symbolic link (never followed)"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "a device or special file"
+
+
+def _read_file(path: Path, limit: int, *, follow: bool = False) -> bytes:
+    """At most `limit` bytes of a regular file. A FIFO or device never blocks the run (it
+    is opened non-blocking and refused once seen), and a symlink is not followed unless
+    `follow` (files the GM names on the command line)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
+    fd = os.open(path, flags)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise OSError(f"{_kind(mode)}, not a mail file")
+        chunks, left = [], limit
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def _limit(campaign: Campaign) -> int:
+    # One byte more than a message may hold: enough for the desk to see it is too large
+    # (RULES.md 3), and what is recorded of it (its headers and first bytes, for the GM);
+    # the rest of a huge file is never read.
+    return campaign.config.max_message_bytes + 1
+
+
+def _header_time(head: bytes, envelope: datetime | None = None) -> datetime | None:
+    """RULES.md 3 for mail files the GM names: the topmost Received:, else the mbox
+    `From ` line's date, else Date:."""
+    received, date = header_times(head)
+    return received or envelope or date
+
+
+def _envelope_time(head: bytes) -> datetime | None:
+    """The date an mbox `From ` line carries after the sender's address (what
+    mailbox.mboxMessage.get_from() holds; mailbox writes it as asctime in UTC)."""
+    line = head.split(b"\n", 1)[0].decode("ascii", "replace")
+    words = line.split(None, 2)  # "From", the address, the date
+    if len(words) < 3 or words[0] != "From":
+        return None
+    try:
+        moment = parsedate_to_datetime(words[2].strip())
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+# --- the sources -------------------------------------------------------------------------
+
+
+def ingest_maildir(campaign: Campaign, folder: Path, progress: Progress = QUIET, *, delivered: bool = False) -> IngestReport:
     """Read a Maildir's new mail; handled messages move from new/ to cur/ marked seen, never
-    deleted. Files already recorded are not read again."""
+    deleted. Files already recorded are not read again.
+
+    `delivered`: this is the campaign's own inbox, where a message's time is when it was
+    delivered (the file's modification time); another Maildir is the GM's choice, timed by
+    its headers (RULES.md 3). Anything that is no regular file (a symlink, a FIFO, a
+    directory) is skipped with a line for the GM, never opened in a way that could block."""
     if not folder.is_dir():
         raise GmError(f"no Maildir at {folder}")
     known = {row["source"] for row in campaign.store.rows("select source from messages where source like 'maildir:%'")}
-    found = []
+    report = IngestReport()
+    limit = _limit(campaign)
+    found: list[Pending] = []
+    paths: dict[str, Path] = {}
     for sub in ("new", "cur"):
         directory = folder / sub
-        for name in sorted(os.listdir(directory)) if directory.is_dir() else ():
+        try:
+            mode = os.lstat(directory).st_mode
+            names = sorted(os.listdir(directory)) if stat.S_ISDIR(mode) else []
+        except OSError:
+            continue  # no such folder: nothing was delivered there
+        if not stat.S_ISDIR(mode):
+            report.errors.append(f"{directory}: skipped, {_kind(mode)}")
+            continue
+        for name in names:
             source = f"maildir:{name.split(':', 1)[0]}"
+            if source in known:
+                continue
             path = directory / name
-            if source not in known and path.is_file():
-                found.append((Pending(source, path.read_bytes()), path))
-    report = IngestReport()
-    recorded = set(handle_all(campaign, [item for item, _ in found], report, progress))
+            try:
+                info = os.lstat(path)
+                if not stat.S_ISREG(info.st_mode):
+                    report.errors.append(f"{path}: skipped, {_kind(info.st_mode)}, not a delivered mail")
+                    continue
+                if delivered:
+                    when = datetime.fromtimestamp(info.st_mtime, UTC)
+                else:
+                    when = _header_time(_read_file(path, HEAD_SCAN))
+            except OSError as error:
+                report.errors.append(f"{path}: skipped, cannot be read: {_why(error)}")
+                continue
+            found.append(Pending(source, when, partial(_read_file, path, limit), name=str(path)))
+            paths[source] = path
+    recorded = set(handle_all(campaign, found, report, progress))
     progress.finish()
-    for item, path in found:
-        if path.parent.name == "new" and item.source in recorded:
+    for source, path in paths.items():
+        if path.parent.name == "new" and source in recorded:
             # another reader may have moved it already; its content is recorded either way
             with contextlib.suppress(OSError):
                 os.rename(path, folder / "cur" / (path.name + ":2,S"))
@@ -110,13 +226,16 @@ def ingest_maildir(campaign: Campaign, folder: Path, progress: Progress = QUIET)
 
 
 def ingest_files(campaign: Campaign, files: Iterable[Path], progress: Progress = QUIET) -> IngestReport:
+    """Mail files the GM names: every one must be readable, or nothing is handled."""
+    limit = _limit(campaign)
     items = []
-    for path in files:
+    for path in map(Path, files):
         try:
-            raw = Path(path).read_bytes()
+            head = _read_file(path, HEAD_SCAN, follow=True)
         except OSError as error:
-            raise GmError(f"cannot read {path}: {error.strerror}") from None
-        items.append(Pending(f"file:{hashlib.sha256(raw).hexdigest()}", raw))
+            raise GmError(f"cannot read {path}: {_why(error)}") from None
+        read = partial(_read_file, path, limit, follow=True)
+        items.append(Pending("file:", _header_time(head), read, by_content=True, name=str(path)))
     report = IngestReport()
     handle_all(campaign, items, report, progress)
     progress.finish()
@@ -126,15 +245,29 @@ def ingest_files(campaign: Campaign, files: Iterable[Path], progress: Progress =
 def ingest_mbox(campaign: Campaign, path: Path, progress: Progress = QUIET) -> IngestReport:
     if not path.is_file():
         raise GmError(f"no mbox file at {path}")
+    limit = _limit(campaign)
     box = mailbox.mbox(str(path), create=False)
-    items = []
-    for key in box.keys():  # noqa: SIM118 - iterating an mbox yields messages, not keys
-        raw = box.get_bytes(key)
-        items.append(Pending(f"mbox:{hashlib.sha256(raw).hexdigest()}", raw))
-    report = IngestReport()
-    handle_all(campaign, items, report, progress)
+    try:
+        items = []
+        for key in box.keys():  # noqa: SIM118 - iterating an mbox yields messages, not keys
+            head = box.get_file(key, from_=True).read(HEAD_SCAN)
+            when = _header_time(head, _envelope_time(head))
+            read = partial(_mbox_read, box, key, limit)
+            items.append(Pending("mbox:", when, read, by_content=True, name=f"{path} message {key + 1}"))
+        report = IngestReport()
+        handle_all(campaign, items, report, progress)
+    finally:
+        box.close()
     progress.finish()
     return report
+
+
+def _mbox_read(box: mailbox.mbox, key: int, limit: int) -> bytes:
+    return box.get_file(key).read(limit)
+
+
+def _given(raw: bytes) -> bytes:
+    return raw
 
 
 def ingest_imap(campaign: Campaign, progress: Progress = QUIET) -> IngestReport:
@@ -145,7 +278,7 @@ def ingest_imap(campaign: Campaign, progress: Progress = QUIET) -> IngestReport:
 
     settings = campaign.config.mail.imap
     report = IngestReport()
-    with ImapInbox(settings, imap_password()) as inbox:
+    with ImapInbox(settings, imap_password(), limit=_limit(campaign)) as inbox:
         prefix = f"imap:{inbox.uidvalidity}:"
         uids = inbox.uids()
         known = {
@@ -156,7 +289,7 @@ def ingest_imap(campaign: Campaign, progress: Progress = QUIET) -> IngestReport:
         done = [uid for uid in uids if uid in known]
         progress.start(len(fresh))
         for batch in inbox.fetch(fresh):
-            items = [Pending(f"{prefix}{m.uid}", m.raw, m.internaldate) for m in batch]
+            items = [Pending(f"{prefix}{m.uid}", m.internaldate, partial(_given, m.raw)) for m in batch]
             recorded = handle_all(campaign, items, report, progress)
             done += [int(source[len(prefix):]) for source in recorded]
         progress.finish()

@@ -81,11 +81,12 @@ class ImapInbox:
     """
 
     def __init__(self, settings: ImapSettings, password: str, *, batch: int = 500,
-                 timeout: float | None = None):
+                 timeout: float | None = None, limit: int | None = None):
         if batch < 1:
             raise ValueError("batch must be at least 1")
         self.settings = settings
         self.batch = batch
+        self.limit = limit  # the most bytes of one message fetch() reads; None: all
         self.timeout = settings.timeout if timeout is None else timeout
         self._password = password
         self.client: IMAPClient | None = None
@@ -184,19 +185,23 @@ class ImapInbox:
 
         A uid that is gone (moved or expunged by someone else meanwhile) is left out.
         BODY.PEEK keeps the \\Seen flag as it was, so a mail program still shows it new.
+        With a `limit`, only a message's first `limit` bytes are fetched (a partial FETCH,
+        RFC 3501 6.4.5), so a huge message costs no more memory than that.
         """
+        item = b"BODY.PEEK[]" if self.limit is None else b"BODY.PEEK[]<0.%d>" % self.limit
+        answer = b"BODY[]" if self.limit is None else b"BODY[]<0>"
         for chunk in _batches(uids, self.batch):
             try:
                 # A list, not uid_set(): imapclient matches the answer against the ids given.
-                found = self._client().fetch(chunk, [b"BODY.PEEK[]", b"INTERNALDATE"])
+                found = self._client().fetch(chunk, [item, b"INTERNALDATE"])
             except _FAILURES as error:
                 raise self._failed(f"UID FETCH of {len(chunk)} messages", error) from None
             wanted = set(chunk)
             yield [
-                Fetched(uid=uid, raw=found[uid][b"BODY[]"],
+                Fetched(uid=uid, raw=found[uid][answer],
                         internaldate=found[uid][b"INTERNALDATE"])
                 for uid in sorted(found)
-                if uid in wanted and b"BODY[]" in found[uid]
+                if uid in wanted and answer in found[uid]
             ]
 
     def move_processed(self, uids: Sequence[int]) -> None:

@@ -8,28 +8,40 @@ bounces and broken mail arrive too, so `read_mail` never raises: it extracts wha
 and says what it could not read in `broken`. MIME is parsed by the standard `email`
 package only; this module adds the decisions around it (which part is the text, how HTML
 becomes lines, what a mail loop looks like).
+
+Hostile mail (RULES.md 3) is refused before `email` can spend more on it than its size
+allows: too large a message is never parsed, and the parser is the `email` package's own,
+measuring each header section before a field of it is parsed and refusing a part nested
+too deep before it recurses. A refused message still yields, from its raw header block
+read by hand, who sent it, its ids and loop markers, so it can be recorded and answered.
 """
 
 from __future__ import annotations
 
 import codecs
+import contextlib
 import email
+import email.feedparser
 import email.message
-import email.parser
 import email.utils
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email import policy
 from email.message import EmailMessage
+from email.policy import EmailPolicy
 from html.parser import HTMLParser
+from typing import Any
 
 __all__ = [
+    "HEAD_SCAN",
     "HOSTILE_REASONS",
     "InboundMail",
+    "MAX_MESSAGE_BYTES",
     "RAW_ALLOWANCE",
     "address_of",
+    "header_times",
     "html_to_text",
     "raw_cap",
     "read_mail",
@@ -44,6 +56,31 @@ RAW_ALLOWANCE = 25 * 1024 * 1024
 # References grow with every reply of a thread; RFC 5322 3.6.4 allows trimming, and a
 # short header keeps our reply's header lines within what servers accept.
 MAX_REFERENCES = 20
+
+# RULES.md 3 "Hostile mail": a message beyond any of these is refused unread.
+MAX_MESSAGE_BYTES = 1024 * 1024  # raw mail; the default of the option max_message_bytes
+MAX_HEADER_BYTES = 16 * 1024  # one header field, its name and folded value, raw
+MAX_DEPTH = 20  # MIME nesting: a part inside 20 multipart or message/* parts is the deepest
+# What reading one message may cost beyond those, so that time and memory stay bounded by
+# its size whatever it holds (the bombs in tests/test_hostile_mail.py found each figure).
+# Past one of them a message is "unparseable": gm will not parse that much.
+MAX_PARTS = 100  # the parser and get_body() spend about 0.5 ms on each part
+MAX_FIELDS = 1000  # header fields in all sections; an order mail has a few dozen
+# RFC 2047 encoded words in all header fields: decoding the words of one field takes time
+# and memory quadratic in their number (100,000 in a Subject took 24 GB); a subject in any
+# script needs a dozen.
+MAX_ENCODED_WORDS = 256
+# Content-Type, -Disposition and -Transfer-Encoding are parsed by `email`'s structured
+# parser at 10-20 us a byte and a thousand times their size in memory (worse with quotes,
+# RFC 2231 parameters by the thousand ran for minutes): no field of them above 2 KiB, and
+# 8 KiB of them in the whole message. Real ones are under 200 bytes.
+MAX_MIME_FIELD = 2 * 1024
+MAX_MIME_BYTES = 8 * 1024
+_MIME_FIELDS = ("content-type", "content-disposition", "content-transfer-encoding")
+# How much of a refused message's raw header block is read by hand, and of its Subject.
+HEAD_SCAN = 64 * 1024
+_SUBJECT_SCAN = 1000
+_SUBJECT_KEPT = 200
 
 
 @dataclass(frozen=True)
@@ -77,17 +114,67 @@ def raw_cap(max_text: int) -> int:
 
 
 def read_mail(
-    raw: bytes, *, own_addresses: Iterable[str] = (), max_text: int = 65536
+    raw: bytes,
+    *,
+    own_addresses: Iterable[str] = (),
+    max_text: int = 65536,
+    max_bytes: int = MAX_MESSAGE_BYTES,
 ) -> InboundMail:
-    """Read one raw message. Never raises, whatever the bytes."""
+    """Read one raw message. Never raises, whatever the bytes.
+
+    A message larger than `max_bytes`, with a header field longer than MAX_HEADER_BYTES,
+    MIME nested deeper than MAX_DEPTH, or that cannot be parsed within the bounds above
+    comes back `hostile` (RULES.md 3), with no text and what its raw headers tell."""
+    raw = bytes(raw)
+    own = {address_of(a) for a in own_addresses} - {""}
     try:
-        return _read(bytes(raw), own_addresses, max_text)
+        return _read(raw, own, max_text, max_bytes)
+    except _Refused as refused:
+        return _refused(raw, own, refused.reason, refused.detail)
+    except RecursionError:
+        # Comments nested by the thousand in a MIME field: the header parser recurses.
+        return _refused(raw, own, "unparseable", "nested too deeply to be parsed")
     except Exception as error:  # the promise is "never raises"
         # Reached only by a bug here or in the email package; the mail is still recorded.
-        return _unreadable(f"could not be read ({type(error).__name__})")
+        return _refused(raw, own, "unparseable", f"could not be read ({type(error).__name__})")
 
 
-def _unreadable(why: str) -> InboundMail:
+class _Refused(Exception):
+    """A message is hostile (RULES.md 3): one of HOSTILE_REASONS, and what was found."""
+
+    def __init__(self, reason: str, detail: str):
+        super().__init__(detail)
+        self.reason = reason
+        self.detail = detail
+
+
+def _refused(raw: bytes, own: set[str], reason: str, detail: str) -> InboundMail:
+    """A hostile message as its raw header block tells it: enough to record it, answer it
+    once and spot a loop, for a cost bounded by HEAD_SCAN whatever the message holds."""
+    try:
+        head = _RawHead(_head_fields(raw))
+        sender = address_of(next(iter(_headers(head, "From")), ""))
+        loop = _loop(head, sender, own)
+        message_id = _message_id(head)
+        return InboundMail(
+            message_id=message_id,
+            sender=sender,
+            subject=_short_subject(head),
+            received_at=_received_at(head),
+            references=_references(head, message_id),
+            text="",
+            loop=loop,
+            bounced_recipients=_bounced(head, []) if loop == "bounce" else (),
+            oversize=reason == "too-large",
+            ignored_parts=(),
+            broken=detail,
+            hostile=reason,
+        )
+    except Exception as error:  # a bug here: still no raise, and still refused
+        return _unreadable(f"could not be read ({type(error).__name__})", reason)
+
+
+def _unreadable(why: str, hostile: str | None = None) -> InboundMail:
     return InboundMail(
         message_id=None,
         sender="",
@@ -100,13 +187,18 @@ def _unreadable(why: str) -> InboundMail:
         oversize=False,
         ignored_parts=(),
         broken=why,
+        hostile=hostile,
     )
 
 
-def _read(raw: bytes, own_addresses: Iterable[str], max_text: int) -> InboundMail:
+def _read(raw: bytes, own: set[str], max_text: int, max_bytes: int) -> InboundMail:
+    if len(raw) > max_bytes:
+        raise _Refused("too-large", f"more than {max_bytes} bytes of raw mail")
+    if not _head_fields(raw):
+        # Garbage, or a body alone: the email package would read it all as a body.
+        raise _Refused("unparseable", "no header: this is no mail")
     too_big = len(raw) > raw_cap(max_text)
-    parser = email.parser.BytesParser(policy=policy.default)
-    msg = parser.parsebytes(raw, headersonly=too_big)
+    msg = _parse(raw, headersonly=too_big)
     problems: list[str] = []
     if too_big:
         text, ignored, leaves = "", (), _leaves(msg)
@@ -117,7 +209,6 @@ def _read(raw: bytes, own_addresses: Iterable[str], max_text: int) -> InboundMai
     problems.extend(_defects(msg))
     # The address needs no RFC 2047 decoding: only a display name is ever encoded.
     sender = address_of(next(iter(_headers(msg, "From")), ""))
-    own = {address_of(a) for a in own_addresses} - {""}
     loop = _loop(msg, sender, own)
     message_id = _message_id(msg)
     return InboundMail(
@@ -135,7 +226,155 @@ def _read(raw: bytes, own_addresses: Iterable[str], max_text: int) -> InboundMai
     )
 
 
+# --- bounded parsing ---------------------------------------------------------------------
+
+
+class _CachingPolicy(EmailPolicy):
+    """policy.default, but a structured field is parsed once per message, not at every
+    read: the parser and get_body() read a part's Content-Type a dozen times, and a
+    multipart's own once for every part in it."""
+
+    parsed: dict[tuple[str, str], Any] | None = None
+
+    def header_fetch_parse(self, name: str, value: Any) -> Any:
+        if self.parsed is None or not isinstance(value, str) or hasattr(value, "name"):
+            return super().header_fetch_parse(name, value)
+        key = (name, value)
+        if key not in self.parsed:
+            self.parsed[key] = super().header_fetch_parse(name, value)
+        return self.parsed[key]
+
+
+class _BoundedParser(email.feedparser.BytesFeedParser):
+    """The email package's own parser, stopped with `_Refused` before it does more than
+    RULES.md 3 and the bounds above allow: each header section is measured before a field
+    of it is parsed, and a part is refused before the parser recurses into it."""
+
+    def __init__(self) -> None:
+        super().__init__(policy=_CachingPolicy(parsed={}))
+        self.parts = self.fields = self.words = self.mime = 0
+
+    def _new_message(self) -> None:
+        # _msgstack holds the parts this new one is nested in
+        if len(self._msgstack) > MAX_DEPTH:
+            raise _Refused("too-deep", f"MIME parts nested deeper than {MAX_DEPTH} levels")
+        self.parts += 1
+        if self.parts > MAX_PARTS + 1:  # the message itself is no part
+            raise _Refused("unparseable", f"more than {MAX_PARTS} MIME parts")
+        super()._new_message()
+
+    def _parse_headers(self, lines: list[str]) -> None:
+        # The lines are the raw bytes decoded one to one (surrogateescape): len() is bytes.
+        name, size = "", 0
+        for line in lines:
+            if line[:1] in (" ", "\t"):
+                size += len(line)
+            else:
+                self._field(name, size)
+                name, size = line.split(":", 1)[0].strip().lower(), len(line)
+            self.words += line.count("=?")
+        self._field(name, size)
+        if self.words > MAX_ENCODED_WORDS:
+            raise _Refused("unparseable", f"more than {MAX_ENCODED_WORDS} encoded words in its headers")
+        super()._parse_headers(lines)
+
+    def _field(self, name: str, size: int) -> None:
+        if not size:
+            return
+        if size > MAX_HEADER_BYTES:
+            shown = _one_line(_unsurrogate(name))[:40] or "nameless"
+            raise _Refused("long-header", f"a {shown} header of {size} bytes (at most {MAX_HEADER_BYTES})")
+        self.fields += 1
+        if self.fields > MAX_FIELDS:
+            raise _Refused("unparseable", f"more than {MAX_FIELDS} header fields")
+        if name in _MIME_FIELDS:
+            self.mime += size
+            if size > MAX_MIME_FIELD or self.mime > MAX_MIME_BYTES:
+                raise _Refused("unparseable", f"MIME header fields longer than gm reads ({name} of {size} bytes)")
+
+
+_FEED = 8192  # as email.parser feeds its parser: the lines in hand stay few
+
+
+def _parse(raw: bytes, *, headersonly: bool = False) -> EmailMessage:
+    parser = _BoundedParser()
+    if headersonly:
+        parser._set_headersonly()
+    for start in range(0, len(raw), _FEED):
+        parser.feed(raw[start : start + _FEED])
+    msg = parser.close()
+    assert isinstance(msg, EmailMessage)
+    return msg
+
+
+# The email package's own test for a header line (feedparser.headerRE).
+_HEADER_LINE = re.compile(rb"From |[\x21-\x39\x3b-\x7e]*:|[\t ]")
+
+
+def _head_fields(raw: bytes) -> list[tuple[str, str]]:
+    """The message's own header fields (name, value), read by hand from at most HEAD_SCAN
+    raw bytes as the email package would read them; each cut at MAX_HEADER_BYTES."""
+    fields: list[tuple[str, list[str]]] = []
+    size = 0
+    for line in raw[:HEAD_SCAN].splitlines():
+        if not _HEADER_LINE.match(line):
+            break  # the blank line, or the body without one
+        text = line.decode("ascii", "surrogateescape")
+        if line[:1] in (b" ", b"\t"):
+            if fields and size + len(text) <= MAX_HEADER_BYTES:
+                fields[-1][1].append(text)
+                size += len(text)
+        elif not line.startswith(b"From "):  # an mbox envelope line is no field
+            if len(fields) == MAX_FIELDS:
+                break
+            name, _, value = text.partition(":")
+            fields.append((name.strip(), [value.strip()[:MAX_HEADER_BYTES]]))
+            size = len(text)
+    return [(name, "".join(parts)) for name, parts in fields]
+
+
+class _RawHead:
+    """Header fields read by hand, standing in for a parsed message wherever only raw
+    header values are read (a hostile message is never handed to the email package)."""
+
+    def __init__(self, fields: list[tuple[str, str]]):
+        self.fields = fields
+
+    def raw_items(self) -> Iterator[tuple[str, str]]:
+        return iter(self.fields)
+
+    def get_content_type(self) -> str:
+        for name, value in self.fields:
+            if name.lower() == "content-type":
+                kind = value.split(";", 1)[0].strip().lower()
+                return kind if "/" in kind else "text/plain"
+        return "text/plain"
+
+
+def _short_subject(head: _RawHead) -> str:
+    """The Subject decoded from its first _SUBJECT_SCAN characters only."""
+    value = next(iter(_raw_header(head, "Subject")), "")
+    if len(value) > _SUBJECT_SCAN:
+        value = value[:_SUBJECT_SCAN].rsplit(" ", 1)[0]  # no half encoded word
+    with contextlib.suppress(Exception):  # undecodable words stay as they were written
+        value = str(policy.default.header_factory("Subject", value))
+    return _one_line(_unsurrogate(value))[:_SUBJECT_KEPT]
+
+
+def header_times(raw: bytes) -> tuple[datetime | None, datetime | None]:
+    """(the topmost Received: header's date, the Date: header's) read by hand from the raw
+    header block: the time of receipt of mail files the GM names (RULES.md 3)."""
+    try:
+        head = _RawHead(_head_fields(raw))
+        return _topmost_received(head), _date(head)
+    except Exception:  # a date that cannot be read is no date
+        return None, None
+
+
 # --- headers -----------------------------------------------------------------------------
+
+# What the header readers below read: a parsed message, or a hostile one's raw header block.
+_Headed = email.message.Message | _RawHead
 
 _SURROGATES = re.compile(r"[\udc80-\udcff]+")
 _ANY_SURROGATE = re.compile(r"[\ud800-\udfff]")
@@ -157,7 +396,7 @@ def _one_line(value: str) -> str:
     return " ".join(_CONTROLS.sub(" ", value).split())
 
 
-def _raw_header(msg: email.message.Message, name: str) -> list[str]:
+def _raw_header(msg: _Headed, name: str) -> list[str]:
     lowered = name.lower()
     return [str(v) for k, v in msg.raw_items() if k.lower() == lowered]
 
@@ -174,7 +413,7 @@ def _header(msg: email.message.Message, name: str) -> str | None:
         return _unsurrogate(raw[0]) if raw else None
 
 
-def _headers(msg: email.message.Message, name: str) -> list[str]:
+def _headers(msg: _Headed, name: str) -> list[str]:
     """Every `name` header, undecoded and unfolded (dates, ids, loop markers)."""
     return [_one_line(_unsurrogate(v)) for v in _raw_header(msg, name)]
 
@@ -200,7 +439,7 @@ def address_of(header_value: str) -> str:
 _MSG_ID = re.compile(r"<[^<>\s]+>")
 
 
-def _message_id(msg: email.message.Message) -> str | None:
+def _message_id(msg: _Headed) -> str | None:
     values = _headers(msg, "Message-ID")
     if not values or not values[0]:
         return None
@@ -208,7 +447,7 @@ def _message_id(msg: email.message.Message) -> str | None:
     return found.group() if found else values[0]
 
 
-def _references(msg: email.message.Message, message_id: str | None) -> tuple[str, ...]:
+def _references(msg: _Headed, message_id: str | None) -> tuple[str, ...]:
     """Ids for our reply's References: theirs (or In-Reply-To), then the message's own."""
     ids = _MSG_ID.findall(" ".join(_headers(msg, "References")))
     if not ids:
@@ -233,17 +472,21 @@ def _parse_date(value: str) -> datetime | None:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
-def _received_at(msg: email.message.Message) -> datetime | None:
-    """CONTRACT.md: the date of the topmost Received: header, else the Date: header.
+def _received_at(msg: _Headed) -> datetime | None:
+    """CONTRACT.md: the date of the topmost Received: header, else the Date: header."""
+    return _topmost_received(msg) or _date(msg)
 
-    Only the topmost Received: is our own server's; a later one (or the Date:) could be
-    written by the sender, so no other Received: is consulted.
-    """
+
+def _topmost_received(msg: _Headed) -> datetime | None:
+    # Only the topmost Received: is our own server's; a later one could be written by the
+    # sender, so no other Received: is consulted.
     received = _headers(msg, "Received")
     if received and ";" in received[0]:
-        when = _parse_date(received[0].rsplit(";", 1)[1])
-        if when is not None:
-            return when
+        return _parse_date(received[0].rsplit(";", 1)[1])
+    return None
+
+
+def _date(msg: _Headed) -> datetime | None:
     dates = _headers(msg, "Date")
     return _parse_date(dates[0]) if dates else None
 
@@ -258,7 +501,7 @@ def _first_word(value: str) -> str:
     return re.split(r"[\s;(]", value.strip(), maxsplit=1)[0].lower()
 
 
-def _loop(msg: email.message.Message, sender: str, own: set[str]) -> str | None:
+def _loop(msg: _Headed, sender: str, own: set[str]) -> str | None:
     """Why this mail must never be answered (RULES.md 3), or None.
 
     A bounce is named first, since only that reason makes the caller mark an address as
@@ -294,7 +537,7 @@ _RECIPIENT = re.compile(
 _ACTION = re.compile(r"^action\s*:\s*([a-z]+)", re.IGNORECASE | re.MULTILINE)
 
 
-def _bounced(msg: email.message.Message, leaves: list[_Leaf]) -> tuple[str, ...]:
+def _bounced(msg: _Headed, leaves: list[_Leaf]) -> tuple[str, ...]:
     """Failed recipients named by the report's message/delivery-status part(s)."""
     found: list[str] = []
     for leaf in leaves:
@@ -583,7 +826,10 @@ def _repair_boundary(msg: EmailMessage, problems: list[str]) -> EmailMessage:
         return msg
     try:
         msg.set_param("boundary", line.group(1))
-        again = email.message_from_bytes(msg.as_bytes(), policy=policy.default)
+        # Headers go out as they came in: refolding them would parse every long one.
+        again = _parse(msg.as_bytes(policy=msg.policy.clone(refold_source="none")))
+    except _Refused:  # the parts found are hostile: so is the message
+        raise
     except Exception:  # the guess failed; the body is read as it stands
         return msg
     if not again.is_multipart():
