@@ -18,6 +18,13 @@ from .errors import GmError
 from .progress import Progress
 from .store import command_lock
 
+UNANSWERED_WHY = {
+    "capped": "past the refusals a day to one address, not answered",
+    "hostile": "too large, too deep or unreadable as mail, refused unread",
+    "unreadable": "no usable sender, not answered",
+    "loop": "auto-replies, bounces, bulk mail or answers to our refusals, not answered",
+}
+
 
 def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
@@ -201,7 +208,7 @@ def orders_cmd(ctx: click.Context, full: bool) -> None:
             return
         statuses = order_statuses(campaign)
     click.echo(f"turn {state.turn}: {sum(s.complete for s in statuses if s.must_send)} of "
-               f"{sum(s.must_send for s in statuses)} numbers in")
+               f"{sum(s.must_send for s in statuses)} orders in")
     for s in statuses:
         mark = "ok  " if s.complete else "MISSING" if s.must_send else "-   "
         if not s.must_send:
@@ -371,7 +378,7 @@ def status_cmd(ctx: click.Context) -> None:
             statuses = order_statuses(campaign)
             click.echo(f"turn {state.turn}, deadline {(text['local'] or text['utc']) if text else '-'}")
             click.echo(f"orders: {sum(s.complete for s in statuses if s.must_send)} of "
-                       f"{sum(s.must_send for s in statuses)} numbers in; "
+                       f"{sum(s.must_send for s in statuses)} orders in; "
                        f"{sum(1 for s in statuses if s.receipt)} players have written")
         for board_id, board in state.boards.items():
             crossed = board.crossed
@@ -385,6 +392,10 @@ def status_cmd(ctx: click.Context) -> None:
             click.echo(f"  {line.name:<20} placings {placings}{agg}")
         failing = campaign.store.rows("select id, email, failing from players where failing is not null")
         broken = campaign.store.one("select count(*) as n from messages where outcome = 'error'")["n"]
+        # mail kept but not answered, for the GM to look at (RULES.md 3)
+        unanswered = campaign.store.rows(
+            "select outcome, count(*) as n from messages where outcome in ('capped', 'hostile', 'unreadable', 'loop') "
+            "group by outcome order by outcome")
         queued = campaign.store.one("select count(*) as n from outbox where status = 'queued'")["n"]
         failed = campaign.store.one("select count(*) as n from outbox where status = 'failed'")["n"]
     click.echo(f"outbox: {queued} queued, {failed} refused for good")
@@ -393,6 +404,9 @@ def status_cmd(ctx: click.Context) -> None:
     if broken:
         click.echo(f"UNANSWERED: {broken} messages gm could not handle are kept in the database "
                    "(messages with outcome 'error')")
+    for row in unanswered:
+        click.echo(f"kept: {row['n']} {row['outcome']} message{'s' if row['n'] != 1 else ''} "
+                   f"({UNANSWERED_WHY[row['outcome']]})")
 
 
 @click.command("turn")

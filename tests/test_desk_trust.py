@@ -172,6 +172,8 @@ def test_3_thirty_forged_mails_to_a_third_party_produce_exactly_5_refusals(campa
     assert db.execute("select count(*) from outbox where recipient = ?", (VICTIM,)).fetchone() == (5,)
     details = [d for (d,) in db.execute("select detail from messages where outcome = 'capped'")]
     assert len(details) == 25 and all("cap 5" in d for d in details)
+    status = campaign("status", now="2027-01-02T12:00:00Z")
+    assert "kept: 25 capped messages (past the refusals a day to one address, not answered)" in status
     # a day is the 24 hours before the message is handled: 23 hours on, still capped ...
     (tmp_path / "later.eml").write_bytes(forged(100))
     campaign("ingest", str(tmp_path / "later.eml"), now="2027-01-03T11:00:00Z")
