@@ -21,6 +21,7 @@ from .campaign import Campaign, check_password, deadline_text, hash_password, is
 from .mail.inbound import InboundMail, read_mail
 from .mailout import compose, queue
 from .orderlang import OrderText, parse_orders
+from .rules.grammar import ruleset_keywords
 from .rules.postal import SHARED, PostalOrder
 from .store import body_digest, dumps
 
@@ -106,6 +107,7 @@ class Desk:
         # mail changes orders, never the state or the deadline: read them once per batch
         self.state = campaign.state()
         self.deadline = campaign.deadline()
+        self._keywords: frozenset[str] | None = None
 
     # -- the whole of one message ------------------------------------------------------
 
@@ -197,13 +199,14 @@ class Desk:
                 context={"problems": [f"the message is longer than {self.config.max_order_text} characters of text; send just your orders"],
                          "authenticated": False, "ignored": []},
             )
-        parsed = parse_orders(mail.text, per_board_numbers=self.config.options.per_board)
+        grammar = self.campaign.ruleset.grammar(self.campaign.setup.options)
+        parsed = parse_orders(mail.text, grammar=grammar, other_keywords=self._other_keywords())
         if parsed.reset and not parsed.problems:
             return self._reset(db, parsed, mail, now)
         player = self._authenticate(db, parsed, mail)
         syntax = [f"line {p.line}: {p.message}" for p in parsed.problems]
         ignored = [{"line": n, "text": t} for n, t in parsed.ignored]
-        has_orders = bool(parsed.numbers or parsed.trapdoors or parsed.turn is not None)
+        has_orders = bool(parsed.commands or parsed.turn is not None)
 
         if player is None:
             if parsed.help and not has_orders and not parsed.player and not parsed.password:
@@ -226,12 +229,13 @@ class Desk:
         order, receipt = standing_order(self.campaign, state.turn, player.id)
         new_order = order
         if not problems:
-            new_order, more = self._merge(parsed, order)
+            new_order, more = self.campaign.ruleset.merge(
+                self.campaign.setup, state, player.id, order, parsed.commands)
             problems += more
             if not more:
                 problems += self.campaign.ruleset.order_problems(self.campaign.setup, state, player.id, new_order)
         if not has_orders and not problems:
-            problems.append("the message holds no order: send NUMBER and TRAPDOOR lines (HELP explains)")
+            problems.append(f"the message holds no order: send {_listed(grammar.keywords)} lines (HELP explains)")
         if problems:
             return self._reply(db, mail, now, to=email, template="refusal", outcome="refused", player=player.id,
                                context={"problems": problems, "authenticated": True, "ignored": ignored,
@@ -253,6 +257,12 @@ class Desk:
                                     "player": {"id": player.id, "name": player.name}, "help": parsed.help})
 
     # -- parts ------------------------------------------------------------------------
+
+    def _other_keywords(self) -> frozenset[str]:
+        """Every ruleset's command keywords (RULES.md 4.5), worked out once per batch."""
+        if self._keywords is None:
+            self._keywords = ruleset_keywords()
+        return self._keywords
 
     def _loop(self, db: Any, mail: InboundMail) -> Outcome:
         """Never answered (RULES.md 3). A bounce marks the failed player addresses."""
@@ -366,41 +376,6 @@ class Desk:
             problems.append(f"the deadline for turn {state.turn} was {text}; this message arrived after it")
         return problems
 
-    def _merge(self, parsed: OrderText, order: PostalOrder) -> tuple[PostalOrder, list[str]]:
-        """The standing order with what this message names replaced (RULES.md 2.4)."""
-        config, problems = self.config, []
-        numbers, trapdoors = dict(order.numbers), dict(order.trapdoors)
-        only_board = next(iter(config.boards)) if len(config.boards) == 1 else None
-        for written, number in parsed.numbers.items():
-            if not config.options.per_board:
-                if written is not None:
-                    problems.append(f"NUMBER {written} {number}: numbers are shared by all boards; write NUMBER {number}")
-                    continue
-                numbers[SHARED] = number
-                continue
-            board = config.board_id(written) if written is not None else only_board
-            if board is None:
-                problems.append(
-                    f"NUMBER {written} {number}: there is no board {written}" if written is not None
-                    else f"NUMBER {number}: name the board, e.g. NUMBER {next(iter(config.boards))} {number}"
-                )
-                continue
-            numbers[board] = number
-        for written, square in parsed.trapdoors.items():
-            board = config.board_id(written) if written is not None else only_board
-            if board is None:
-                what = f"TRAPDOOR {written or ''} {square or 'NONE'}".replace("  ", " ")
-                problems.append(
-                    f"{what}: there is no board {written}" if written is not None
-                    else f"{what}: name the board, e.g. TRAPDOOR {next(iter(config.boards))} {square or 'NONE'}"
-                )
-                continue
-            if square is None:
-                trapdoors.pop(board, None)
-            else:
-                trapdoors[board] = square
-        return PostalOrder(numbers, trapdoors), problems
-
     def _reply(self, db: Any, mail: InboundMail, now: datetime, *, to: str, template: str,
                outcome: str, context: dict[str, Any], player: str | None = None) -> Outcome:
         problems = context.get("problems", [])
@@ -430,6 +405,11 @@ class Desk:
         outbox_id = queue(db, message, kind=template, now=now, player=player, turn=self.state.turn)
         return Outcome(outcome, player=player, detail="; ".join(problems)[:2000], reply=outbox_id,
                        problems=list(problems))
+
+
+def _listed(words: tuple[str, ...]) -> str:
+    """`A`, `A and B`, `A, B and C`."""
+    return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _size(count: int) -> str:

@@ -1,42 +1,58 @@
 """The order language (RULES.md 3): the text of one order mail, turned into commands.
 
 This module owns syntax only: which lines are commands, what each command's values must
-look like, where reading stops, and every problem found, line by line. What the commands
-mean for a game (does the player exist, is the password right, is square 140 on the
-board, is 4 still held, was the board left out on a two-board campaign) is the caller's,
-with the game state at hand.
+look like, where reading stops, and every problem found, line by line. It reads the
+envelope every ruleset shares (GAME, PLAYER, PASSWORD, TURN, END, HELP, RESET); the
+commands that carry the orders are the campaign's ruleset's, declared as a
+`gm.rules.grammar.Grammar` and read here through it. What the commands mean for a game
+(does the player exist, is the password right, does the value fit the game's state) is
+the caller's, with the game state at hand.
 
 The text is whatever a mail program produced: top-posted replies quoting the last turn
 report, Outlook replies quoting it without '>' markers, phone signatures, bold text that
-Gmail's plain alternative writes as *NUMBER 4*. `parse_orders` never raises on any text.
+Gmail's plain alternative writes as *TURN 7*. `parse_orders` never raises on any text.
 """
 
 from __future__ import annotations
 
+import difflib
+import functools
 import re
 import unicodedata
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from types import MappingProxyType
+from collections.abc import Collection, Hashable, Iterator
+from dataclasses import dataclass, replace
 
-__all__ = ["MASK", "KEYWORDS", "Problem", "OrderText", "parse_orders"]
+from .rules.grammar import (
+    ENVELOPE,
+    Command,
+    CommandProblem,
+    Grammar,
+    ruleset_keywords,
+    whole_number,
+)
+
+__all__ = ["ENVELOPE", "MASK", "Command", "Grammar", "OrderText", "Problem", "parse_orders"]
 
 MASK = "********"
-KEYWORDS = ("GAME", "PLAYER", "PASSWORD", "TURN", "NUMBER", "TRAPDOOR", "END", "HELP", "RESET")
 
-# The written form of each command, quoted back in problems so the player can copy it.
+# The written form of each envelope command, quoted back in problems so the player can
+# copy it.
 FORMS = {
     "GAME": "GAME <campaign>",
     "PLAYER": "PLAYER <player>",
     "PASSWORD": "PASSWORD <password>",
     "TURN": "TURN <turn number>",
-    "NUMBER": "NUMBER <1-6>",
-    "NUMBER-per-board": "NUMBER <board> <1-6>",
-    "TRAPDOOR": "TRAPDOOR <board> <square or NONE>",
 }
 
-# Values longer than this are no square, turn or number; the bound also keeps int() cheap.
-MAX_DIGITS = 9
+# A line whose first word is this close to one of the game's commands (difflib's ratio)
+# and at least this long is taken for a misspelt command, not for a free line.
+NEAR_MISS_CUTOFF = 0.8
+NEAR_MISS_LETTERS = 4
+# ... and only a line as short as a command: prose ("Turns out I'm away, sorry.") is free text.
+NEAR_MISS_WORDS = 4
+_PROSE = re.compile(r"[,.!?;]")
+
+_EMPTY = Grammar()
 
 
 @dataclass(frozen=True)
@@ -53,14 +69,15 @@ class Problem:
 
 @dataclass(frozen=True)
 class OrderText:
-    """What one mail's text says, before any game state is consulted."""
+    """What one mail's text says, before any game state is consulted. `commands` are the
+    ruleset's command lines, in the order written; a command given twice with the same
+    value appears once (its first line)."""
 
     game: str | None = None
     player: str | None = None
     password: str | None = None
     turn: int | None = None
-    numbers: Mapping[str | None, int] = field(default_factory=lambda: MappingProxyType({}))
-    trapdoors: Mapping[str | None, int | None] = field(default_factory=lambda: MappingProxyType({}))
+    commands: tuple[Command, ...] = ()
     help: bool = False
     reset: bool = False  # RESET: mail a new password to PLAYER's registered address
     problems: tuple[Problem, ...] = ()
@@ -75,15 +92,11 @@ class OrderText:
 # --- reading lines -----------------------------------------------------------------------
 
 # Characters phones and webmail slip into text that no one can see; they would make
-# "NUMBER\u200b4" look right to the player and fail here.
+# "TURN\u200b7" look right to the player and fail here.
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
 
-# A keyword, then whitespace, a colon (`Number: 4`) or the end of the line.
+# A keyword, then whitespace, a colon (`Turn: 7`) or the end of the line.
 _COMMAND = re.compile(r"(?P<kw>[A-Za-z]+)(?:\s*:\s*|\s+|$)(?P<rest>.*)", re.DOTALL)
-# `NUMBER4`, `NUMBER=4`: clearly meant as a command, but guessing is not ours.
-_GLUED = re.compile(
-    r"(?P<kw>number|turn|trapdoor)\s*(?:[=#]\s*)?(?P<rest>\d.*)", re.IGNORECASE | re.DOTALL
-)
 # A line that may hold a password even though it is no PASSWORD command ("Password=x").
 _PASSWORDISH = re.compile(r"(?:pass(?:word|wort|wd)?|pwd?)", re.IGNORECASE)
 
@@ -115,7 +128,7 @@ _RULE = re.compile(r"_{10,}")
 def _clean(line: str) -> str:
     """The line as the player sees it: invisible characters gone, outer spaces trimmed."""
     line = line.translate(_INVISIBLE).strip()
-    # Gmail's plain alternative writes bold text as *NUMBER 4*.
+    # Gmail's plain alternative writes bold text as *TURN 7*.
     if len(line) > 2 and line[0] == "*" and line[-1] == "*":
         line = line.strip("*").strip()
     return line
@@ -182,27 +195,14 @@ def _quoted_original_starts(lines: list[str], i: int) -> bool:
 
 
 @dataclass(frozen=True)
-class _Command:
+class _Line:
+    """A line that names a known command."""
+
     line: int
     keyword: str
     text: str  # as written, password masked
     args: tuple[str, ...]
     rest: str  # everything after the keyword, as written
-
-
-def _split_command(line: str) -> tuple[str, str] | None:
-    """(KEYWORD, rest as written) when the line is a command, else None."""
-    # Full-width letters and digits from East Asian keyboards read as their ASCII twins.
-    folded = unicodedata.normalize("NFKC", line)
-    match = _COMMAND.fullmatch(folded)
-    if not match or match["kw"].upper() not in KEYWORDS:
-        return None
-    keyword = match["kw"].upper()
-    if keyword == "PASSWORD":
-        # Passwords are case-sensitive and kept exactly as written, NFKC left aside.
-        rest = re.sub(r"^\s*[:\uff1a]?\s*", "", line[len(match["kw"]) :])
-        return keyword, rest.strip()
-    return keyword, match["rest"].strip()
 
 
 def _masked(line: str) -> str:
@@ -211,167 +211,155 @@ def _masked(line: str) -> str:
     return (line[: match.end()] + " " + MASK) if match else MASK
 
 
-def _whole_number(value: str, low: int, high: int | None = None) -> int | None:
-    if not (value.isascii() and value.isdigit() and len(value) <= MAX_DIGITS):
-        return None
-    number = int(value)
-    if number < low or (high is not None and number > high):
-        return None
-    return number
-
-
-def _board(token: str) -> str:
-    # `TRAPDOOR A: 37` reads naturally; the colon is not part of the board id.
-    return token.rstrip(":") or token
+@functools.lru_cache(maxsize=64)
+def _glued(keywords: tuple[str, ...]) -> re.Pattern[str]:
+    """`TURN7`, `TURN=7`: clearly meant as a command, but guessing is not ours."""
+    words = "|".join(sorted(keywords, key=len, reverse=True))
+    return re.compile(rf"(?P<kw>{words})\s*(?:[=#]\s*)?(?P<rest>\d.*)", re.IGNORECASE | re.DOTALL)
 
 
 class _Reader:
     """Collects commands line by line; one instance per parse_orders call."""
 
-    def __init__(self, per_board_numbers: bool):
-        self.per_board_numbers = per_board_numbers
+    def __init__(self, grammar: Grammar, other_keywords: Collection[str]):
+        self.grammar = grammar
+        self.known = (*ENVELOPE, *grammar.keywords)
+        self.foreign = frozenset(k.upper() for k in other_keywords) - set(self.known)
+        self.glued = _glued(("TURN", *grammar.keywords))
         self.game: str | None = None
         self.player: str | None = None
         self.password: str | None = None
         self.turn: int | None = None
-        self.numbers: dict[str | None, int] = {}
-        self.trapdoors: dict[str | None, int | None] = {}
+        self.commands: list[Command] = []
         self.help = False
-        self.reset_line: _Command | None = None
+        self.reset_line: _Line | None = None
         self.problems: list[Problem] = []
         self.ignored: list[tuple[int, str]] = []
         self.secrets: set[str] = set()
-        # (command, target) -> the first line that set it, and its value as compared
-        self.seen: dict[tuple[str, str | None], tuple[_Command, object]] = {}
-        self.board_spelling: dict[str, str] = {}
+        # (keyword, target) -> the first line that set it, its target and its value
+        self.seen: dict[tuple[str, Hashable], tuple[_Line, Hashable, object]] = {}
 
-    def problem(self, command: _Command, message: str) -> None:
-        self.problems.append(Problem(command.line, command.text, message))
+    def problem(self, line: _Line, message: str) -> None:
+        self.problems.append(Problem(line.line, line.text, message))
 
-    def first_time(self, command: _Command, target: str | None, value: object) -> bool:
+    def first_time(self, line: _Line, target: Hashable, value: object) -> bool:
         """True the first time a command names its target; the same target again with a
         different value is a problem naming both lines."""
-        key = (command.keyword, target)
+        key = (line.keyword, target)
         if key not in self.seen:
-            self.seen[key] = (command, value)
+            self.seen[key] = (line, target, value)
             return True
-        first, first_value = self.seen[key]
+        first, first_target, first_value = self.seen[key]
         if first_value != value:
-            name = (
-                command.keyword
-                if target is None
-                else f"{command.keyword} for board {_board(first.args[0])}"
-            )
+            name = line.keyword if target is None else f"{line.keyword} for {first_target}"
             self.problem(
-                command,
+                line,
                 f"{name} given twice with different values: line {first.line} says "
-                f'"{first.text}", line {command.line} says "{command.text}"',
+                f'"{first.text}", line {line.line} says "{line.text}"',
             )
         return False
 
-    def one_value(self, command: _Command, what: str) -> str | None:
-        form = FORMS[command.keyword]
-        if not command.args:
-            self.problem(command, f"{command.keyword} needs {what}, written {form}")
+    def one_value(self, line: _Line, what: str) -> str | None:
+        form = FORMS[line.keyword]
+        if not line.args:
+            self.problem(line, f"{line.keyword} needs {what}, written {form}")
             return None
-        if len(command.args) > 1:
+        if len(line.args) > 1:
             self.problem(
-                command,
-                f'{command.keyword} takes one value ({what}), written {form}; got "{command.rest}"',
+                line, f'{line.keyword} takes one value ({what}), written {form}; got "{line.rest}"'
             )
             return None
-        return command.args[0]
+        return line.args[0]
 
-    def read(self, command: _Command) -> None:
-        getattr(self, "read_" + command.keyword.lower())(command)
+    def read(self, line: _Line) -> None:
+        if line.keyword in ENVELOPE:
+            getattr(self, "read_" + line.keyword.lower())(line)
+            return
+        spec = self.grammar.spec(line.keyword)
+        assert spec is not None
+        try:
+            target, value = spec.read(line.args, line.rest, self.grammar.context)
+        except CommandProblem as problem:
+            self.problem(line, problem.message)
+            return
+        if spec.repeatable or self.first_time(line, target, value):
+            self.commands.append(Command(line.line, line.text, line.keyword, target, value))
 
-    def read_game(self, command: _Command) -> None:
-        value = self.one_value(command, "the campaign id")
-        if value is not None and self.first_time(command, None, value.casefold()):
+    def read_game(self, line: _Line) -> None:
+        value = self.one_value(line, "the campaign id")
+        if value is not None and self.first_time(line, None, value.casefold()):
             self.game = value
 
-    def read_player(self, command: _Command) -> None:
-        value = self.one_value(command, "your player id")
-        if value is not None and self.first_time(command, None, value.casefold()):
+    def read_player(self, line: _Line) -> None:
+        value = self.one_value(line, "your player id")
+        if value is not None and self.first_time(line, None, value.casefold()):
             self.player = value
 
-    def read_password(self, command: _Command) -> None:
+    def read_password(self, line: _Line) -> None:
         # The rest of the line is the password, so one with a space in it still works.
-        if not command.rest:
-            self.problem(command, f"PASSWORD needs your password, written {FORMS['PASSWORD']}")
+        if not line.rest:
+            self.problem(line, f"PASSWORD needs your password, written {FORMS['PASSWORD']}")
             return
-        self.secrets.add(command.rest)
-        if self.first_time(command, None, command.rest):
-            self.password = command.rest
+        self.secrets.add(line.rest)
+        if self.first_time(line, None, line.rest):
+            self.password = line.rest
 
-    def read_turn(self, command: _Command) -> None:
-        value = self.one_value(command, "the turn number")
+    def read_turn(self, line: _Line) -> None:
+        value = self.one_value(line, "the turn number")
         if value is None:
             return
-        turn = _whole_number(value, 1)
+        turn = whole_number(value, 1)
         if turn is None:
-            self.problem(command, f'TURN needs a whole turn number (1 or more), got "{value}"')
-        elif self.first_time(command, None, turn):
+            self.problem(line, f'TURN needs a whole turn number (1 or more), got "{value}"')
+        elif self.first_time(line, None, turn):
             self.turn = turn
 
-    def read_number(self, command: _Command) -> None:
-        args = command.args
-        form = FORMS["NUMBER-per-board" if self.per_board_numbers else "NUMBER"]
-        if not args:
-            self.problem(command, f"NUMBER needs a number from 1 to 6, written {form}")
-            return
-        if len(args) > (2 if self.per_board_numbers else 1):
-            self.problem(command, f'too many values for NUMBER: write {form}; got "{command.rest}"')
-            return
-        # Under per-board numbers a lone number leaves the board out, like TRAPDOOR 37;
-        # the caller accepts that only on a one-board campaign.
-        board = _board(args[0]) if len(args) == 2 else None
-        number = _whole_number(args[-1], 1, 6)
-        if number is None:
-            self.problem(command, f'NUMBER needs a whole number from 1 to 6, got "{args[-1]}"')
-        elif self.first_time(command, _folded(board), number):
-            self.numbers[self.spelled(board)] = number
-
-    def read_trapdoor(self, command: _Command) -> None:
-        args = command.args
-        form = FORMS["TRAPDOOR"]
-        if not args:
-            self.problem(command, f"TRAPDOOR needs a square or NONE, written {form}")
-            return
-        if len(args) > 2:
-            self.problem(
-                command, f'too many values for TRAPDOOR: write {form}; got "{command.rest}"'
-            )
-            return
-        board = _board(args[0]) if len(args) == 2 else None
-        value = args[-1]
-        withdraw = value.upper() == "NONE"
-        square = None if withdraw else _whole_number(value, 1)
-        if square is None and not withdraw:
-            hint = "" if len(args) == 2 else f", written {form}"
-            self.problem(
-                command, f'TRAPDOOR needs a square number (1 or more) or NONE, got "{value}"{hint}'
-            )
-        elif self.first_time(command, _folded(board), square):
-            self.trapdoors[self.spelled(board)] = square
-
-    def read_help(self, command: _Command) -> None:
+    def read_help(self, line: _Line) -> None:
         # "Help me please" is a plea for help, not a syntax error worth refusing.
         self.help = True
 
-    def read_reset(self, command: _Command) -> None:
+    def read_reset(self, line: _Line) -> None:
         # Words after RESET ("reset please") change nothing; the PLAYER line says who.
-        self.reset_line = self.reset_line or command
+        self.reset_line = self.reset_line or line
 
-    def spelled(self, board: str | None) -> str | None:
-        """The board id as first written, so `a` and `A` share one entry."""
-        if board is None:
+    def not_a_command(self, lineno: int, line: str, folded: str, word: str | None) -> None:
+        """A line that names no command of this game: a problem when it names another
+        ruleset's command (RULES.md 4.5), glues a value to a keyword or misspells one;
+        else listed back as ignored."""
+        if word is not None and word in self.foreign:
+            own = self.grammar.keywords or self.known
+            self.problems.append(Problem(
+                lineno, _shown(line),
+                f"{word} is not a command of this game; its commands are {', '.join(own)}",
+            ))
+            return
+        glued = self.glued.fullmatch(folded)
+        if glued is not None:
+            keyword = glued["kw"].upper()
+            self.problems.append(Problem(
+                lineno, line,
+                f'write {keyword} and its value with a space between: "{keyword} {glued["rest"]}"',
+            ))
+            return
+        meant = self.near_miss(word, folded)
+        if meant is not None:
+            # a misspelt PASSWORD line holds the password: show only the word
+            text = f"{line.split()[0]} {MASK}" if meant == "PASSWORD" else _shown(line)
+            self.problems.append(Problem(lineno, text, f"{word} is not a command; did you mean {meant}?"))
+            return
+        self.ignored.append((lineno, _shown(line)))
+
+    def near_miss(self, word: str | None, folded: str) -> str | None:
+        """The command a short line's first word is a misspelling of (`NUMBR 5`), if any."""
+        if (
+            word is None
+            or len(word) < NEAR_MISS_LETTERS
+            or len(folded.split()) > NEAR_MISS_WORDS
+            or _PROSE.search(folded)
+        ):
             return None
-        return self.board_spelling.setdefault(board.casefold(), board)
-
-
-def _folded(board: str | None) -> str | None:
-    return None if board is None else board.casefold()
+        close = difflib.get_close_matches(word, self.known, n=1, cutoff=NEAR_MISS_CUTOFF)
+        return close[0] if close else None
 
 
 def _shown(line: str) -> str:
@@ -384,7 +372,7 @@ def _readable_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
     quoted lines skipped, stopping at a signature or a quoted original."""
     i = 0
     while i < len(lines):
-        raw, number = lines[i], i + 1
+        raw, lineno = lines[i], i + 1
         i += 1
         line = _clean(raw)
         if not line or _is_quoted(line):
@@ -398,22 +386,38 @@ def _readable_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
                 return  # the quoted original has no '>' markers: nothing below is ours
             i += attribution - 1  # a bottom-posted reply: read on below the quote
             continue
-        yield number, line
+        yield lineno, line
 
 
-def parse_orders(text: str, *, per_board_numbers: bool = False, max_lines: int = 1000) -> OrderText:
+
+def parse_orders(
+    text: str,
+    *,
+    grammar: Grammar | None = None,
+    other_keywords: Collection[str] | None = None,
+    max_lines: int = 1000,
+) -> OrderText:
     """Read the commands of one order mail's text (RULES.md 3).
+
+    `grammar` is the campaign's ruleset's commands (`ruleset.grammar(options)`); without
+    it only the envelope is read. A line naming a command of `other_keywords` that the
+    grammar does not know is refused (RULES.md 4.5); by default those are the commands of
+    every ruleset gm knows (`gm.rules.registry`), so a caller handling many messages may
+    work them out once with `gm.rules.grammar.ruleset_keywords()`.
 
     `max_lines` caps the lines read as possible commands (blank and quoted lines are
     skipped without counting, so a long quoted report does not use it up); a message
     with more is a problem.
     """
-    reader = _Reader(per_board_numbers)
-    for counted, (number, line) in enumerate(_readable_lines(str(text).splitlines()), 1):
+    grammar = _EMPTY if grammar is None else grammar
+    if other_keywords is None:
+        other_keywords = ruleset_keywords()
+    reader = _Reader(grammar, other_keywords)
+    for counted, (lineno, line) in enumerate(_readable_lines(str(text).splitlines()), 1):
         if counted > max_lines:
             reader.problems.append(
                 Problem(
-                    number,
+                    lineno,
                     _shown(line),
                     f"too many lines: only the first {max_lines} lines "
                     "(not counting blank and quoted ones) are read; "
@@ -421,33 +425,24 @@ def parse_orders(text: str, *, per_board_numbers: bool = False, max_lines: int =
                 )
             )
             break
-        split = _split_command(line)
-        if split is None:
-            _not_a_command(reader, number, line)
+        # Full-width letters and digits (East Asian input methods) read as their ASCII twins.
+        folded = unicodedata.normalize("NFKC", line)
+        match = _COMMAND.fullmatch(folded)
+        word = match["kw"].upper() if match else None
+        if match is None or word not in reader.known:
+            reader.not_a_command(lineno, line, folded, word)
             continue
-        keyword, rest = split
-        if keyword == "END":
+        if word == "END":
             break
+        rest = match["rest"].strip()
         shown = line
-        if keyword == "PASSWORD" and rest:
-            shown = line[: len(line) - len(rest)].rstrip() + " " + MASK
-        reader.read(_Command(number, keyword, shown, tuple(rest.split()), rest))
+        if word == "PASSWORD":
+            # Passwords are case-sensitive and kept exactly as written, NFKC left aside.
+            rest = re.sub(r"^\s*[:\uff1a]?\s*", "", line[len(match["kw"]) :]).strip()
+            if rest:
+                shown = line[: len(line) - len(rest)].rstrip() + " " + MASK
+        reader.read(_Line(lineno, word, shown, tuple(rest.split()), rest))
     return _result(reader)
-
-
-def _not_a_command(reader: _Reader, number: int, line: str) -> None:
-    glued = _GLUED.fullmatch(unicodedata.normalize("NFKC", line))
-    if glued is None:
-        reader.ignored.append((number, _shown(line)))
-        return
-    keyword = glued["kw"].upper()
-    reader.problems.append(
-        Problem(
-            number,
-            line,
-            f'write {keyword} and its value with a space between: "{keyword} {glued["rest"]}"',
-        )
-    )
 
 
 def _reset_problems(reader: _Reader) -> None:
@@ -460,7 +455,7 @@ def _reset_problems(reader: _Reader) -> None:
         reader.problem(line, "RESET needs your player id: add a line PLAYER <your id>")
     if reader.password is not None:
         reader.problem(line, "RESET is for a lost password: send RESET and PLAYER <your id> with no PASSWORD line")
-    if reader.numbers or reader.trapdoors or reader.turn is not None:
+    if reader.commands or reader.turn is not None:
         reader.problem(line, "RESET goes in a message of its own, with your PLAYER line and no orders")
 
 
@@ -480,8 +475,7 @@ def _result(reader: _Reader) -> OrderText:
         player=reader.player,
         password=reader.password,
         turn=reader.turn,
-        numbers=MappingProxyType(dict(reader.numbers)),
-        trapdoors=MappingProxyType(dict(reader.trapdoors)),
+        commands=tuple(replace(c, text=hide(c.text)) for c in reader.commands),
         help=reader.help,
         reset=reader.reset_line is not None,
         problems=tuple(Problem(p.line, hide(p.text), hide(p.message)) for p in reader.problems),

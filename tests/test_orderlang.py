@@ -1,4 +1,8 @@
-"""RULES.md 3: the order language, one test per behaviour, then hypothesis."""
+"""RULES.md 3: the order language, one test per behaviour, then hypothesis.
+
+The orders here are the postal game's (RULES.md 3's NUMBER and TRAPDOOR), read through the
+postal ruleset's grammar; what is common to every ruleset's grammar is in
+tests/test_order_grammar.py."""
 
 from __future__ import annotations
 
@@ -6,7 +10,33 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from gm.orderlang import MASK, OrderText, Problem, parse_orders
+from gm import orderlang
+from gm.orderlang import MASK, OrderText, Problem
+from gm.rules.postal import PostalOptions
+from gm.rules.postal_orders import postal_grammar
+
+
+def parse_orders(text: str, *, per_board_numbers: bool = False, **kwargs) -> OrderText:
+    """orderlang.parse_orders with the postal commands, shared or per-board numbers."""
+    options = PostalOptions(numbers="per-board" if per_board_numbers else "shared")
+    return orderlang.parse_orders(text, grammar=postal_grammar(options), **kwargs)
+
+
+def _by_board(result: OrderText, keyword: str) -> dict:
+    """The message's KEYWORD commands as board as written (None: left out) -> value."""
+    return {
+        None if c.target is None else c.target.written: c.value
+        for c in result.commands
+        if c.keyword == keyword
+    }
+
+
+def numbers(result: OrderText) -> dict:
+    return _by_board(result, "NUMBER")
+
+
+def trapdoors(result: OrderText) -> dict:
+    return _by_board(result, "TRAPDOOR")
 
 
 def messages(result: OrderText) -> list[str]:
@@ -20,14 +50,14 @@ def test_3_a_complete_order():
     result = parse_orders(
         "GAME spring-2027\nPLAYER alice\nPASSWORD Tea-Party-6\nTURN 7\nNUMBER 3\nTRAPDOOR A 44\n"
     )
-    assert result == OrderText(
-        game="spring-2027",
-        player="alice",
-        password="Tea-Party-6",
-        turn=7,
-        numbers={None: 3},
-        trapdoors={"A": 44},
+    assert (result.game, result.player, result.password, result.turn) == (
+        "spring-2027",
+        "alice",
+        "Tea-Party-6",
+        7,
     )
+    assert numbers(result) == {None: 3} and trapdoors(result) == {"A": 44}
+    assert (result.help, result.reset, result.problems, result.ignored) == (False, False, (), ())
     assert result.ok
 
 
@@ -39,18 +69,18 @@ def test_3_keywords_are_case_insensitive_and_tolerate_a_colon_and_spaces():
     assert (result.game, result.player) == ("spring-2027", "Alice")
     # Passwords keep their case and inner spaces: the rest of the line, trimmed.
     assert result.password == "Se Cret"
-    assert dict(result.numbers) == {None: 4}
-    assert dict(result.trapdoors) == {"a": 12}
+    assert numbers(result) == {None: 4}
+    assert trapdoors(result) == {"a": 12}
 
 
 def test_3_full_width_letters_and_digits_read_as_ascii():
     result = parse_orders("\uff2e\uff35\uff2d\uff22\uff25\uff32\u3000\uff14")  # ＮＵＭＢＥＲ　４
-    assert dict(result.numbers) == {None: 4}
+    assert numbers(result) == {None: 4}
 
 
 def test_3_bold_lines_from_gmail_plain_text_are_read():
-    assert dict(parse_orders("*NUMBER 4*\n**TRAPDOOR 9**").numbers) == {None: 4}
-    assert dict(parse_orders("*NUMBER 4*\n**TRAPDOOR 9**").trapdoors) == {None: 9}
+    assert numbers(parse_orders("*NUMBER 4*\n**TRAPDOOR 9**")) == {None: 4}
+    assert trapdoors(parse_orders("*NUMBER 4*\n**TRAPDOOR 9**")) == {None: 9}
 
 
 def test_3_number_must_be_1_to_6():
@@ -68,9 +98,9 @@ def test_3_number_must_be_1_to_6():
 
 def test_3_per_board_numbers():
     result = parse_orders("NUMBER A 4\nNUMBER b: 2", per_board_numbers=True)
-    assert result.ok and dict(result.numbers) == {"A": 4, "b": 2}
+    assert result.ok and numbers(result) == {"A": 4, "b": 2}
     # A lone number leaves the board out, as TRAPDOOR 37 does; the caller decides.
-    assert dict(parse_orders("NUMBER 4", per_board_numbers=True).numbers) == {None: 4}
+    assert numbers(parse_orders("NUMBER 4", per_board_numbers=True)) == {None: 4}
 
 
 def test_3_shared_numbers_refuse_a_board():
@@ -82,8 +112,8 @@ def test_3_shared_numbers_refuse_a_board():
 def test_3_trapdoor_forms():
     result = parse_orders("TRAPDOOR A 37\nTRAPDOOR b none\nTRAPDOOR 12")
     assert result.ok
-    assert dict(result.trapdoors) == {"A": 37, "b": None, None: 12}
-    assert dict(parse_orders("TRAPDOOR NONE").trapdoors) == {None: None}
+    assert trapdoors(result) == {"A": 37, "b": None, None: 12}
+    assert trapdoors(parse_orders("TRAPDOOR NONE")) == {None: None}
 
 
 @pytest.mark.parametrize(
@@ -129,7 +159,7 @@ def test_3_problems_say_the_line_and_the_expected_form(line, message):
 
 def test_3_help_and_end():
     result = parse_orders("HELP\nNUMBER 2\nEND\nNUMBER 5\nwhatever")
-    assert result.help and dict(result.numbers) == {None: 2} and result.ignored == ()
+    assert result.help and numbers(result) == {None: 2} and result.ignored == ()
     # "Help me please" asks for help; words after END are not read either.
     assert parse_orders("help me please").help
     assert parse_orders("End of orders\nNUMBER 9").ok
@@ -138,7 +168,7 @@ def test_3_help_and_end():
 def test_3_a_message_with_one_bad_command_is_not_ok():
     result = parse_orders("NUMBER 3\nTRAPDOOR A x")
     assert not result.ok
-    assert dict(result.numbers) == {None: 3}  # still parsed; the caller refuses it whole
+    assert numbers(result) == {None: 3}  # still parsed; the caller refuses it whole
 
 
 def test_3_every_problem_is_listed_line_by_line():
@@ -153,7 +183,7 @@ def test_3_same_command_twice_with_the_same_value_is_fine():
     result = parse_orders(
         "NUMBER 4\nnumber 4\nPLAYER alice\nPLAYER ALICE\nTRAPDOOR A 3\nTRAPDOOR a 3"
     )
-    assert result.ok and dict(result.trapdoors) == {"A": 3}
+    assert result.ok and trapdoors(result) == {"A": 3}
 
 
 def test_3_same_command_twice_with_different_values_names_both_lines():
@@ -184,24 +214,30 @@ def test_3_two_passwords_are_a_problem_that_shows_neither():
 
 def test_3_blank_and_quoted_lines_are_ignored_silently():
     result = parse_orders("\n   \n> NUMBER 5\n   >> TRAPDOOR 4\n\u200b> NUMBER 6\nNUMBER 2\n")
-    assert result.ok and dict(result.numbers) == {None: 2} and result.ignored == ()
+    assert result.ok and numbers(result) == {None: 2} and result.ignored == ()
 
 
 def test_3_other_lines_are_listed_back_as_ignored():
-    result = parse_orders("Hi GM,\nNUMBER 2\nNumbr 3\n\nSent from my iPhone")
-    assert result.ignored == ((1, "Hi GM,"), (3, "Numbr 3"), (5, "Sent from my iPhone"))
+    # (A line like "Numbr 3" was listed here too; it is now a problem, "did you mean
+    # NUMBER?": tests/test_order_grammar.py.)
+    result = parse_orders("Hi GM,\nNUMBER 2\nsee you next week\n\nSent from my iPhone")
+    assert result.ignored == (
+        (1, "Hi GM,"),
+        (3, "see you next week"),
+        (5, "Sent from my iPhone"),
+    )
     assert result.ok
 
 
 @pytest.mark.parametrize("marker", ["-- ", "--", "-- \u00a0", "\u2014"])
 def test_3_signature_ends_reading(marker):
     result = parse_orders(f"NUMBER 1\n{marker}\nAlice\nNUMBER 6\n")
-    assert dict(result.numbers) == {None: 1} and result.ignored == ()
+    assert numbers(result) == {None: 1} and result.ignored == ()
 
 
 def test_3_a_dashed_line_in_the_text_is_no_signature():
     result = parse_orders("NUMBER 1\n--- my notes ---\nTRAPDOOR 5")
-    assert dict(result.trapdoors) == {None: 5}
+    assert trapdoors(result) == {None: 5}
 
 
 @pytest.mark.parametrize(
@@ -218,7 +254,7 @@ def test_3_a_dashed_line_in_the_text_is_no_signature():
 )
 def test_3_an_unmarked_quoted_original_ends_reading(separator):
     result = parse_orders(f"NUMBER 3\n\n{separator}\nFrom: GM\nNUMBER 4\nTRAPDOOR A 12\n")
-    assert dict(result.numbers) == {None: 3} and result.trapdoors == {} and result.ok
+    assert numbers(result) == {None: 3} and trapdoors(result) == {} and result.ok
 
 
 def test_3_an_outlook_header_block_ends_reading():
@@ -227,10 +263,10 @@ def test_3_an_outlook_header_block_ends_reading():
         "Sent: Sunday, November 22, 2026 5:05 PM\nTo: mary@example.org\n\nNUMBER 4\n"
     )
     result = parse_orders(text)
-    assert dict(result.numbers) == {None: 3} and result.ignored == ()
+    assert numbers(result) == {None: 3} and result.ignored == ()
     # Without the rule line too, as Outlook's HTML reply converts.
     result = parse_orders("NUMBER 3\nMary\nFrom: GM <gm@example.org>\nSent: today\nNUMBER 4")
-    assert dict(result.numbers) == {None: 3} and result.ignored == ((2, "Mary"),)
+    assert numbers(result) == {None: 3} and result.ignored == ((2, "Mary"),)
 
 
 @pytest.mark.parametrize(
@@ -246,7 +282,7 @@ def test_3_an_outlook_header_block_ends_reading():
 )
 def test_3_an_attribution_over_an_unmarked_quote_ends_reading(attribution):
     result = parse_orders(f"NUMBER 3\n\n{attribution}\n\nTurn 6 report\nNUMBER 4\n")
-    assert dict(result.numbers) == {None: 3} and result.ok and result.ignored == ()
+    assert numbers(result) == {None: 3} and result.ok and result.ignored == ()
 
 
 def test_3_an_attribution_over_a_marked_quote_lets_a_bottom_post_be_read():
@@ -255,21 +291,21 @@ def test_3_an_attribution_over_a_marked_quote_lets_a_bottom_post_be_read():
         "> Your standing order:\n> NUMBER 4\n\nNUMBER 5\nTRAPDOOR A 9\n"
     )
     result = parse_orders(text)
-    assert result.ok and dict(result.numbers) == {None: 5} and result.ignored == ()
+    assert result.ok and numbers(result) == {None: 5} and result.ignored == ()
 
 
 def test_3_free_text_ending_in_wrote_is_not_an_attribution():
     result = parse_orders("As I wrote:\nNUMBER 5")
-    assert dict(result.numbers) == {None: 5} and result.ignored == ((1, "As I wrote:"),)
+    assert numbers(result) == {None: 5} and result.ignored == ((1, "As I wrote:"),)
 
 
 def test_3_invisible_characters_do_not_break_a_command():
     result = parse_orders("NUM\u200bBER 4\n\ufeffTRAPDOOR\u00a0A\u00a07")
-    assert dict(result.numbers) == {None: 4} and dict(result.trapdoors) == {"A": 7}
+    assert numbers(result) == {None: 4} and trapdoors(result) == {"A": 7}
 
 
 def test_3_any_line_ending_is_read():
-    assert dict(parse_orders("PLAYER a\r\nNUMBER 2\rTRAPDOOR 3").trapdoors) == {None: 3}
+    assert trapdoors(parse_orders("PLAYER a\r\nNUMBER 2\rTRAPDOOR 3")) == {None: 3}
 
 
 # --- passwords are never echoed ----------------------------------------------------------
@@ -363,7 +399,7 @@ LINES = st.sampled_from(
 def test_parse_orders_never_raises(text, per_board, max_lines):
     result = parse_orders(text, per_board_numbers=per_board, max_lines=max_lines)
     assert isinstance(result, OrderText)
-    assert all(1 <= n <= 6 for n in result.numbers.values())
+    assert all(1 <= n <= 6 for n in numbers(result).values())
     assert all(p.line >= 1 for p in result.problems)
 
 

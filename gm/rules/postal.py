@@ -4,7 +4,7 @@ crossing by overshoot, placings per board and the aggregate over boards."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -13,6 +13,7 @@ from ..chance import Chance
 from ..errors import ProblemsError, RulesError
 from ..yamlfile import is_int
 from .base import Outcome, Ruleset, Setup
+from .grammar import Command, Grammar
 from .moving import Step, landing
 from .ranking import competition_places
 
@@ -288,6 +289,23 @@ class Postal(Ruleset):
 
     def parse_options(self, raw: Mapping[str, Any]) -> PostalOptions:
         return parse_postal_options(raw)
+
+    def grammar(self, options: PostalOptions | None = None) -> Grammar:
+        """The order commands (RULES.md 3): NUMBER and TRAPDOOR, NUMBER naming the board
+        under per-board numbers; `options` None reads as the defaults."""
+        from .postal_orders import postal_grammar  # it imports this module
+
+        return postal_grammar(options)
+
+    def merge(
+        self, setup: Setup, state: PostalState, player: str, standing: PostalOrder,
+        commands: Iterable[Command],
+    ) -> tuple[PostalOrder, list[str]]:
+        """The standing order with what one accepted message names replaced (RULES.md
+        2.4), and why its commands do not fit the campaign's boards."""
+        from .postal_orders import merge  # it imports this module
+
+        return merge(setup, state, player, standing, commands)
 
     def start(self, setup: Setup, chance: Chance) -> Outcome:
         """Everyone on Start of every board with a full set of numbers: nothing is drawn."""

@@ -1,0 +1,171 @@
+"""The order commands a ruleset declares (RULES.md 3, 4.5, 6.13).
+
+Every ruleset's mail shares one envelope (`GAME`, `PLAYER`, `PASSWORD`, `TURN`, `END`,
+`HELP`, `RESET`), read by `gm.orderlang`. The commands that carry the orders themselves
+belong to the ruleset: it declares them as a `Grammar`, built from its options by
+`Ruleset.grammar(options)`, and `gm.orderlang.parse_orders(text, grammar=...)` reads
+them. A grammar is syntax only: each command's reader checks the values' form and says
+what the line sets; whether the values make sense in the game (a square on the map, a
+player still in play) is the ruleset's `merge`, with the game state at hand.
+
+A reader is `read(args, rest, context) -> (target, value)`:
+
+* `args`: the words after the keyword (`BUILD snake: 12` gives `("snake:", "12")`),
+  `rest`: everything after the keyword as written, trimmed; `context`: the grammar's
+  `context` (whatever the syntax depends on, e.g. an option that adds a value).
+* It raises `CommandProblem(message)` when the values are wrong; the message says what was
+  expected and, best, the written form (`STEP needs a whole number from 1 to 3, got
+  "7"`). orderlang puts the line number in front.
+* `target` is what the line sets when one command can set several things: None when the
+  command sets one thing (`RESIGN`), else a hashable whose equality is what "given twice"
+  compares (`MARK a red` and `MARK A blue` name the same lane) and whose `str()` names it
+  in that problem ("lane A"). `value` is what the line says, compared by `!=` for the
+  same check, and handed to `merge` in a `Command`.
+
+A keyword of a command is letters only, and never an envelope keyword.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = [
+    "ENVELOPE",
+    "MAX_DIGITS",
+    "Command",
+    "CommandProblem",
+    "CommandSpec",
+    "Grammar",
+    "OrderRules",
+    "Reader",
+    "ruleset_keywords",
+    "whole_number",
+]
+
+# RULES.md 3: the commands every ruleset's mail shares, read by gm.orderlang itself.
+ENVELOPE = ("GAME", "PLAYER", "PASSWORD", "TURN", "END", "HELP", "RESET")
+
+# Values longer than this are no square, turn or count; the bound also keeps int() cheap.
+MAX_DIGITS = 9
+
+_KEYWORD = re.compile(r"[A-Z]+")
+
+
+class CommandProblem(ValueError):
+    """Raised by a reader: the line's values are not of the command's form."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+Reader = Callable[[tuple[str, ...], str, Any], tuple[Hashable | None, Any]]
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    """One command of a grammar.
+
+    `form` is how it is written, quoted back to players (`BUILD SNAKE <square>`). A
+    `repeatable` command is a list, one item a line (unleashed's `PLAY` lines): every line
+    is kept, in order, and "given twice with different values" does not apply to it.
+    """
+
+    keyword: str
+    form: str
+    read: Reader
+    repeatable: bool = False
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """The commands one ruleset knows, with its options applied; `context` is passed to
+    every reader."""
+
+    commands: tuple[CommandSpec, ...] = ()
+    context: Any = None
+
+    def __post_init__(self) -> None:
+        seen = set()
+        for spec in self.commands:
+            if not _KEYWORD.fullmatch(spec.keyword):
+                raise ValueError(f"a command keyword is upper-case letters only, not {spec.keyword!r}")
+            if spec.keyword in ENVELOPE:
+                raise ValueError(f"{spec.keyword} is an envelope command (RULES.md 3), read by orderlang")
+            if spec.keyword in seen:
+                raise ValueError(f"{spec.keyword} declared twice")
+            seen.add(spec.keyword)
+
+    @property
+    def keywords(self) -> tuple[str, ...]:
+        """The keywords, in the order declared (the order problems list them in)."""
+        return tuple(spec.keyword for spec in self.commands)
+
+    @property
+    def forms(self) -> dict[str, str]:
+        return {spec.keyword: spec.form for spec in self.commands}
+
+    def spec(self, keyword: str) -> CommandSpec | None:
+        return next((spec for spec in self.commands if spec.keyword == keyword), None)
+
+
+@dataclass(frozen=True)
+class Command:
+    """One accepted command line of a message: its line number, the line as written (a
+    password masked), the keyword, and what the reader made of it."""
+
+    line: int
+    text: str
+    keyword: str
+    target: Hashable | None
+    value: Any
+
+
+@runtime_checkable
+class OrderRules(Protocol):
+    """What a ruleset offers the order desk (gm.desk) for its commands."""
+
+    def grammar(self, options: Any) -> Grammar:
+        """The commands with the campaign's options applied; `options` None: the defaults
+        (the keywords must be the same whatever the options)."""
+        ...
+
+    def merge(
+        self, setup: Any, state: Any, player: str, standing: Any, commands: tuple[Command, ...]
+    ) -> tuple[Any, list[str]]:
+        """The player's standing order with one accepted message's `commands` applied
+        (RULES.md 2.4: each message replaces only what it names), and the problems that
+        refuse the message (empty when none). Never changes `standing`."""
+        ...
+
+
+def whole_number(value: str, low: int, high: int | None = None) -> int | None:
+    """`value` as a whole number in low..high (no bound above when high is None), written
+    in ASCII digits only; else None."""
+    if not (value.isascii() and value.isdigit() and len(value) <= MAX_DIGITS):
+        return None
+    number = int(value)
+    if number < low or (high is not None and number > high):
+        return None
+    return number
+
+
+def ruleset_keywords(names: Iterable[str] | None = None) -> frozenset[str]:
+    """The command keywords of every known ruleset (gm.rules.registry), or of `names`:
+    what RULES.md 4.5 refuses when the campaign's own ruleset does not know it. A ruleset
+    declares its grammar with `grammar(options)`; its keywords must not depend on the
+    options, since they are read here with `grammar(None)` (its defaults)."""
+    from .registry import find_ruleset, known
+
+    words: set[str] = set()
+    for name in known() if names is None else names:
+        try:
+            make = getattr(find_ruleset(name), "grammar", None)
+            if make is not None:
+                words.update(make(None).keywords)
+        except Exception:  # noqa: BLE001 - an installed plug-in that fails to load must not stop every campaign's mail
+            continue
+    return frozenset(words)

@@ -1,0 +1,147 @@
+"""The postal game's order commands (RULES.md 3 and 2.4): `NUMBER <1-6>` (under per-board
+numbers `NUMBER <board> <1-6>`) and `TRAPDOOR <board> <square or NONE>`, their grammar
+and how an accepted message changes the standing order."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .grammar import Command, CommandProblem, CommandSpec, Grammar, whole_number
+from .postal import SHARED, PostalOptions, PostalOrder
+
+if TYPE_CHECKING:
+    from .base import Setup
+
+__all__ = ["FORMS", "BoardName", "merge", "postal_grammar"]
+
+FORMS = {
+    "NUMBER": "NUMBER <1-6>",
+    "NUMBER-per-board": "NUMBER <board> <1-6>",
+    "TRAPDOOR": "TRAPDOOR <board> <square or NONE>",
+}
+
+
+@dataclass(frozen=True, eq=False)
+class BoardName:
+    """A board as the player wrote it: `a` and `A` are the same board (RULES.md 3), and
+    the first spelling is the one kept."""
+
+    written: str
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, BoardName) and self.written.casefold() == other.written.casefold()
+
+    def __hash__(self) -> int:
+        return hash(self.written.casefold())
+
+    def __str__(self) -> str:
+        return f"board {self.written}"
+
+
+def _board(token: str) -> BoardName:
+    # `TRAPDOOR A: 37` reads naturally; the colon is not part of the board id.
+    return BoardName(token.rstrip(":") or token)
+
+
+def _read_number(args: tuple[str, ...], rest: str, per_board: bool) -> tuple[BoardName | None, int]:
+    form = FORMS["NUMBER-per-board" if per_board else "NUMBER"]
+    if not args:
+        raise CommandProblem(f"NUMBER needs a number from 1 to 6, written {form}")
+    if len(args) > (2 if per_board else 1):
+        raise CommandProblem(f'too many values for NUMBER: write {form}; got "{rest}"')
+    # Under per-board numbers a lone number leaves the board out, like TRAPDOOR 37;
+    # merge accepts that only on a one-board campaign.
+    board = _board(args[0]) if len(args) == 2 else None
+    number = whole_number(args[-1], 1, 6)
+    if number is None:
+        raise CommandProblem(f'NUMBER needs a whole number from 1 to 6, got "{args[-1]}"')
+    return board, number
+
+
+def _read_trapdoor(args: tuple[str, ...], rest: str, per_board: bool) -> tuple[BoardName | None, int | None]:
+    form = FORMS["TRAPDOOR"]
+    if not args:
+        raise CommandProblem(f"TRAPDOOR needs a square or NONE, written {form}")
+    if len(args) > 2:
+        raise CommandProblem(f'too many values for TRAPDOOR: write {form}; got "{rest}"')
+    board = _board(args[0]) if len(args) == 2 else None
+    value = args[-1]
+    if value.upper() == "NONE":
+        return board, None  # withdraws the nomination (RULES.md 2.4)
+    square = whole_number(value, 1)
+    if square is None:
+        hint = "" if len(args) == 2 else f", written {form}"
+        raise CommandProblem(f'TRAPDOOR needs a square number (1 or more) or NONE, got "{value}"{hint}')
+    return board, square
+
+
+def postal_grammar(options: PostalOptions | None = None) -> Grammar:
+    """The postal commands; `options` None reads as the defaults (shared numbers)."""
+    per_board = bool(options is not None and options.per_board)
+    return Grammar(
+        commands=(
+            CommandSpec("NUMBER", FORMS["NUMBER-per-board" if per_board else "NUMBER"], _read_number),
+            CommandSpec("TRAPDOOR", FORMS["TRAPDOOR"], _read_trapdoor),
+        ),
+        context=per_board,
+    )
+
+
+def merge(
+    setup: Setup, state: Any, player: str, standing: PostalOrder, commands: Iterable[Command]
+) -> tuple[PostalOrder, list[str]]:
+    """The standing order with what one accepted message names replaced (RULES.md 2.4):
+    a NUMBER replaces the number for its hand, a TRAPDOOR the nomination for its board,
+    `TRAPDOOR <board> NONE` withdraws it; what the message does not name stands. Returns
+    the new order and why the commands do not fit this campaign's boards (empty when
+    they do). Whether the order can be played is `Postal.order_problems`."""
+    per_board = setup.options.per_board
+    boards = list(setup.boards)
+    only_board = boards[0] if len(boards) == 1 else None
+
+    def board_id(written: str) -> str | None:
+        wanted = written.casefold()
+        return next((b for b in boards if b.casefold() == wanted), None)
+
+    problems: list[str] = []
+    numbers, trapdoors = dict(standing.numbers), dict(standing.trapdoors)
+    commands = list(commands)
+    for command in commands:
+        if command.keyword != "NUMBER":
+            continue
+        written = command.target.written if command.target is not None else None
+        number = command.value
+        if not per_board:
+            if written is not None:
+                problems.append(f"NUMBER {written} {number}: numbers are shared by all boards; write NUMBER {number}")
+                continue
+            numbers[SHARED] = number
+            continue
+        board = board_id(written) if written is not None else only_board
+        if board is None:
+            problems.append(
+                f"NUMBER {written} {number}: there is no board {written}" if written is not None
+                else f"NUMBER {number}: name the board, e.g. NUMBER {boards[0]} {number}"
+            )
+            continue
+        numbers[board] = number
+    for command in commands:
+        if command.keyword != "TRAPDOOR":
+            continue
+        written = command.target.written if command.target is not None else None
+        square = command.value
+        board = board_id(written) if written is not None else only_board
+        if board is None:
+            what = f"TRAPDOOR {written or ''} {square or 'NONE'}".replace("  ", " ")
+            problems.append(
+                f"{what}: there is no board {written}" if written is not None
+                else f"{what}: name the board, e.g. TRAPDOOR {boards[0]} {square or 'NONE'}"
+            )
+            continue
+        if square is None:
+            trapdoors.pop(board, None)
+        else:
+            trapdoors[board] = square
+    return PostalOrder(numbers, trapdoors), problems
