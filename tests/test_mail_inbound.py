@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from mailfactory import DATA, FIXTURES, load, message
+from test_orderlang import numbers, parse_orders, trapdoors
 
 from gm.mail.inbound import InboundMail, address_of, html_to_text, raw_cap, read_mail
-from gm.orderlang import parse_orders
 
 CET = timezone(timedelta(hours=1))
 
@@ -67,7 +67,7 @@ def test_3_plain_text_mail_is_read():
         "Tea-Party-6",
         7,
     )
-    assert dict(parsed.numbers) == {None: 3} and dict(parsed.trapdoors) == {"A": 44}
+    assert numbers(parsed) == {None: 3} and trapdoors(parsed) == {"A": 44}
     assert parsed.ignored == ((1, "Hello GM,"), (10, "Alice"))
 
 
@@ -121,7 +121,7 @@ def test_3_html_only_mail_is_read():
     assert mail.ignored_parts == ()
     parsed = parse_orders(mail.text)
     assert parsed.ok and parsed.password == "Cat&Mouse"
-    assert dict(parsed.numbers) == {None: 5} and dict(parsed.trapdoors) == {"A": 37}
+    assert numbers(parsed) == {None: 5} and trapdoors(parsed) == {"A": 37}
 
 
 def test_3_multipart_alternative_from_a_phone_reads_the_plain_part():
@@ -139,7 +139,7 @@ def test_3_multipart_alternative_from_a_phone_reads_the_plain_part():
     parsed = parse_orders(mail.text)
     assert parsed.ok
     assert (parsed.player, parsed.password) == ("edith", "Lory\u2019s-Key")
-    assert dict(parsed.numbers) == {None: 2} and dict(parsed.trapdoors) == {"A": 44}
+    assert numbers(parsed) == {None: 2} and trapdoors(parsed) == {"A": 44}
     assert parsed.ignored == ((6, "Sent from my iPhone"),)
 
 
@@ -148,8 +148,8 @@ def test_3_reply_quoting_the_last_report_takes_only_the_new_orders():
     assert "> NUMBER 4\n> TRAPDOOR A 12\n" in mail.text
     parsed = parse_orders(mail.text)
     assert parsed.ok
-    assert dict(parsed.numbers) == {None: 5}
-    assert dict(parsed.trapdoors) == {"A": 37}
+    assert numbers(parsed) == {None: 5}
+    assert trapdoors(parsed) == {"A": 37}
     assert parsed.ignored == ((6, "Thanks!"),)
 
 
@@ -163,7 +163,7 @@ def test_3_html_reply_blockquote_becomes_quoted_lines():
     )
     assert "> NUMBER 4\n> TRAPDOOR A 12\n" in text
     parsed = parse_orders(text)
-    assert dict(parsed.numbers) == {None: 5} and dict(parsed.trapdoors) == {"A": 37}
+    assert numbers(parsed) == {None: 5} and trapdoors(parsed) == {"A": 37}
 
 
 def test_3_quoted_printable_is_decoded():
@@ -175,7 +175,7 @@ def test_3_quoted_printable_is_decoded():
         "PLAYER gudrun\nPASSWORD Grün-Tee\nGlückszahl: 2+2=4\nNUMBER 4\n"
     )
     parsed = parse_orders(mail.text)
-    assert parsed.ok and parsed.password == "Grün-Tee" and dict(parsed.numbers) == {None: 4}
+    assert parsed.ok and parsed.password == "Grün-Tee" and numbers(parsed) == {None: 4}
     assert parsed.ignored[-1] == (4, "Glückszahl: 2+2=4")
 
 
@@ -184,7 +184,7 @@ def test_3_base64_is_decoded():
     assert mail.text == (
         "PLAYER hanna\nPASSWORD b4se-sixty\nNUMBER 1\nTRAPDOOR NONE\n\nSent from my Android\n"
     )
-    assert dict(parse_orders(mail.text).trapdoors) == {None: None}
+    assert trapdoors(parse_orders(mail.text)) == {None: None}
 
 
 def test_3_iso_8859_1_body_and_headers_are_decoded():
@@ -210,8 +210,8 @@ def test_3_utf8_body_nbsp_becomes_a_space():
         "Hej! 🎲\nPLAYER lars\nPASSWORD Smørrebrød\nNUMBER 2\nTRAP\u200bDOOR A 50\nTRAPDOOR B 51\n"
     )
     parsed = parse_orders(mail.text)
-    assert parsed.ok and dict(parsed.numbers) == {None: 2}
-    assert dict(parsed.trapdoors) == {"A": 50, "B": 51}
+    assert parsed.ok and numbers(parsed) == {None: 2}
+    assert trapdoors(parsed) == {"A": 50, "B": 51}
 
 
 def test_3_outlook_reply_stops_at_the_original_message():
@@ -221,7 +221,7 @@ def test_3_outlook_reply_stops_at_the_original_message():
     assert "\r" not in mail.text
     parsed = parse_orders(mail.text)
     assert parsed.ok
-    assert dict(parsed.numbers) == {None: 3} and dict(parsed.trapdoors) == {}
+    assert numbers(parsed) == {None: 3} and trapdoors(parsed) == {}
     assert parsed.ignored == ((6, "Mary"),)
 
 
@@ -233,7 +233,7 @@ def test_3_outlook_html_reply_stops_at_the_from_sent_block():
         "From: Snakes GM <gm@example.org>\nSent: Sunday, November 22, 2026 5:05 PM\n"
     )
     parsed = parse_orders(text)
-    assert dict(parsed.numbers) == {None: 3} and dict(parsed.trapdoors) == {}
+    assert numbers(parsed) == {None: 3} and trapdoors(parsed) == {}
 
 
 def test_3_format_flowed_soft_breaks_are_rejoined():
@@ -247,7 +247,7 @@ def test_3_format_flowed_soft_breaks_are_rejoined():
         "> Your standing order for turn 6: NUMBER 4, and a trapdoor on square 12 of board A.\n"
     )
     parsed = parse_orders(mail.text)
-    assert parsed.ok and dict(parsed.numbers) == {None: 6}
+    assert parsed.ok and numbers(parsed) == {None: 6}
     assert [n for n, _ in parsed.ignored] == [5, 6]
 
 
@@ -267,7 +267,7 @@ def test_3_signature_lines_are_ignored_even_when_they_hold_commands():
     mail = read("signature")
     assert "-- \nNick Bottom" in mail.text
     parsed = parse_orders(mail.text)
-    assert parsed.ok and dict(parsed.numbers) == {None: 1}
+    assert parsed.ok and numbers(parsed) == {None: 1}
     assert parsed.ignored == ()
 
 
@@ -279,14 +279,14 @@ def test_3_attachments_are_ignored_and_listed():
     )
     # The attached notes.txt is a text/plain part too, but an attachment: not the text.
     assert mail.ignored_parts == ("application/pdf", "image/png", "text/plain")
-    assert dict(parse_orders(mail.text).numbers) == {None: 5}
+    assert numbers(parse_orders(mail.text)) == {None: 5}
 
 
 def test_broken_base64_still_gives_the_readable_text():
     mail = read("broken_base64")
     assert mail.broken == "bad base64 characters"
     assert mail.text.startswith("PLAYER pat\nPASSWORD pa55\nNUMBER 2\n")
-    assert dict(parse_orders(mail.text).numbers) == {None: 2}
+    assert numbers(parse_orders(mail.text)) == {None: 2}
 
 
 def test_broken_unknown_charset_is_read_as_utf8_and_reported():
