@@ -22,7 +22,7 @@ from .mail.inbound import InboundMail, read_mail
 from .mailout import compose, queue
 from .orderlang import OrderText, parse_orders
 from .rules.grammar import ruleset_keywords
-from .rules.postal import SHARED, PostalOrder
+from .rules.postal import SHARED
 from .store import body_digest, dumps
 
 # RULES.md 3 "a day", for the refusal caps and RESET: the 24 hours before the message is
@@ -58,15 +58,15 @@ def message_key(raw: bytes, mail: InboundMail) -> str:
     return mail.message_id or f"<sha256-{hashlib.sha256(raw).hexdigest()[:32]}@gm.invalid>"
 
 
-def standing_order(campaign: Campaign, turn: int, player: str) -> tuple[PostalOrder, int]:
+def standing_order(campaign: Campaign, turn: int, player: str) -> tuple[Any, int]:
     """The player's order for `turn` as it stands, and its receipt number (0: none)."""
     row = campaign.store.one(
-        "select * from orders where turn = ? and player = ? order by receipt desc limit 1",
+        "select standing, receipt from orders where turn = ? and player = ? order by receipt desc limit 1",
         (turn, player),
     )
     if row is None:
-        return PostalOrder(), 0
-    return PostalOrder(json.loads(row["numbers"]), json.loads(row["trapdoors"])), row["receipt"]
+        return campaign.ruleset.empty_order(), 0
+    return campaign.ruleset.order_from_json(json.loads(row["standing"])), row["receipt"]
 
 
 def order_view(campaign: Campaign, player: str, state: Any = None) -> dict[str, Any]:
@@ -247,8 +247,7 @@ class Desk:
                 "player": player.id,
                 "receipt": receipt + 1,
                 "message": message_row,
-                "numbers": dumps(dict(new_order.numbers)),
-                "trapdoors": dumps(dict(new_order.trapdoors)),
+                "standing": dumps(self.campaign.ruleset.order_to_json(new_order)),
             }
         )
         view = order_view(self.campaign, player.id, self.state)

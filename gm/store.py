@@ -154,11 +154,22 @@ def _m004_draws(db: sqlite_utils.Database) -> None:
     db["campaign"].add_column("opening", str)
 
 
+def _m005_orders_as_json(db: sqlite_utils.Database) -> None:
+    # Each ruleset owns its orders: the standing order after each message is the ruleset's
+    # JSON (Ruleset.order_to_json), no longer postal's numbers and trapdoors columns.
+    db["orders"].add_column("standing", str)
+    db.execute(
+        "update orders set standing = json_object('numbers', json(numbers), 'trapdoors', json(trapdoors))"
+    )
+    db["orders"].transform(drop={"numbers", "trapdoors"})
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("001_initial", _m001_initial),
     ("002_fixed_at_start", _m002_fixed_at_start),
     ("003_desk_trust", _m003_desk_trust),
     ("004_draws", _m004_draws),
+    ("005_orders_as_json", _m005_orders_as_json),
 ]
 
 

@@ -193,7 +193,7 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
                 "deadline": clock.iso(deadline) if deadline else None,
                 "state_before": dumps(campaign.ruleset.dump_state(state)),
                 "state_after": dumps(campaign.ruleset.dump_state(result.state)),
-                "orders": dumps({p: asdict(o) for p, o in orders.items()}),
+                "orders": dumps({p: campaign.ruleset.order_to_json(o) for p, o in orders.items()}),
                 "events": dumps([asdict(e) for e in result.events]),
                 "draws": dumps([d.to_json() for d in result.draws]),
             }

@@ -69,6 +69,14 @@ class Ruleset(ABC):
         """The standing order of a player who has sent nothing this turn."""
 
     @abstractmethod
+    def order_to_json(self, order: Any) -> dict[str, Any]:
+        """A standing order as stored (and published once revealed)."""
+
+    @abstractmethod
+    def order_from_json(self, data: Mapping[str, Any]) -> Any:
+        ...
+
+    @abstractmethod
     def in_play(self, setup: Setup, state: Any, player: str) -> bool:
         """Whether the player still takes part in turns (not finished, not resigned): the
         turn waits for their message before its deadline."""

@@ -380,6 +380,12 @@ class Postal(Ruleset):
     def empty_order(self) -> PostalOrder:
         return PostalOrder()
 
+    def order_to_json(self, order: PostalOrder) -> dict[str, Any]:
+        return {"numbers": dict(order.numbers), "trapdoors": dict(order.trapdoors)}
+
+    def order_from_json(self, data: Mapping[str, Any]) -> PostalOrder:
+        return PostalOrder(dict(data["numbers"]), dict(data["trapdoors"]))
+
     def in_play(self, setup: Setup, state: PostalState, player: str) -> bool:
         return bool(state.moving_boards(player))
 
