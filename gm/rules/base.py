@@ -9,12 +9,13 @@ around it and speak to it only through this interface.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..board import Board
 from ..chance import Chance, Draw
+from .grammar import Command, Grammar
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,25 @@ class Ruleset(ABC):
     def resolve(self, setup: Setup, state: Any, orders: Mapping[str, Any], chance: Chance) -> Outcome:
         """Resolve the state's current turn from the orders held (player id -> order),
         drawing every random choice through `chance`."""
+
+    # -- orders by mail (RULES.md 3, 4.5) -------------------------------------------
+
+    @abstractmethod
+    def grammar(self, options: Any = None) -> Grammar:
+        """The order commands this ruleset knows beside the common envelope (GAME,
+        PLAYER, PASSWORD, TURN, END, HELP, RESET); `options` None reads as the defaults,
+        and the keywords must not depend on them."""
+
+    @abstractmethod
+    def merge(self, setup: Setup, state: Any, player: str, standing: Any,
+              commands: Iterable[Command]) -> tuple[Any, list[str]]:
+        """The standing order with one accepted message's commands applied, and the
+        problems that make the message refused whole."""
+
+    @abstractmethod
+    def order_problems(self, setup: Setup, state: Any, player: str, order: Any) -> list[str]:
+        """Why a merged order cannot be played this turn, judged on receipt (empty when
+        it can); what only the go can judge is the resolve's."""
 
     # -- who must write (RULES.md 2.4, 4.5) -----------------------------------------
 
