@@ -34,7 +34,7 @@ def kit(tmp_path, monkeypatch):
     kit.close()
 
 
-def mail(sender: str, body: str, *, message_id: str, in_reply_to: str | None = None,
+def mail(sender: str, body: str, *, message_id: str, in_reply_to: str | None = None, only_in_reply_to: bool = False,
          received: str | None = None) -> bytes:
     message = EmailMessage()
     if received:
@@ -46,7 +46,8 @@ def mail(sender: str, body: str, *, message_id: str, in_reply_to: str | None = N
     message["Message-ID"] = message_id
     if in_reply_to:
         message["In-Reply-To"] = in_reply_to
-        message["References"] = in_reply_to
+        # some programs keep an older thread in References and name the parent only here
+        message["References"] = "<older@thread.example>" if only_in_reply_to else in_reply_to
     message.set_content(body)
     return message.as_bytes(policy=email.policy.SMTP)
 
@@ -142,6 +143,15 @@ def test_3_a_reply_to_a_refusal_or_help_is_never_answered(kit):
                                     in_reply_to=ours.id))
         assert outcome.outcome == "loop" and ours.kind in outcome.detail
     assert len(replies(kit)) == 2
+
+
+def test_3_a_reply_naming_a_refusal_in_in_reply_to_but_not_references_is_never_answered(kit):
+    deliver(kit, mail(STRANGER, "PLAYER alice\nPASSWORD guess\nNUMBER 1\n", message_id="<m1@evil.example>"))
+    (refusal,) = replies(kit)
+    outcome = deliver(kit, mail(STRANGER, "Out of office.\n", message_id="<away@evil.example>",
+                                in_reply_to=refusal.id, only_in_reply_to=True))
+    assert outcome.outcome == "loop"
+    assert len(replies(kit)) == 1
 
 
 def test_3_a_reply_to_an_ack_is_answered(kit):

@@ -448,10 +448,11 @@ def _message_id(msg: _Headed) -> str | None:
 
 
 def _references(msg: _Headed, message_id: str | None) -> tuple[str, ...]:
-    """Ids for our reply's References: theirs (or In-Reply-To), then the message's own."""
+    """Ids for our reply's References: theirs and In-Reply-To's, then the message's own.
+    Both headers count, as the loop check reads these (RULES.md 3: an auto-responder may
+    set only In-Reply-To to the refusal it answers)."""
     ids = _MSG_ID.findall(" ".join(_headers(msg, "References")))
-    if not ids:
-        ids = _MSG_ID.findall(" ".join(_headers(msg, "In-Reply-To")))
+    ids += _MSG_ID.findall(" ".join(_headers(msg, "In-Reply-To")))
     if message_id and _MSG_ID.fullmatch(message_id):
         ids.append(message_id)
     ids = list(dict.fromkeys(ids))
