@@ -4,6 +4,7 @@ page and a weekly publish touches only the pages the turn changed."""
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Iterable
@@ -12,8 +13,10 @@ from functools import cache
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup, escape
 
-from .archive import Page
+from .archive import Page, RevealedBoard
+from .boardsvg import isolated
 from .mailout import ordinal
 from .resources import shipped
 
@@ -37,7 +40,22 @@ def _environment() -> jinja2.Environment:
     )
     env.filters["square"] = lambda s: "Start" if s == 0 else str(s)
     env.filters["ordinal"] = ordinal
+    # names people give (players, the campaign, boards) are isolated wherever they are
+    # printed, so a right-to-left override in one (U+202E) cannot reverse the text around it:
+    # <bdi> in the templates' HTML, this filter where no markup can go (<title>, SVG text)
+    env.filters["isolate"] = isolated
+    env.filters["canonical_html"] = canonical_html
     return env
+
+
+def canonical_html(board: RevealedBoard) -> Markup:
+    """A board's canonical text for a <pre>, its name in a <bdi> like every name: copied from
+    the page it is still exactly the canonical text, as <bdi> adds no character."""
+    name = json.dumps(board.name, ensure_ascii=False)[1:-1]  # as it stands in the text
+    before, found, after = board.canonical.partition(f'"name":"{name}"')
+    if not found or not name:
+        return escape(board.canonical)
+    return escape(before + '"name":"') + Markup("<bdi>{}</bdi>").format(name) + escape('"' + after)
 
 
 def render_page(page: Page) -> bytes:

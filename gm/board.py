@@ -3,18 +3,75 @@ the canonical text that commitments are made over (CONTRACT.md)."""
 
 from __future__ import annotations
 
+import difflib
 import json
+import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from .errors import BoardError
-from .yamlfile import LineDict, LineList, is_int, key_problems, read
+from .yamlfile import LineDict, LineList, is_int, key_problems, quotable_key, read
 
 BOARD_KEYS = ("name", "squares", "shape", "snakes", "ladders", "chains")
 SHAPE_KEYS = ("levels", "offsets", "serpentine")
 START = 0
+MAX_SQUARES = 10_000  # RULES.md 1
+MAX_OFFSET = MAX_SQUARES  # a level further out than the board is long is no real shape
+MAX_SHARED_LISTED = 100  # items sharing squares listed before "more items share squares"
+NOT_A_BOARD = (
+    "not a board file: a board is a YAML mapping with squares and optionally name, shape, "
+    "snakes, ladders and chains (CONTRACT.md)"
+)
+
+
+def item_limit(squares: int, chains: bool) -> int:
+    """The most snakes and ladders `squares` squares hold: each takes two squares of its
+    own, or, chained, one more square than the item before it."""
+    return squares - 1 if chains else squares // 2
+
+
+def too_many_items(count: int, squares: int | None, chains: bool) -> str | None:
+    """Why `count` snakes and ladders are too many for the board (None when they fit);
+    without a sound `squares`, for any board."""
+    if squares is None:
+        if count < MAX_SQUARES:
+            return None
+        return f"{count} snakes and ladders: no board holds more than {MAX_SQUARES - 1:,}"
+    limit = item_limit(squares, chains)
+    if count <= limit:
+        return None
+    return (f"{count} snakes and ladders on {squares} squares: a board holds at most {limit} "
+            f"(each takes two squares of its own{', or one when chained' if chains else ''})")
+
+
+def too_many_squares(squares: int) -> str | None:
+    if squares > MAX_SQUARES:
+        return f"squares: {squares} is more than RULES.md 1 allows (at most {MAX_SQUARES:,})"
+    return None
+
+
+def shown(value: Any) -> str:
+    """A value as a problem quotes it: numbers, true/false and short lists of numbers as
+    written, anything else by its kind only, so that no text of a file that is no board
+    (a password file named by mistake) is ever echoed."""
+    if value is None or isinstance(value, bool | int | float):
+        return repr(value)
+    if isinstance(value, list) and len(value) <= 12 and all(is_int(x) for x in value):
+        return repr(list(value))
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "a date" if hasattr(value, "year") else "a value of another kind"
+
+
+def _listed(values: tuple[int, ...]) -> str:
+    """A list of levels as a problem shows it: whole when short, else its length."""
+    return str(list(values)) if len(values) <= 12 else f"[{values[0]}, ... {values[-1]}] ({len(values)} levels)"
 
 
 def default_levels(squares: int) -> tuple[int, ...]:
@@ -50,6 +107,10 @@ class Board:
         name: str = "",
     ) -> Board:
         """A validated board; raises BoardError listing every problem."""
+        if not is_int(squares):
+            raise BoardError(name or "board", [f"squares must be a whole number, not {shown(squares)}"])
+        if too_many_squares(squares):  # before default_levels makes a level per 10 squares
+            raise BoardError(name or "board", [too_many_squares(squares)])
         levels = tuple(levels) if levels is not None else default_levels(squares)
         offsets = tuple(offsets) if offsets is not None else (0,) * len(levels)
         board = cls(
@@ -73,17 +134,27 @@ class Board:
         """Every way this board breaks RULES.md 1 (empty when it is sound)."""
         problems: list[str] = []
         n = self.squares
+        items = [("snake", h, t) for h, t in self.snakes] + [("ladder", f, t) for f, t in self.ladders]
         if n < 1:
             problems.append(f"squares: {n} is not a positive number of squares")
+        elif too_many_squares(n):
+            return [too_many_squares(n)]  # nothing else of that size is looked at
+        elif too_many_items(len(items), n, self.chains):
+            return [too_many_items(len(items), n, self.chains)]  # before comparing them pairwise
         if any(length < 1 for length in self.levels):
-            problems.append(f"shape: every level needs at least 1 square, got {list(self.levels)}")
+            problems.append(f"shape: every level needs at least 1 square, got {_listed(self.levels)}")
         if sum(self.levels) != n:
-            problems.append(f"shape: levels {list(self.levels)} hold {sum(self.levels)} squares, not {n}")
+            problems.append(f"shape: levels {_listed(self.levels)} hold {sum(self.levels)} squares, not {n}")
         if len(self.offsets) != len(self.levels):
             problems.append(
                 f"shape: {len(self.offsets)} offsets for {len(self.levels)} levels"
             )
-        items = [("snake", h, t) for h, t in self.snakes] + [("ladder", f, t) for f, t in self.ladders]
+        if any(unicodedata.category(c) == "Cc" for c in self.name):
+            # "\e]0;..." in a shared board would rewrite the GM's terminal (gm board show, verify)
+            problems.append("name: must not hold control characters")
+        far = [offset for offset in self.offsets if abs(offset) > MAX_OFFSET]
+        if far:
+            problems.append(f"shape: offset {far[0]} is further out than {MAX_OFFSET:,} columns")
         for kind, start, end in items:
             label = f"{kind} {start}->{end}"
             for square in (start, end):
@@ -93,15 +164,24 @@ class Board:
                 problems.append(f"{label}: head {'below' if start < end else 'on'} tail")
             if kind == "ladder" and start >= end:
                 problems.append(f"{label}: top {'below' if end < start else 'on'} foot")
+        # the items on each square, so that only items that do share a square are compared
+        on_square: dict[int, list[int]] = {}
+        for index, (_, start, end) in enumerate(items):
+            for square in {start, end}:
+                on_square.setdefault(square, []).append(index)
+        listed = 0
         for i, (kind_a, start_a, end_a) in enumerate(items):
-            for kind_b, start_b, end_b in items[i + 1 :]:
+            others = sorted({j for square in (start_a, end_a) for j in on_square[square] if j > i})
+            for kind_b, start_b, end_b in (items[j] for j in others):
                 shared = {start_a, end_a} & {start_b, end_b}
-                if not shared:
-                    continue
                 chained = self.chains and kind_a == kind_b and (start_a == end_b or start_b == end_a)
                 only_chain_square = shared == ({start_a} if start_a == end_b else {start_b})
                 if chained and only_chain_square:
                     continue
+                if listed == MAX_SHARED_LISTED:
+                    problems.append("more items share squares than are listed here")
+                    return problems
+                listed += 1
                 squares = ", ".join(str(s) for s in sorted(shared))
                 why = ""
                 if kind_a == kind_b and (start_a == end_b or start_b == end_a) and not self.chains:
@@ -230,7 +310,7 @@ def _pairs(data: LineDict, key: str, problems: list[str], lines: dict[str, int])
             pairs.append((item[0], item[1]))
             lines.setdefault(f"{singular} {item[0]}->{item[1]}", line)
         else:
-            problems.append(f"line {line}: {singular} {item!r} is not a [from, to] pair of squares")
+            problems.append(f"line {line}: {singular} {shown(item)} is not a [from, to] pair of squares")
     return pairs
 
 
@@ -247,26 +327,29 @@ def _int_list(container: LineDict, key: str, problems: list[str]) -> list[int] |
 def _bool(container: LineDict, key: str, default: bool, problems: list[str], where: str = "") -> bool:
     value = container.get(key, default)
     if not isinstance(value, bool):
-        problems.append(f"line {container.line_of(key)}: {where}{key} must be true or false, not {value!r}")
+        problems.append(f"line {container.line_of(key)}: {where}{key} must be true or false, not {shown(value)}")
         return default
     return value
 
 
 def board_from_data(data: Any, source: str) -> Board:
     """A Board from parsed YAML; raises BoardError naming every problem with its line."""
-    if not isinstance(data, LineDict):
-        raise BoardError(source, ["a board file is a YAML mapping with at least 'squares'"])
+    if not isinstance(data, LineDict) or (data and not any(_board_like(key) for key in list(data)[:20])):
+        # not a word of it is quoted: the path may name any file, a password file too
+        raise BoardError(source, [NOT_A_BOARD])
     problems = key_problems(data, BOARD_KEYS)
     squares = data.get("squares")
     if squares is None:
         problems.append(f"line {data.line}: missing key 'squares'")
     elif not is_int(squares) or squares < 1:
-        problems.append(f"line {data.line_of('squares')}: squares must be a positive whole number, not {squares!r}")
+        problems.append(f"line {data.line_of('squares')}: squares must be a positive whole number, not {shown(squares)}")
+    elif too_many_squares(squares):
+        problems.append(f"line {data.line_of('squares')}: {too_many_squares(squares)}")
     name = data.get("name", "")
     if name is None:
         name = ""
     if isinstance(name, list | dict):
-        problems.append(f"line {data.line_of('name')}: name must be text, not {name!r}")
+        problems.append(f"line {data.line_of('name')}: name must be text, not {shown(name)}")
         name = ""
     elif not isinstance(name, str):
         name = str(name)  # a bare number or date is still a readable title
@@ -284,6 +367,12 @@ def board_from_data(data: Any, source: str) -> Board:
             if "levels" not in shape and offsets is not None:
                 problems.append(f"line {shape.line}: shape gives offsets but no levels")
     chains = _bool(data, "chains", False, problems)
+    sound_squares = is_int(squares) and 1 <= squares <= MAX_SQUARES
+    count = sum(len(data[key]) for key in ("snakes", "ladders") if isinstance(data.get(key), list))
+    crowded = too_many_items(count, squares if sound_squares else None, chains)
+    if crowded:  # one line, before anything is done per item or per pair of items
+        line = data.line_of("snakes" if isinstance(data.get("snakes"), list) else "ladders")
+        raise BoardError(source, [*problems, f"line {line}: {crowded}"])
     item_lines: dict[str, int] = {}
     snakes = _pairs(data, "snakes", problems, item_lines)
     ladders = _pairs(data, "ladders", problems, item_lines)
@@ -291,14 +380,16 @@ def board_from_data(data: Any, source: str) -> Board:
     def with_line(problem: str) -> str:
         label = " ".join(problem.split(" ", 2)[:2])  # "snake 12->30" starts every item problem
         line = item_lines.get(label.rstrip(":"))
+        if line is None and problem.startswith("name:"):
+            line = data.line_of("name")
         if line is None and problem.startswith("shape") and isinstance(shape, LineDict):
             line = shape.line_of("offsets" if " offsets for " in problem else "levels")
         return f"line {line}: {problem}" if line else problem
 
-    if not is_int(squares) or squares < 1:
-        # without N, still judge what does not need it: directions and shared squares
-        top = max([square for pair in snakes + ladders for square in pair] + [1])
-        probe = Board(top, (top,), (0,), True, tuple(sorted(snakes)), tuple(sorted(ladders)), chains)
+    if not sound_squares:
+        # without N, still judge what does not need it: directions and shared squares (on
+        # the largest board, so that no item is outside it)
+        probe = Board(MAX_SQUARES, (MAX_SQUARES,), (0,), True, tuple(sorted(snakes)), tuple(sorted(ladders)), chains)
         problems += [
             with_line(problem)
             for problem in probe.problems()
@@ -323,6 +414,11 @@ def board_from_data(data: Any, source: str) -> Board:
     if problems:
         raise BoardError(source, problems)
     return board
+
+
+def _board_like(key: Any) -> bool:
+    """A key a board has, or a typo of one (so `snkaes:` still gets "did you mean")."""
+    return quotable_key(key) and bool(difflib.get_close_matches(key, BOARD_KEYS, n=1))
 
 
 def load_board(path: str | Path) -> Board:

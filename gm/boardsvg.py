@@ -27,6 +27,16 @@ COLOURS = {
 }
 
 
+def isolated(text: str) -> str:
+    """`text` between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE: the plain-text form
+    of HTML's <bdi>, for where no markup can go (SVG <title> and <text>, an HTML <title>).
+    The text takes its direction from its own first letter, and a bidi control in it (say
+    U+202E RIGHT-TO-LEFT OVERRIDE) ends at the PDI instead of reversing what follows (UAX #9).
+    Chosen over stripping the controls, which would alter the name, and over SVG's
+    unicode-bidi, which no <title> tooltip honours."""
+    return f"\u2068{text}\u2069"
+
+
 def _f(value: float) -> str:
     """Coordinates to two decimals at most: small files, identical output on every run."""
     return f"{value:.2f}".rstrip("0").rstrip(".")
@@ -131,13 +141,13 @@ def board_svg(board: Board, *, trapdoors: Iterable[int] = (), title: str | None 
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {frame.width} {frame.height}" '
         f'width="{frame.width}" height="{frame.height}" role="img" '
         f'style="max-width:100%;height:auto" font-family="Helvetica, Arial, sans-serif">',
-        f"<title>{escape(label)}</title>",
+        f"<title>{escape(isolated(label))}</title>",
         f'<rect width="{frame.width}" height="{frame.height}" fill="#ffffff"/>',
     ]
     if title:
         out.append(f'<text x="{frame.width / 2:g}" y="{MARGIN + 18}" text-anchor="middle" '
                    f'font-size="18" font-weight="bold" fill="{COLOURS["number"]}">'
-                   f"{escape(title)}</text>")
+                   f"{escape(isolated(title))}</text>")
     cells, numbers = [], []
     for square in range(1, board.squares + 1):
         x, y = frame.corner(square)
