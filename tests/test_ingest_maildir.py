@@ -60,7 +60,7 @@ def rows(folder: Path, sql: str) -> list[tuple]:
 
 
 def numbers(folder: Path) -> dict[str, str]:
-    return dict(rows(folder, "select player, numbers from orders order by message"))
+    return dict(rows(folder, "select player, json_extract(standing, '$.numbers') from orders order by message"))
 
 
 def refusals(folder: Path) -> list[bytes]:
