@@ -22,7 +22,6 @@ from .mail.inbound import InboundMail, read_mail
 from .mailout import compose, queue
 from .orderlang import OrderText, parse_orders
 from .rules.grammar import ruleset_keywords
-from .rules.postal import SHARED
 from .store import body_digest, dumps
 
 # RULES.md 3 "a day", for the refusal caps and RESET: the 24 hours before the message is
@@ -70,32 +69,12 @@ def standing_order(campaign: Campaign, turn: int, player: str) -> tuple[Any, int
 
 
 def order_view(campaign: Campaign, player: str, state: Any = None) -> dict[str, Any]:
-    """A player's standing order for the current turn, for their eyes only."""
+    """A player's standing order for the current turn, for their eyes only (the ruleset
+    words it for the ack, refusal, help and reminder templates)."""
     state = state if state is not None else campaign.state()
     order, receipt = standing_order(campaign, state.turn, player)
-    ruleset, setup = campaign.ruleset, campaign.setup
-    needs = ruleset.needs_number(setup, state, player)
-    moving = {setup.options.hand(b) for b in state.moving_boards(player)}
-    hands = []
-    for hand, held in state.hands[player].items():
-        chosen = order.numbers.get(hand)
-        status = "chosen" if chosen else ("needed" if hand in needs else ("forced" if hand in moving else "idle"))
-        hands.append(
-            {
-                "board": None if hand == SHARED else hand,
-                "number": chosen if chosen else (held[0] if status == "forced" else None),
-                "status": status,
-                "held": list(held),
-            }
-        )
-    return {
-        "turn": state.turn,
-        "receipt": receipt,
-        "hands": hands,
-        "nominations": sorted(order.trapdoors.items()),
-        "complete": all(h in order.numbers for h in needs),
-        "double": setup.options.is_double(state.turn),
-    }
+    view = campaign.ruleset.order_view(campaign.setup, state, player, order)
+    return {"turn": state.turn, "receipt": receipt} | view
 
 
 class Desk:

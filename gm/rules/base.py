@@ -82,6 +82,11 @@ class Ruleset(ABC):
         """Why a merged order cannot be played this turn, judged on receipt (empty when
         it can); what only the go can judge is the resolve's."""
 
+    @abstractmethod
+    def order_view(self, setup: Setup, state: Any, player: str, order: Any) -> dict[str, Any]:
+        """What the player's own standing order says, for their eyes only (acks,
+        refusals, help, reminders): the ruleset's templates read it."""
+
     # -- who must write (RULES.md 2.4, 4.5) -----------------------------------------
 
     @abstractmethod

@@ -386,6 +386,28 @@ class Postal(Ruleset):
     def order_from_json(self, data: Mapping[str, Any]) -> PostalOrder:
         return PostalOrder(dict(data["numbers"]), dict(data["trapdoors"]))
 
+    def order_view(self, setup: Setup, state: PostalState, player: str, order: PostalOrder) -> dict[str, Any]:
+        """Each hand's number (chosen, needed, forced or idle) and the nominations."""
+        options: PostalOptions = setup.options
+        needs = self.needs_number(setup, state, player)
+        moving = {options.hand(b) for b in state.moving_boards(player)}
+        hands = []
+        for hand, held in state.hands[player].items():
+            chosen = order.numbers.get(hand)
+            status = "chosen" if chosen else ("needed" if hand in needs else ("forced" if hand in moving else "idle"))
+            hands.append({
+                "board": None if hand == SHARED else hand,
+                "number": chosen if chosen else (held[0] if status == "forced" else None),
+                "status": status,
+                "held": list(held),
+            })
+        return {
+            "hands": hands,
+            "nominations": sorted(order.trapdoors.items()),
+            "complete": all(h in order.numbers for h in needs),
+            "double": options.is_double(state.turn),
+        }
+
     def in_play(self, setup: Setup, state: PostalState, player: str) -> bool:
         return bool(state.moving_boards(player))
 
