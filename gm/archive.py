@@ -1,13 +1,30 @@
 """The published archive (`gm publish`), phase one: what every page shows, as a pure step.
 
-`load_archive(campaign)` reads what may be published into an `ArchiveInput`; `build_site`
-turns it into pages (path, template, context) without touching a file, so the whole site
-can be checked before a byte is written (archive_write.py writes it; Pelican's two phases).
+`load_archive(campaign)` reads what may be published from a campaign's store and passes it
+to `assemble`, which asks the campaign's ruleset for its public views into an
+`ArchiveInput`; `build_site` turns that into pages (path, template, context) without
+touching a file, so the whole site can be checked before a byte is written
+(archive_write.py writes it; Pelican's two phases).
 
-Before `gm reveal` the input holds only what RULES.md 2.6 lets players see: board ids and
-sizes, commitments and the public turns (start and end squares, NMR marks, trapdoors
-announced, placings). Board names, layouts, salts and the seed enter only once revealed.
-Nobody's numbers or routes ever do.
+The archive knows no ruleset. It asks the ruleset, through gm.rules.base:
+
+* `event_from_json(data)`: each stored event, read back for `archive_turn`;
+* `archive_turn(setup, before, after, events, names)`: each resolved turn as everyone
+  may see it (`ArchiveTurn`: each piece's start, end and placing, the standings after it,
+  and the ruleset's own `view` for its templates);
+* `archive_standings(setup, state, names)`: the standings now;
+* `archive_boards(setup, state, history)`: every board drawn, asked for before the reveal
+  only when the ruleset's `hidden_boards` is false (RULES.md 2.6, 4.1);
+* `state_json(setup, state)`: only its CONTRACT.md keys `turn`, `over` and each board's
+  `closed`.
+
+Each has a default in gm.rules.base that reads the CONTRACT.md keys of `state_json`, so a
+ruleset with nothing of its own gets a plain archive from the generic templates. Pages name
+their templates generically; `template_rulesets` gives the lookup order (archive_write.py).
+
+While the boards are hidden the input holds only what RULES.md 2.6 lets players see:
+board ids and sizes, commitments and the public turns. Board names and drawings enter
+only once revealed, with the salts and the seed. Nobody's secret orders ever do.
 """
 
 from __future__ import annotations
@@ -18,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .archive_chart import Chart, Series, race_chart
-from .views import PieceLine, PublicTurn, StandingLine, public_turn, standings
+from .rules.base import ArchivePicture, ArchivePiece, ArchiveStanding, ArchiveTurn, Ruleset, Setup
 
 
 @dataclass(frozen=True)
@@ -27,6 +44,8 @@ class BoardPublic:
     squares: int
     commitment: str
     closed: bool
+    name: str | None = None  # None while the layout is hidden
+    picture: ArchivePicture | None = None  # the board drawn, once its layout is public
 
 
 @dataclass(frozen=True)
@@ -37,9 +56,8 @@ class RevealedBoard:
     salt: str
     canonical: str
     commitment: str
-    svg: str  # drawn by gm.boardsvg, which escapes every text it writes
-    trapdoors: tuple[int, ...]  # every square that was a trapdoor during the campaign
     canonical_file: str
+    picture: ArchivePicture | None  # drawn by the ruleset through gm.boardsvg, which escapes every text
 
 
 @dataclass(frozen=True)
@@ -64,11 +82,13 @@ class ArchiveInput:
     campaign: str
     title: str
     ruleset: str
+    template_rulesets: tuple[str, ...]  # whose templates are looked up first, most specific first
+    hidden_boards: bool
     players: tuple[PlayerPublic, ...]
     boards: tuple[BoardPublic, ...]
     seed_commitment: str
-    turns: tuple[PublicTurn, ...]
-    standings: tuple[StandingLine, ...]
+    turns: tuple[ArchiveTurn, ...]
+    standings: tuple[ArchiveStanding, ...]
     over: bool
     next_turn: int | None
     deadline: str | None
@@ -77,19 +97,22 @@ class ArchiveInput:
 
 @dataclass(frozen=True)
 class Page:
-    """One file of the site: rendered from `template` with `context`, or raw `data`."""
+    """One file of the site: rendered from `template` with `context`, or raw `data`.
+    `template` is a generic name (archive/turn.html); the rulesets in `rulesets` have
+    their own copy looked up first (archive_write.template_candidates)."""
 
     path: str
     template: str | None
     context: Mapping[str, Any] = field(default_factory=dict)
     data: bytes | None = None
+    rulesets: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class HistoryRow:
     label: str  # the turn's label: "3" or "5-6"
     page: str
-    piece: PieceLine  # the public start and end of that turn
+    piece: ArchivePiece  # the public start and end of that turn
 
 
 @dataclass(frozen=True)
@@ -100,73 +123,153 @@ class PlayerBoardHistory:
     placing: int | None
 
 
+@dataclass(frozen=True)
+class PlayedTurn:
+    """One resolved turn as stored: the states around it and what happened."""
+
+    before: Any
+    after: Any
+    events: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Secrets:
+    """What `gm reveal` publishes: the seed and its salt, every board's salt and text."""
+
+    seed: int
+    seed_salt: str
+    revealed_at: str
+    salts: Mapping[str, str]
+    canonical: Mapping[str, str]
+
+
+def template_rulesets(ruleset: Ruleset) -> tuple[str, ...]:
+    """The ruleset's name, then the names of the rulesets it is derived from: a GM's house
+    ruleset derived from a built-in one shows that one's pages where it has none of its own."""
+    names: list[str] = []
+    for cls in type(ruleset).__mro__:
+        name = cls.__dict__.get("name")
+        # a name is a folder of templates: nothing that could leave templates/archive/
+        if isinstance(name, str) and name.replace("-", "").replace("_", "").isalnum() and name not in names:
+            names.append(name)
+    return tuple(names)
+
+
 # -- reading what may be published --------------------------------------------------------
 
 
 def load_archive(campaign: Any) -> ArchiveInput:
     """The archive's input from an opened campaign: public facts, and the revealed ones
     only once `gm reveal` has run."""
-    from .boardsvg import board_svg
     from .campaign import deadline_text
-    from .turns import turn_events
 
     config, setup, ruleset = campaign.config, campaign.setup, campaign.ruleset
-    names = campaign.names()
     row = campaign.row()
     board_rows = {b["id"]: b for b in campaign.store.rows("select * from boards")}
     state = campaign.state()
-    turns, in_force = [], {b: set() for b in config.boards}
-    for turn_row in campaign.store.rows("select * from turns order by turn"):
-        before = ruleset.load_state(json.loads(turn_row["state_before"]))
-        after = ruleset.load_state(json.loads(turn_row["state_after"]))
-        for b, board_state in before.boards.items():
-            if board_state.trapdoor:
-                in_force[b].add(board_state.trapdoor)
-        turns.append(
-            public_turn(
-                setup=setup, campaign=config.id, title=config.title, before=before,
-                after=after, events=turn_events(turn_row), names=names,
-            )
+    played = tuple(
+        PlayedTurn(
+            ruleset.load_state(json.loads(turn_row["state_before"])),
+            ruleset.load_state(json.loads(turn_row["state_after"])),
+            tuple(ruleset.event_from_json(e) for e in json.loads(turn_row["events"])),
         )
-    boards = tuple(
-        BoardPublic(b, board.squares, board_rows[b]["commitment"], state.boards[b].closed)
-        for b, board in config.boards.items()
+        for turn_row in campaign.store.rows("select * from turns order by turn")
     )
-    revealed = None
+    secrets = None
     if row["revealed_at"]:
-        revealed = Revealed(
+        secrets = Secrets(
             seed=config.seed,
             seed_salt=row["seed_salt"],
-            seed_commitment=row["seed_commitment"],
             revealed_at=row["revealed_at"],
+            salts={b: board_rows[b]["salt"] for b in setup.boards},
+            canonical={b: board_rows[b]["canonical"] for b in setup.boards},
+        )
+    over = ruleset.state_json(setup, state)["over"]
+    deadline = None if over else deadline_text(campaign.deadline(), config.timezone)
+    return assemble(
+        ruleset, setup,
+        campaign=config.id,
+        title=config.title,
+        names=campaign.names(),
+        commitments={b: board_rows[b]["commitment"] for b in setup.boards},
+        seed_commitment=row["seed_commitment"],
+        state=state,
+        played=played,
+        deadline=deadline["utc"] if deadline else None,
+        secrets=secrets,
+    )
+
+
+def assemble(
+    ruleset: Ruleset,
+    setup: Setup,
+    *,
+    campaign: str,
+    title: str,
+    names: Mapping[str, str],
+    commitments: Mapping[str, str],
+    seed_commitment: str,
+    state: Any,
+    played: Sequence[PlayedTurn],
+    deadline: str | None = None,
+    secrets: Secrets | None = None,
+) -> ArchiveInput:
+    """The archive's input from a ruleset's views of a campaign (no store: the tests feed
+    it campaigns played in the rules core). The boards are drawn, and named, only when
+    the ruleset's layouts are public or the campaign has been revealed."""
+    turns = tuple(ruleset.archive_turn(setup, t.before, t.after, t.events, names) for t in played)
+    now = ruleset.state_json(setup, state)
+    shown = secrets is not None or not ruleset.hidden_boards
+    pictures: dict[str, ArchivePicture] = {}
+    if shown:
+        history = tuple((t.before, t.after) for t in played)
+        pictures = {p.board: p for p in ruleset.archive_boards(setup, state, history)}
+    boards = tuple(
+        BoardPublic(
+            id=b,
+            squares=board.squares,
+            commitment=commitments[b],
+            closed=now["boards"][b]["closed"],
+            name=board.name if shown else None,
+            picture=pictures.get(b),
+        )
+        for b, board in setup.boards.items()
+    )
+    revealed = None
+    if secrets is not None:
+        revealed = Revealed(
+            seed=secrets.seed,
+            seed_salt=secrets.seed_salt,
+            seed_commitment=seed_commitment,
+            revealed_at=secrets.revealed_at,
             boards=tuple(
                 RevealedBoard(
                     id=b,
                     name=board.name,
                     squares=board.squares,
-                    salt=board_rows[b]["salt"],
-                    canonical=board_rows[b]["canonical"],
-                    commitment=board_rows[b]["commitment"],
-                    svg=board_svg(board, trapdoors=sorted(in_force[b]), title=board.name or None),
-                    trapdoors=tuple(sorted(in_force[b])),
+                    salt=secrets.salts[b],
+                    canonical=secrets.canonical[b],
+                    commitment=commitments[b],
                     canonical_file=f"board-{b}.json",
+                    picture=pictures.get(b),
                 )
-                for b, board in config.boards.items()
+                for b, board in setup.boards.items()
             ),
         )
-    deadline = None if state.over else deadline_text(campaign.deadline(), config.timezone)
     return ArchiveInput(
-        campaign=config.id,
-        title=config.title,
-        ruleset=config.ruleset_name,
-        players=tuple(PlayerPublic(p.id, p.name) for p in config.players),
+        campaign=campaign,
+        title=title,
+        ruleset=ruleset.name,
+        template_rulesets=template_rulesets(ruleset),
+        hidden_boards=ruleset.hidden_boards,
+        players=tuple(PlayerPublic(p, names.get(p, p)) for p in setup.players),
         boards=boards,
-        seed_commitment=row["seed_commitment"],
-        turns=tuple(turns),
-        standings=standings(setup, state, names),
-        over=state.over,
-        next_turn=None if state.over else state.turn,
-        deadline=deadline["utc"] if deadline else None,
+        seed_commitment=seed_commitment,
+        turns=turns,
+        standings=ruleset.archive_standings(setup, state, names),
+        over=bool(now["over"]),
+        next_turn=None if now["over"] else now["turn"],
+        deadline=deadline,
         revealed=revealed,
     )
 
@@ -174,11 +277,11 @@ def load_archive(campaign: Any) -> ArchiveInput:
 # -- the pure step: pages -------------------------------------------------------------------
 
 
-def turn_label(turn: PublicTurn) -> str:
+def turn_label(turn: ArchiveTurn) -> str:
     return "-".join(str(t) for t in (turn.turns[0], turn.turns[-1])) if len(turn.turns) > 1 else str(turn.turns[0])
 
 
-def turn_page(turn: PublicTurn) -> str:
+def turn_page(turn: ArchiveTurn) -> str:
     return f"turn-{turn.turns[0]:03d}.html"
 
 
@@ -187,18 +290,20 @@ def player_page(player_id: str) -> str:
     return f"player-{player_id}.html"
 
 
+def _board_of(turn: ArchiveTurn, board: str) -> Any:
+    return next(line for line in turn.boards if line.board == board)
+
+
 def _histories(data: ArchiveInput, player: str) -> tuple[PlayerBoardHistory, ...]:
     histories = []
     for index, board in enumerate(data.boards):
         rows = []
         for turn in data.turns:
-            line = turn.boards[index]
+            line = _board_of(turn, board.id)
             piece = next(p for p in line.pieces if p.player == player)
             if (piece.finished and not piece.finished_now) or (line.closed and not line.closed_now):
                 continue  # nothing more happens to a finished piece or on a closed board
-            rows.append(
-                HistoryRow(turn_label(turn), turn_page(turn), piece)
-            )
+            rows.append(HistoryRow(turn_label(turn), turn_page(turn), piece))
         placing = next((s.placings[index] for s in data.standings if s.player == player), None)
         histories.append(PlayerBoardHistory(board.id, board.squares, tuple(rows), placing))
     return tuple(histories)
@@ -207,12 +312,12 @@ def _histories(data: ArchiveInput, player: str) -> tuple[PlayerBoardHistory, ...
 def charts(data: ArchiveInput) -> tuple[Chart, ...]:
     """A race chart per board from the public turns: each piece's square after each turn."""
     result = []
-    for index, board in enumerate(data.boards):
+    for board in data.boards:
         series = []
         for player in data.players:
             squares, finished_from = [0], None
             for turn in data.turns:
-                line = turn.boards[index]
+                line = _board_of(turn, board.id)
                 if line.closed and not line.closed_now:
                     break  # the board closed: its race is over
                 piece = next(p for p in line.pieces if p.player == player.id)
@@ -230,45 +335,47 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
     site = {
         "campaign": data.campaign,
         "title": data.title,
+        "ruleset": data.ruleset,
+        "hidden_boards": data.hidden_boards,
         "players": data.players,
         "boards": data.boards,
+        "board_ids": tuple(b.id for b in data.boards),
         "turn_links": turn_links,
         "player_links": tuple((p.name, player_page(p.id)) for p in data.players),
         "revealed": data.revealed,
         "over": data.over,
     }
     board_charts = charts(data)
+    rulesets = data.template_rulesets
     pages = [
         Page("index.html", "archive/index.html", site | {
             "page": "index",
             "standings": data.standings,
-            "board_ids": tuple(b.id for b in data.boards),
             "charts": board_charts,
             "seed_commitment": data.seed_commitment,
             "next_turn": data.next_turn,
             "deadline": data.deadline,
             "last_turn": data.turns[-1].turns[-1] if data.turns else None,
-            "ruleset": data.ruleset,
-        }),
+        }, rulesets=rulesets),
         Page("boards.html", "archive/boards.html", site | {
             "page": "boards",
             "seed_commitment": data.seed_commitment,
-        }),
+        }, rulesets=rulesets),
     ]
     for index, turn in enumerate(data.turns):
         previous = turn_links[index - 1] if index > 0 else None
         following = turn_links[index + 1] if index + 1 < len(turn_links) else None
         pages.append(Page(turn_page(turn), "archive/turn.html", site | {
-            "page": "turn", "view": turn, "label": turn_label(turn),
+            "page": "turn", "record": turn, "view": turn.view, "label": turn_label(turn),
             "previous": previous, "next": following,
-        }))
+        }, rulesets=rulesets))
     for player in data.players:
         line = next(s for s in data.standings if s.player == player.id)
         pages.append(Page(player_page(player.id), "archive/player.html", site | {
             "page": "player", "player": player, "standing": line,
             "histories": _histories(data, player.id),
             "chart_colour": _colour_of(board_charts, player.id),
-        }))
+        }, rulesets=rulesets))
     if data.revealed:
         for board in data.revealed.boards:
             # the exact canonical text, byte for byte, so anyone can hash the file itself

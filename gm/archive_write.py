@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -27,10 +27,37 @@ class WriteReport:
     unchanged: tuple[str, ...]
 
 
+def template_candidates(name: str, rulesets: Sequence[str]) -> tuple[str, ...]:
+    """Where the archive looks for the template `name`, first match wins: for a name under
+    archive/, each ruleset's own copy (archive/<ruleset>/<rest>, most specific ruleset
+    first), then the generic one (archive/<rest>). Templates are looked up so wherever
+    they are named: a page, an {% extends %}, an {% include %}, an {% import %}."""
+    head, slash, rest = name.partition("/")
+    if head != "archive" or not slash:
+        return (name,)
+    return (*(f"archive/{ruleset}/{rest}" for ruleset in rulesets), name)
+
+
+class RulesetLoader(jinja2.BaseLoader):
+    """Loads each template from the first of its `template_candidates` that exists."""
+
+    def __init__(self, inner: jinja2.BaseLoader, rulesets: tuple[str, ...]):
+        self.inner = inner
+        self.rulesets = rulesets
+
+    def get_source(self, environment: jinja2.Environment, template: str):
+        for candidate in template_candidates(template, self.rulesets):
+            try:
+                return self.inner.get_source(environment, candidate)
+            except jinja2.TemplateNotFound:
+                continue
+        raise jinja2.TemplateNotFound(template)
+
+
 @cache
-def _environment() -> jinja2.Environment:
+def _environment(rulesets: tuple[str, ...] = ()) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(shipped("templates"))),
+        loader=RulesetLoader(jinja2.FileSystemLoader(str(shipped("templates"))), rulesets),
         # every page escapes what it prints: player names come from people
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -62,7 +89,7 @@ def render_page(page: Page) -> bytes:
     if page.data is not None:
         return page.data
     assert page.template is not None
-    return _environment().get_template(page.template).render(page.context).encode("utf-8")
+    return _environment(page.rulesets).get_template(page.template).render(page.context).encode("utf-8")
 
 
 def write_site(pages: Iterable[Page], out: Path) -> WriteReport:

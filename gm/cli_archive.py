@@ -16,7 +16,8 @@ from .errors import GmError
 @click.pass_context
 def publish_cmd(ctx: click.Context, out: Path | None) -> None:
     """Write the campaign's HTML archive: standings, a page per turn and per player, race
-    charts, and after `gm reveal` the boards drawn. Only changed pages are rewritten.
+    charts and the boards drawn (boards the ruleset keeps secret: only after `gm reveal`).
+    Only changed pages are rewritten.
 
     Example: gm -C campaigns/spring-2027 publish --out /var/www/spring-2027
     """
@@ -34,7 +35,7 @@ def publish_cmd(ctx: click.Context, out: Path | None) -> None:
 @click.pass_context
 def reveal_cmd(ctx: click.Context, out: Path | None) -> None:
     """Once the campaign is over: publish every board's salt and canonical text and the
-    seed, and rewrite the archive to show the boards and how to check them.
+    seed, and rewrite the archive to show the boards and how to check each commitment.
 
     Example: gm -C campaigns/spring-2027 reveal
     """

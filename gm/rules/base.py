@@ -9,7 +9,7 @@ around it and speak to it only through this interface.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -37,6 +37,66 @@ class Outcome:
     state: Any
     events: tuple[Any, ...]
     draws: tuple[Draw, ...] = ()
+
+
+# -- what the archive shows (gm publish; RULES.md 2.6, 4.6, 6.14) ------------------------
+# The generic part every archive page frame, race chart and player history reads; each
+# `view` is the ruleset's own, read only by its templates under templates/archive/<name>/.
+
+
+@dataclass(frozen=True)
+class ArchivePiece:
+    """One player's piece on one board over one resolved turn, as everyone may see it:
+    where it started and ended (0 is Start; a finished piece keeps the last square it
+    stood on), whether it has finished, and its placing."""
+
+    player: str
+    name: str
+    start: int
+    end: int
+    finished: bool
+    finished_now: bool
+    placing: int | None
+    view: Any = None  # the ruleset's own line for this piece, for its templates
+
+
+@dataclass(frozen=True)
+class ArchiveBoard:
+    board: str
+    squares: int
+    closed: bool  # at the end of the turn
+    closed_now: bool
+    pieces: tuple[ArchivePiece, ...]  # every player, in campaign order
+
+
+@dataclass(frozen=True)
+class ArchiveStanding:
+    player: str
+    name: str
+    placings: tuple[int | None, ...]  # per board, in board order
+    total: int | None  # what ranks the players, once known (postal: the sum of placings)
+    place: int | None
+
+
+@dataclass(frozen=True)
+class ArchiveTurn:
+    """One resolved turn as the archive shows it."""
+
+    turns: tuple[int, ...]  # the campaign turns it played: (5,), or (5, 6) when one resolve plays two
+    boards: tuple[ArchiveBoard, ...]  # in board order
+    standings: tuple[ArchiveStanding, ...]  # after the turn, placed players first
+    over: bool
+    next_turn: int | None
+    view: Any = None  # the ruleset's public view of the turn, for its templates
+
+
+@dataclass(frozen=True)
+class ArchivePicture:
+    """A board drawn for the archive."""
+
+    board: str
+    svg: str  # self-contained, every text in it escaped (gm.boardsvg)
+    view: Any = None  # what the ruleset's templates say beside the drawing
 
 
 class Ruleset(ABC):
@@ -126,3 +186,73 @@ class Ruleset(ABC):
     @abstractmethod
     def load_state(self, data: Mapping[str, Any]) -> Any:
         ...
+
+    # -- the archive (gm publish, gm reveal; RULES.md 2.6, 4.6, 6.14) ----------------
+    # The defaults make a plain archive from the keys every ruleset's state_json shares
+    # (CONTRACT.md: turn, over, each board's closed and each piece's square, finished and
+    # placing, each player's aggregate and place): a ruleset overrides them, with its own
+    # templates under templates/archive/<name>/, to show more. `hidden_boards` decides
+    # whether archive_boards is asked before the reveal.
+
+    def event_from_json(self, data: Mapping[str, Any]) -> Any:
+        """An event as stored (`dataclasses.asdict` of an event `resolve` gave)."""
+        return dict(data)
+
+    def archive_turn(self, setup: Setup, before: Any, after: Any, events: Sequence[Any],
+                     names: Mapping[str, str]) -> ArchiveTurn:
+        """What everyone may see of one resolved turn, from the states around it and its
+        events; `names` maps player ids to the names shown."""
+        first, last = self.state_json(setup, before), self.state_json(setup, after)
+        boards = []
+        for board_id, board in setup.boards.items():
+            was, now = first["boards"][board_id], last["boards"][board_id]
+            pieces = tuple(
+                ArchivePiece(
+                    player=p,
+                    name=names.get(p, p),
+                    start=was["players"][p]["square"],
+                    end=now["players"][p]["square"],
+                    finished=now["players"][p]["finished"],
+                    finished_now=now["players"][p]["finished"] and not was["players"][p]["finished"],
+                    placing=now["players"][p]["placing"],
+                )
+                for p in setup.players
+            )
+            boards.append(ArchiveBoard(board_id, board.squares, now["closed"],
+                                       now["closed"] and not was["closed"], pieces))
+        return ArchiveTurn(
+            turns=tuple(range(first["turn"], last["turn"])) or (first["turn"],),
+            boards=tuple(boards),
+            standings=self.archive_standings(setup, after, names),
+            over=last["over"],
+            next_turn=None if last["over"] else last["turn"],
+        )
+
+    def archive_standings(self, setup: Setup, state: Any,
+                          names: Mapping[str, str]) -> tuple[ArchiveStanding, ...]:
+        """Each player's placings and standing now: placed players first, by place, the
+        rest in campaign order."""
+        data = self.state_json(setup, state)
+        lines = [
+            ArchiveStanding(
+                player=p,
+                name=names.get(p, p),
+                placings=tuple(data["boards"][b]["players"][p]["placing"] for b in setup.boards),
+                total=data["players"][p]["aggregate"],
+                place=data["players"][p]["place"],
+            )
+            for p in setup.players
+        ]
+        return tuple(sorted(lines, key=lambda s: (s.place is None, s.place or 0)))
+
+    def archive_boards(self, setup: Setup, state: Any,
+                       history: Sequence[tuple[Any, Any]]) -> tuple[ArchivePicture, ...]:
+        """Every board drawn, in board order, from the current state and the (before,
+        after) states of every resolved turn. With `hidden_boards` it is asked only once
+        the campaign is revealed; otherwise on every publish."""
+        from ..boardsvg import board_svg
+
+        return tuple(
+            ArchivePicture(board_id, board_svg(board, title=board.name or None))
+            for board_id, board in setup.boards.items()
+        )

@@ -4,7 +4,7 @@ crossing by overshoot, placings per board and the aggregate over boards."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -12,7 +12,16 @@ from ..board import START, Board
 from ..chance import Chance
 from ..errors import ProblemsError, RulesError
 from ..yamlfile import is_int
-from .base import Outcome, Ruleset, Setup
+from .base import (
+    ArchiveBoard,
+    ArchivePicture,
+    ArchivePiece,
+    ArchiveStanding,
+    ArchiveTurn,
+    Outcome,
+    Ruleset,
+    Setup,
+)
 from .grammar import Command, Grammar
 from .moving import Step, landing
 from .ranking import competition_places
@@ -589,6 +598,53 @@ class Postal(Ruleset):
         places = competition_places(aggregates)
         return {p: (aggregates.get(p), places.get(p)) for p in setup.players}
 
+    # -- the archive (RULES.md 2.6; templates/archive/postal/) -------------------------
+
+    def event_from_json(self, data: Mapping[str, Any]) -> Any:
+        return event_from_json(data)
+
+    def archive_turn(self, setup: Setup, before: PostalState, after: PostalState, events: Sequence[Any],
+                     names: Mapping[str, str]) -> ArchiveTurn:
+        """The public turn report (RULES.md 2.6): start and end squares and placings; its
+        `view` (the players' PublicTurn) adds the NMR marks and next turn's trapdoors."""
+        from ..views import public_turn  # the views import this module
+
+        view = public_turn(setup=setup, campaign="", title="", before=before, after=after,
+                           events=events, names=names)
+        boards = tuple(
+            ArchiveBoard(line.board, line.squares, line.closed, line.closed_now, tuple(
+                ArchivePiece(p.player, p.name, p.start, p.end, p.finished, p.finished_now, p.placing, p)
+                for p in line.pieces
+            ))
+            for line in view.boards
+        )
+        return ArchiveTurn(view.turns, boards, _archive_standings(view.standings), view.over,
+                           view.next_turn, view)
+
+    def archive_standings(self, setup: Setup, state: PostalState,
+                          names: Mapping[str, str]) -> tuple[ArchiveStanding, ...]:
+        """Placings so far and, once every board has placed a player, their aggregate."""
+        from ..views import standings  # the views import this module
+
+        return _archive_standings(standings(setup, state, names))
+
+    def archive_boards(self, setup: Setup, state: PostalState,
+                       history: Sequence[tuple[PostalState, PostalState]]) -> tuple[ArchivePicture, ...]:
+        """Each board drawn with every square that was a trapdoor in some turn; asked only
+        once revealed (`hidden_boards`). The view holds those squares."""
+        from ..boardsvg import board_svg
+
+        in_force: dict[str, set[int]] = {b: set() for b in setup.boards}
+        for before, _ in history:
+            for b, board_state in before.boards.items():
+                if board_state.trapdoor:
+                    in_force[b].add(board_state.trapdoor)
+        return tuple(
+            ArchivePicture(b, board_svg(board, trapdoors=sorted(in_force[b]), title=board.name or None),
+                           {"trapdoors": tuple(sorted(in_force[b]))})
+            for b, board in setup.boards.items()
+        )
+
     def state_json(self, setup: Setup, state: PostalState) -> dict[str, Any]:
         options: PostalOptions = setup.options
         standings = self.standings(setup, state) if state.over else {}
@@ -645,3 +701,8 @@ class Postal(Ruleset):
             },
             hands={p: {h: tuple(held) for h, held in hs.items()} for p, hs in data["hands"].items()},
         )
+
+
+def _archive_standings(lines: Iterable[Any]) -> tuple[ArchiveStanding, ...]:
+    """The players' standing lines as the archive reads them: the aggregate is the total."""
+    return tuple(ArchiveStanding(s.player, s.name, s.placings, s.aggregate, s.place) for s in lines)
