@@ -153,14 +153,18 @@ class Campaign:
         return clock.parse_time(text) if text else None
 
     def mail_basics(self) -> dict[str, Any]:
-        """What every mail to players says of the campaign: all public."""
-        config = self.config
+        """What every mail to players says of the campaign: all public. `ruleset` picks the
+        templates (mailout), `facts` is what they need of the ruleset (Ruleset.mail_facts),
+        `commands` the forms of its order commands."""
+        config, ruleset = self.config, self.ruleset
         return {
             "campaign": config.id,
             "title": config.title,
+            "ruleset": ruleset.name,
             "gm_address": config.mail.address,
             "boards": [{"id": b, "squares": board.squares} for b, board in config.boards.items()],
-            "per_board": config.options.per_board,
+            "facts": ruleset.mail_facts(self.setup),
+            "commands": tuple(ruleset.grammar(self.setup.options).forms.values()),
         }
 
     def names(self) -> dict[str, str]:
@@ -289,7 +293,6 @@ def welcome_context(campaign: Campaign, deadline: datetime) -> dict[str, Any]:
     config = campaign.config
     return campaign.mail_basics() | {
         "deadline": deadline_text(deadline, config.timezone),
-        "options": config.options,
         "players": [{"id": p.id, "name": p.name} for p in config.players],
         "commitments": {
             "seed": campaign.row()["seed_commitment"],

@@ -365,8 +365,8 @@ def status_cmd(ctx: click.Context) -> None:
 
     Example: gm -C campaigns/spring-2027 status
     """
+    from .rules.postal_views import standings
     from .turns import order_statuses
-    from .views import standings
 
     with opened(ctx, lock=False) as campaign:
         config, state = campaign.config, campaign.state()

@@ -1,5 +1,15 @@
-"""Mail gm writes: rendered from templates/mail/ (every word a player reads lives there),
-built as multipart/alternative with a text and an HTML part, and queued in the outbox."""
+"""Mail gm writes: rendered from templates (every word a player reads lives there), built
+as multipart/alternative with a text and an HTML part, and queued in the outbox.
+
+Each ruleset words its own mail. A mail of kind `report` in a campaign of ruleset `postal`
+is rendered from `mail/postal/report.txt` and `.html` when they exist, else from the
+generic `mail/report.txt` and `.html`, which speak of no ruleset's concepts; likewise
+`calendar/<ruleset>/deadline.txt` before `calendar/deadline.txt`. A ruleset derived from
+another (a GM's house rules) falls back to that one's templates before the generic ones.
+The ruleset is named by the context (`ruleset`: every mail context says which campaign it
+is about). A ruleset kept outside gm brings its templates in the folder its `templates`
+names, laid out the same and searched before gm's own.
+"""
 
 from __future__ import annotations
 
@@ -17,10 +27,41 @@ from .clock import iso
 from .resources import shipped
 
 
+class _Templates(jinja2.BaseLoader):
+    """gm's templates/, with a ruleset's own folder (`Ruleset.templates`) first for the
+    names under its prefix (`mail/<ruleset>/...`, `calendar/<ruleset>/...`)."""
+
+    def __init__(self) -> None:
+        self.shipped = jinja2.FileSystemLoader(str(shipped("templates")))
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str | None, Any]:
+        parts = template.split("/")
+        folder = _ruleset_folder(parts[1]) if len(parts) > 2 else None
+        if folder is not None:
+            try:
+                source, path, uptodate = jinja2.FileSystemLoader(folder).get_source(environment, template)
+            except jinja2.TemplateNotFound:
+                pass
+            else:
+                # a ruleset registered again with another folder must not get the old text
+                return source, path, lambda: _ruleset_folder(parts[1]) == folder and uptodate()
+        return self.shipped.get_source(environment, template)
+
+
+def _ruleset_folder(name: str) -> str | None:
+    from .rules.registry import UnknownRuleset, find_ruleset
+
+    try:
+        folder = find_ruleset(name).templates
+    except UnknownRuleset:
+        return None
+    return str(folder) if folder is not None else None
+
+
 @cache
 def _environment(kind: str) -> jinja2.Environment:
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(shipped("templates"))),
+        loader=_Templates(),
         autoescape=(kind == "html"),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -31,26 +72,50 @@ def _environment(kind: str) -> jinja2.Environment:
     env.filters["square"] = lambda s: "Start" if s == 0 else str(s)
     env.filters["ordinal"] = ordinal
     env.filters["mailto"] = mailto
-    env.globals["once"] = _once(env, "txt" if kind == "text" else "html")
+    env.globals["once"] = _once()
     return env
 
 
-def _once(env: jinja2.Environment, ext: str):
-    """`once("boards", view)`: a public part of the turn report (a macro of mail/_turn),
-    rendered once per turn and reused in every player's copy. Each copy lists every
-    player, so rendering it afresh per player would make a turn cost players squared."""
-    cache: dict[tuple[str, int], tuple[Any, Any]] = {}
+def _once():
+    """`once(t, "boards", view)`: a public part of the turn report (the macro `boards` of
+    the imported module `t`), rendered once per turn and reused in every player's copy.
+    Each copy lists every player, so rendering it afresh per player would make a turn cost
+    players squared."""
+    cache: dict[tuple[str, str, int], tuple[Any, Any]] = {}
 
-    def once(name: str, view: Any) -> Any:
-        hit = cache.get((name, id(view)))
+    def once(module: Any, name: str, view: Any) -> Any:
+        key = (module.__name__, name, id(view))
+        hit = cache.get(key)
         if hit is None or hit[0] is not view:  # the view is kept, so its id is not reused
             if len(cache) > 64:
                 cache.clear()
-            module = env.get_template(f"mail/_turn.{ext}").module
-            hit = cache[(name, id(view))] = (view, getattr(module, name)(view))
+            hit = cache[key] = (view, getattr(module, name)(view))
         return hit[1]
 
     return once
+
+
+def find_template(kind: str, folder: str, name: str, context: Mapping[str, Any]) -> jinja2.Template:
+    """`folder/<ruleset>/name` for the context's ruleset, then for each ruleset it derives
+    from, else the generic `folder/name`."""
+    ruleset = context.get("ruleset")
+    if not isinstance(ruleset, str) or not ruleset:
+        raise ValueError(f"the context for {folder}/{name} must name its ruleset")
+    names = [f"{folder}/{r}/{name}" for r in _lineage(ruleset)]
+    return _environment(kind).select_template([*names, f"{folder}/{name}"])
+
+
+def _lineage(name: str) -> tuple[str, ...]:
+    """The ruleset's name, then the names of those it derives from: a GM's house rules
+    derived from postal are worded as postal wherever they have no templates of their own
+    (the archive's rule, gm.archive.template_rulesets)."""
+    from .archive import template_rulesets
+    from .rules.registry import UnknownRuleset, find_ruleset
+
+    try:
+        return template_rulesets(find_ruleset(name))
+    except UnknownRuleset:
+        return (name,)
 
 
 def transfer_encoding(body: str) -> str:
@@ -73,8 +138,9 @@ def mailto(address: str, subject: str, body: str) -> str:
 
 def render_text(template: str, context: Mapping[str, Any]) -> tuple[str, str]:
     """(first line after its `Label:`, the rest) of a plain-text template such as
-    `calendar/deadline.txt`, whose first line is `Summary: ...`."""
-    text = _environment("text").get_template(template).render(context)
+    `calendar/deadline.txt` (the ruleset's own first), whose first line is `Summary: ...`."""
+    folder, _, name = template.partition("/")
+    text = find_template("text", folder, name, context).render(context)
     first, _, body = text.partition("\n")
     return first.partition(":")[2].strip(), body.strip("\n")
 
@@ -87,13 +153,15 @@ def ordinal(n: int | None) -> str:
 
 
 def render(template: str, context: Mapping[str, Any]) -> tuple[str, str, str]:
-    """(subject, text, html) of `templates/mail/<template>`: the text template's first line
-    is `Subject: ...`."""
-    text = _environment("text").get_template(f"mail/{template}.txt").render(context)
-    html = _environment("html").get_template(f"mail/{template}.html").render(context)
+    """(subject, text, html) of the mail `template` (report, ack...) of the context's
+    ruleset: `mail/<ruleset>/<template>`, else `mail/<template>`. The text template's first
+    line is `Subject: ...`."""
+    text_template = find_template("text", "mail", f"{template}.txt", context)
+    text = text_template.render(context)
+    html = find_template("html", "mail", f"{template}.html", context).render(context)
     first, _, body = text.partition("\n")
     if not first.startswith("Subject:"):
-        raise ValueError(f"templates/mail/{template}.txt must start with a Subject: line")
+        raise ValueError(f"templates/{text_template.name} must start with a Subject: line")
     # templates read better with blank lines around blocks; mail reads better without runs
     body = re.sub(r"\n{3,}", "\n\n", body.lstrip("\n"))
     return first[len("Subject:") :].strip(), body, html

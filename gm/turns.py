@@ -14,18 +14,9 @@ from .chance import SeededChance
 from .desk import order_view, standing_order
 from .errors import GmError
 from .mailout import compose, queue
-from .rules.base import Outcome
-from .rules.postal import event_from_json
+from .rules.base import Outcome, Ruleset
 from .store import dumps
-from .views import (
-    BoardSize,
-    PlayerMail,
-    PlayerRef,
-    deadline_view,
-    own_facts,
-    public_turn,
-    ready_orders,
-)
+from .views import BoardSize, PlayerMail, PlayerRef, deadline_view
 
 
 @dataclass(frozen=True)
@@ -58,7 +49,7 @@ def order_statuses(campaign: Campaign) -> list[OrderStatus]:
 def awaited(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> list[str]:
     """Players a turn waits for before its deadline (RULES.md 2.4): everyone in play needs
     an accepted message for the turn holding all they must send. What the rules choose
-    for a player (a forced number) is no message, so such a turn still waits."""
+    for a player is no message, so such a turn still waits."""
     statuses = order_statuses(campaign) if statuses is None else statuses
     return [s.player for s in statuses if s.in_play and (not s.receipt or not s.complete)]
 
@@ -78,20 +69,23 @@ def set_deadline(campaign: Campaign, when: datetime) -> None:
 
 
 def remind(campaign: Campaign) -> list[str]:
-    """Queue a reminder to every player who must send an order and has not."""
+    """Queue a reminder to every player who must send an order and has not: their
+    standing order, and what the ruleset says they may send (its player view)."""
     now = clock.now()
-    missing, _ = missing_orders(campaign)
-    config = campaign.config
+    statuses = order_statuses(campaign)
+    missing, _ = missing_orders(campaign, statuses)
+    standing = {s.player: s.order for s in statuses}
+    config, ruleset, setup = campaign.config, campaign.ruleset, campaign.setup
     state, deadline = campaign.state(), campaign.deadline()
     turn = state.turn
+    basics = campaign.mail_basics()
     with campaign.store.transaction() as db:
         for player_id in missing:
             player = config.player(player_id)
             assert player is not None
-            order = order_view(campaign, player_id, state)
-            needed = [(h["board"], h["held"]) for h in order["hands"] if h["status"] == "needed"]
-            mail = _mail_context(campaign, player_id, state=state, deadline=deadline, order=order,
-                                 ready=ready_orders(turn, needed))
+            own = ruleset.player_view(setup, player_id, player.name, state, (), standing[player_id])
+            mail = _mail_context(campaign, player_id, basics, state=state, deadline=deadline,
+                                 order=order_view(campaign, player_id, state), own=own)
             message = compose(
                 sender=config.mail.sender,
                 to=player.email,
@@ -104,21 +98,23 @@ def remind(campaign: Campaign) -> list[str]:
     return missing
 
 
-def _mail_context(campaign: Campaign, player_id: str, *, state: Any, deadline: datetime | None,
-                  **parts: Any) -> PlayerMail:
-    """A player's mail context: public facts, their own, and the deadline in their terms.
-    A PlayerMail has no field for anything hidden (views.py), so no template can leak it.
-    The state and deadline are passed in: read per player they made a turn cost players
-    squared."""
+def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *, state: Any,
+                  deadline: datetime | None, **parts: Any) -> PlayerMail:
+    """A player's mail context: public facts (`basics`: Campaign.mail_basics), their own,
+    and the deadline in their terms. A PlayerMail has no field for anything hidden
+    (views.py), so no template can leak it. The basics, state and deadline are passed in:
+    read per player they made a turn cost players squared."""
     config = campaign.config
     player = config.player(player_id)
     assert player is not None
     return PlayerMail(
-        campaign=config.id,
-        title=config.title,
-        gm_address=config.mail.address,
-        boards=tuple(BoardSize(b, board.squares) for b, board in config.boards.items()),
-        per_board=config.options.per_board,
+        campaign=basics["campaign"],
+        title=basics["title"],
+        ruleset=basics["ruleset"],
+        gm_address=basics["gm_address"],
+        boards=tuple(BoardSize(b["id"], b["squares"]) for b in basics["boards"]),
+        facts=basics["facts"],
+        commands=basics["commands"],
         player=PlayerRef(player.id, player.name),
         deadline=deadline_view(deadline_text(deadline, player.timezone)),
         next_turn=None if state.over else state.turn,
@@ -171,11 +167,10 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
             f"({', '.join(missing)}): is the mailbox read? use --force to resolve anyway"
         )
     orders = {s.player: s.order for s in statuses if s.receipt}
-    result = campaign.ruleset.resolve(campaign.setup, state, orders, SeededChance(campaign.setup.seed))
-    view = public_turn(
-        setup=campaign.setup, campaign=campaign.config.id, title=campaign.config.title,
-        before=state, after=result.state, events=result.events, names=campaign.names(),
-    )
+    ruleset, setup = campaign.ruleset, campaign.setup
+    result = ruleset.resolve(setup, state, orders, SeededChance(setup.seed))
+    view = ruleset.public_view(setup, state, result.state, result.events, campaign.names(),
+                               campaign.config.id, campaign.config.title)
     gm_context = _gm_context(campaign, view, result, orders)
     from .mailout import render
 
@@ -207,14 +202,12 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
         )
         # the last turn's report is the final results (RULES.md 2.3: the aggregate)
         template = "final" if result.state.over else "report"
+        basics = campaign.mail_basics()
         for player in config.players:
-            own = own_facts(
-                setup=campaign.setup, player=player.id, name=player.name, state=result.state,
-                events=result.events, order=orders.get(player.id),
-            )
-            ready = ready_orders(view.next_turn, [(h.board, h.left) for h in own.hands if h.choose])
-            mail = _mail_context(campaign, player.id, state=result.state, deadline=new_deadline,
-                                 view=view, own=own, ready=ready)
+            own = ruleset.player_view(setup, player.id, player.name, result.state, result.events,
+                                      orders.get(player.id))
+            mail = _mail_context(campaign, player.id, basics, state=result.state, deadline=new_deadline,
+                                 view=view, own=own)
             message = compose(
                 sender=config.mail.sender,
                 to=player.email,
@@ -236,6 +229,7 @@ def _gm_context(campaign: Campaign, view: Any, result: Outcome, orders: dict[str
     return {
         "campaign": config.id,
         "title": config.title,
+        "ruleset": campaign.ruleset.name,
         "view": view,
         "events": result.events,
         "orders": orders,
@@ -272,5 +266,6 @@ def undo(campaign: Campaign, *, force: bool = False) -> int:
     return turn
 
 
-def turn_events(row: dict[str, Any]) -> list[Any]:
-    return [event_from_json(e) for e in json.loads(row["events"])]
+def turn_events(row: dict[str, Any], ruleset: Ruleset) -> list[Any]:
+    """A resolved turn's events, read back by the campaign's ruleset."""
+    return [ruleset.event_from_json(e) for e in json.loads(row["events"])]

@@ -1,195 +1,24 @@
-"""What players may see (RULES.md 2.6), as types that have no field for anything else.
+"""What players may see, as types that have no field for anything else (RULES.md 2.6).
 
-Player templates receive only these views. Numbers, routes, snakes, ladders, shapes and
-board names are not in them, so no template can leak them, however it is written. The GM's
+Player templates receive only views. Each ruleset makes its own (`Ruleset.public_view`,
+`player_view`, `standings_view`: postal's are in gm/rules/postal_views.py), and what it
+hides has no field in them, so no template can leak it, however it is written. The GM's
 report gets the full events separately.
+
+This module holds what every ruleset's mail shares: the deadline, the boards' public
+sizes, the addressee, the context a player's report or reminder is rendered from, and
+the generic view shapes a ruleset gets by default, which the fallback templates in
+templates/mail/ read (each piece's square and placing, the standings, nothing private).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
-from .rules.base import Setup
-from .rules.postal import SHARED, NumberPlayed, PostalOrder, PostalState
-
-
-@dataclass(frozen=True)
-class PieceLine:
-    """One player's piece on one board for one turn: start and end only."""
-
-    player: str
-    name: str
-    start: int
-    end: int
-    finished: bool
-    finished_now: bool
-    placing: int | None
-    nmr: bool
-
-
-@dataclass(frozen=True)
-class BoardLine:
-    board: str  # the board's id (A, B...): public, players nominate trapdoors with it
-    squares: int
-    closed: bool
-    closed_now: bool
-    trapdoor_next: int | None
-    pieces: tuple[PieceLine, ...]
-
-
-@dataclass(frozen=True)
-class StandingLine:
-    player: str
-    name: str
-    placings: tuple[int | None, ...]  # per board, in board order
-    aggregate: int | None
-    place: int | None
-
-
-@dataclass(frozen=True)
-class PublicTurn:
-    """The turn report everyone may read."""
-
-    campaign: str
-    title: str
-    turns: tuple[int, ...]  # (5,) or (5, 6) for a double turn
-    boards: tuple[BoardLine, ...]
-    board_ids: tuple[str, ...]
-    standings: tuple[StandingLine, ...]
-    over: bool
-    next_turn: int | None
-    announce_trapdoors: bool
-
-    @property
-    def any_nmr(self) -> bool:
-        return any(p.nmr for b in self.boards for p in b.pieces)
-
-
-@dataclass(frozen=True)
-class OwnHand:
-    board: str | None  # None under shared numbers
-    played: int | None
-    nmr: bool
-    left: tuple[int, ...]
-    choose: bool = False  # next turn needs a number from this hand (it moves, not forced)
-
-
-@dataclass(frozen=True)
-class OwnFacts:
-    """What only the addressed player knows: their numbers and nominations."""
-
-    player: str
-    name: str
-    hands: tuple[OwnHand, ...]
-    nominations: tuple[tuple[str, int], ...]
-
-
-def standings(setup: Setup, state: PostalState, names: Mapping[str, str]) -> tuple[StandingLine, ...]:
-    """Placings so far and, once every board has placed a player, their aggregate."""
-    from .rules.ranking import competition_places
-
-    aggregates: dict[str, int] = {}
-    rows = []
-    for player in setup.players:
-        placings = tuple(state.boards[b].pieces[player].placing for b in setup.boards)
-        if all(p is not None for p in placings):
-            aggregates[player] = sum(placings)  # type: ignore[arg-type]
-        rows.append((player, placings))
-    places = competition_places(aggregates)
-    lines = [
-        StandingLine(p, names.get(p, p), placings, aggregates.get(p), places.get(p))
-        for p, placings in rows
-    ]
-    # placed players first by place, the rest in campaign order
-    return tuple(sorted(lines, key=lambda s: (s.place is None, s.place or 0)))
-
-
-def public_turn(
-    *,
-    setup: Setup,
-    campaign: str,
-    title: str,
-    before: PostalState,
-    after: PostalState,
-    events: Sequence[Any],
-    names: Mapping[str, str],
-) -> PublicTurn:
-    nmr_players = {e.player for e in events if isinstance(e, NumberPlayed) and e.source == "nmr"}
-    boards = []
-    for board_id in setup.boards:
-        b0, b1 = before.boards[board_id], after.boards[board_id]
-        pieces = tuple(
-            PieceLine(
-                player=p,
-                name=names.get(p, p),
-                start=b0.pieces[p].square,
-                end=b1.pieces[p].square,
-                finished=b1.pieces[p].finished,
-                finished_now=b1.pieces[p].finished and not b0.pieces[p].finished,
-                placing=b1.pieces[p].placing,
-                nmr=p in nmr_players,
-            )
-            for p in setup.players
-        )
-        boards.append(
-            BoardLine(
-                board=board_id,
-                squares=setup.boards[board_id].squares,
-                closed=b1.closed,
-                closed_now=b1.closed and not b0.closed,
-                trapdoor_next=b1.trapdoor if setup.options.announce_trapdoors else None,
-                pieces=pieces,
-            )
-        )
-    turns = tuple(range(before.turn, after.turn))
-    return PublicTurn(
-        campaign=campaign,
-        title=title,
-        turns=turns,
-        boards=tuple(boards),
-        board_ids=tuple(setup.boards),
-        standings=standings(setup, after, names),
-        over=after.over,
-        next_turn=None if after.over else after.turn,
-        announce_trapdoors=setup.options.announce_trapdoors,
-    )
-
-
-def own_facts(
-    *,
-    setup: Setup,
-    player: str,
-    name: str,
-    state: PostalState,
-    events: Sequence[Any] = (),
-    order: PostalOrder | None = None,
-) -> OwnFacts:
-    """A player's own numbers (played this turn, if any, and still held) and nominations."""
-    played: dict[str, tuple[int, bool]] = {}
-    for event in events:
-        if isinstance(event, NumberPlayed) and event.player == player and event.hand not in played:
-            played[event.hand] = (event.number, event.source == "nmr")
-    hands = []
-    needed = set() if state.over else set(setup_needs(setup, state, player))
-    for hand, left in state.hands[player].items():
-        number, nmr = played.get(hand, (None, False))
-        hands.append(
-            OwnHand(None if hand == SHARED else hand, number, nmr, tuple(left), hand in needed)
-        )
-    nominations = tuple(sorted((order.trapdoors if order else {}).items()))
-    return OwnFacts(player, name, tuple(hands), nominations)
-
-
-def setup_needs(setup: Setup, state: PostalState, player: str) -> list[str]:
-    """The hands the player must choose a number from next turn (RULES.md 2.4)."""
-    from .rules.postal import Postal
-
-    return Postal().needs_number(setup, state, player)
-
-
-# -- what a player's mail is rendered from ---------------------------------------------------
+if TYPE_CHECKING:
+    from .rules.base import Ruleset, Setup
 
 
 @dataclass(frozen=True)
@@ -215,32 +44,24 @@ class PlayerRef:
 
 
 @dataclass(frozen=True)
-class ReadyOrder:
-    """One order a player may send for the next turn: a number they hold on one hand.
-    The templates turn it into a `mailto:` link and a block to copy."""
-
-    turn: int
-    board: str | None  # None under shared numbers
-    number: int
-
-
-@dataclass(frozen=True)
 class PlayerMail:
-    """Everything a player's report, final results or reminder is rendered from. It has no
-    field for other players' numbers, routes, layouts or board names, so none can leak."""
+    """Everything a player's report, final results or reminder is rendered from. Beyond
+    the campaign's public facts it holds only the ruleset's views, which have no field for
+    what this player must not see, so nothing hidden can leak."""
 
     campaign: str
     title: str
+    ruleset: str  # its templates (templates/mail/<ruleset>/) are looked up first
     gm_address: str
     boards: tuple[BoardSize, ...]
-    per_board: bool
+    facts: Mapping[str, Any]  # Ruleset.mail_facts: public facts its templates need
+    commands: tuple[str, ...]  # the forms of the ruleset's order commands (STEP <1-3>)
     player: PlayerRef
     deadline: Deadline | None
     next_turn: int | None
-    view: PublicTurn | None = None  # the turn just resolved (reports)
-    own: OwnFacts | None = None
+    view: Any = None  # Ruleset.public_view: the turn just resolved (reports)
+    own: Any = None  # Ruleset.player_view: what only this player knows, what they may send
     order: Any = None  # the standing order (reminders): desk.order_view, the player's own
-    ready: tuple[ReadyOrder, ...] = ()
     calendar: bool = False  # a .ics file with the deadline is attached
 
     def context(self) -> dict[str, Any]:
@@ -257,8 +78,99 @@ def deadline_view(text: Mapping[str, Any] | None) -> Deadline | None:
     return Deadline(text["utc"], text.get("local"), text["iso"], short)
 
 
-def ready_orders(turn: int | None, hands: Sequence[tuple[str | None, Sequence[int]]]) -> tuple[ReadyOrder, ...]:
-    """A ready order for each number still held on each hand that needs one."""
-    if turn is None:
-        return ()
-    return tuple(ReadyOrder(turn, board, n) for board, held in hands for n in held)
+# -- the generic views: what a ruleset without views of its own shows --------------------
+
+
+@dataclass(frozen=True)
+class PieceView:
+    """One player's piece on one board: where it stood before the turn and after it."""
+
+    player: str
+    name: str
+    start: int
+    end: int
+    finished: bool
+    finished_now: bool
+    placing: int | None
+
+
+@dataclass(frozen=True)
+class BoardView:
+    board: str
+    squares: int
+    closed: bool
+    pieces: tuple[PieceView, ...]
+
+
+@dataclass(frozen=True)
+class Standing:
+    player: str
+    name: str
+    place: int | None
+
+
+@dataclass(frozen=True)
+class PublicView:
+    """A turn report everyone may read, in the shape the fallback templates read."""
+
+    campaign: str
+    title: str
+    turns: tuple[int, ...]
+    boards: tuple[BoardView, ...]
+    standings: tuple[Standing, ...]
+    over: bool
+    next_turn: int | None
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """What only the addressed player knows, as labelled values (the fallback templates
+    list them); empty by default, since nothing generic is private."""
+
+    player: str
+    name: str
+    in_play: bool  # still takes part in turns, so sends orders
+    facts: tuple[tuple[str, Any], ...] = field(default=())
+
+
+def generic_standings(ruleset: Ruleset, setup: Setup, state: Any, names: Mapping[str, str]) -> tuple[Standing, ...]:
+    """Each player's place from the ruleset's `state_json` (CONTRACT.md), placed first."""
+    players = ruleset.state_json(setup, state)["players"]
+    lines = [Standing(p, names.get(p, p), players[p].get("place")) for p in setup.players]
+    return tuple(sorted(lines, key=lambda s: (s.place is None, s.place or 0)))
+
+
+def generic_public_view(ruleset: Ruleset, setup: Setup, before: Any, after: Any, names: Mapping[str, str],
+                        campaign: str, title: str) -> PublicView:
+    """Each piece's square before and after the turn, and its placing, read from the
+    CONTRACT.md keys of `state_json` (boards -> players -> square, finished, placing)."""
+    first, last = ruleset.state_json(setup, before), ruleset.state_json(setup, after)
+    boards = []
+    for board_id in setup.boards:
+        b0, b1 = first["boards"][board_id], last["boards"][board_id]
+        pieces = tuple(
+            PieceView(p, names.get(p, p), b0["players"][p]["square"], b1["players"][p]["square"],
+                      b1["players"][p]["finished"], b1["players"][p]["finished"] and not b0["players"][p]["finished"],
+                      b1["players"][p]["placing"])
+            for p in setup.players
+        )
+        boards.append(BoardView(board_id, setup.boards[board_id].squares, b1["closed"], pieces))
+    over = bool(last["over"])
+    return PublicView(
+        campaign=campaign, title=title, turns=tuple(range(first["turn"], last["turn"])) or (first["turn"],),
+        boards=tuple(boards), standings=generic_standings(ruleset, setup, after, names),
+        over=over, next_turn=None if over else last["turn"],
+    )
+
+
+# gm/archive.py still imports the postal view types from here; they live in
+# gm/rules/postal_views.py now. Forwarded until its owner moves to Ruleset.public_view.
+_MOVED = ("PieceLine", "PublicTurn", "StandingLine", "public_turn", "standings")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        from .rules import postal_views
+
+        return getattr(postal_views, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -29,7 +29,7 @@ from gm.board import Board
 from gm.mailout import render
 from gm.rules.base import Setup
 from gm.rules.postal import Moved, NumberPlayed, Step, TrapdoorElection
-from gm.views import BoardSize, PlayerMail, PlayerRef, own_facts, public_turn, ready_orders
+from gm.views import BoardSize, PlayerMail, PlayerRef
 
 PLAYER_TEMPLATES = {"welcome", "ack", "refusal", "help", "reminder", "report", "final"}
 SECRET_NAMES = ("Secret Serpent Stair", "Hidden Ziggurat Vault")
@@ -192,15 +192,13 @@ def report_text(opened, setup: Setup, row, player, events) -> tuple[str, str, st
     before = ruleset.load_state(json.loads(row["state_before"]))
     after = ruleset.load_state(json.loads(row["state_after"]))
     names = opened.names()
-    view = public_turn(setup=setup, campaign="c", title="t", before=before, after=after,
-                       events=events, names=names)
-    own = own_facts(setup=setup, player=player.id, name=player.name, state=after, events=events)
-    ready = ready_orders(view.next_turn, [(h.board, h.left) for h in own.hands if h.choose])
+    view = ruleset.public_view(setup, before, after, events, names, "c", "t")
+    own = ruleset.player_view(setup, player.id, player.name, after, events, None)
     mail = PlayerMail(
-        campaign="c", title="t", gm_address="gm@example.org",
+        campaign="c", title="t", ruleset=ruleset.name, gm_address="gm@example.org",
         boards=tuple(BoardSize(b, board.squares) for b, board in setup.boards.items()),
-        per_board=False, player=PlayerRef(player.id, player.name), deadline=None,
-        next_turn=view.next_turn, view=view, own=own, ready=ready,
+        facts=ruleset.mail_facts(setup), commands=(), player=PlayerRef(player.id, player.name),
+        deadline=None, next_turn=view.next_turn, view=view, own=own,
     )
     return render("final" if view.over else "report", mail.context())
 
@@ -211,7 +209,7 @@ def test_2_6_reports_are_the_same_whatever_the_hidden_facts(campaign):
         setup = opened.setup
         rows = opened.store.rows("select * from turns order by turn")
         for index, row in enumerate(rows):
-            events = turns_module.turn_events(row)
+            events = turns_module.turn_events(row, opened.ruleset)
             for player in HOSTILE_PLAYERS:
                 real = report_text(opened, setup, row, player, events)
                 decoy = report_text(opened, other_world(setup, index), row, player,
@@ -228,7 +226,7 @@ def test_2_6_archive_before_reveal_is_the_same_whatever_the_hidden_facts(campaig
         real = [render_page(p) for p in build_site(load_archive(opened))]
         with opened.store.transaction() as db:
             for index, row in enumerate(opened.store.rows("select * from turns")):
-                events = scramble(turns_module.turn_events(row), "", index)
+                events = scramble(turns_module.turn_events(row, opened.ruleset), "", index)
                 db["turns"].update(row["turn"], {"events": json.dumps([dataclasses.asdict(e) for e in events])})
         opened.config = dataclasses.replace(opened.config, boards=other_world(opened.setup, 7).boards)
         decoy = [render_page(p) for p in build_site(load_archive(opened))]
@@ -245,7 +243,7 @@ def test_noninterference_check_sees_a_change_in_what_the_player_may_know(campaig
         rows = opened.store.rows("select * from turns order by turn")
         differs = 0
         for index, row in enumerate(rows):
-            events = turns_module.turn_events(row)
+            events = turns_module.turn_events(row, opened.ruleset)
             real = report_text(opened, setup, row, HOSTILE_PLAYERS[0], events)
             decoy = report_text(opened, setup, row, HOSTILE_PLAYERS[0], scramble(events, "", index))
             differs += real != decoy
