@@ -109,6 +109,9 @@ class Ruleset(ABC):
     board_keys: ClassVar[tuple[str, ...]] = ()  # extra keys a board file may have
     hidden_boards: ClassVar[bool] = False  # only N is public until the reveal (postal)
     one_board: ClassVar[bool] = False  # exactly one board per campaign (RULES.md 4.1)
+    # a folder laid out like gm's templates/ (mail/<name>/..., calendar/<name>/...), searched
+    # before gm's own: for a ruleset installed or registered from outside gm
+    templates: ClassVar[str | None] = None
 
     @abstractmethod
     def parse_options(self, raw: Mapping[str, Any]) -> Any:
@@ -186,6 +189,45 @@ class Ruleset(ABC):
     @abstractmethod
     def load_state(self, data: Mapping[str, Any]) -> Any:
         ...
+
+    # -- what players read by mail (RULES.md 2.6) -----------------------------------
+    # Each view is a type with no field for what its reader must not see; the ruleset's
+    # templates (templates/mail/<name>/, or its own `templates` folder) read it. The
+    # defaults give gm.views' generic shapes, which the fallback templates in
+    # templates/mail/ read: each piece's squares and placing (CONTRACT's keys of
+    # state_json) and the standings; nothing private.
+
+    def public_view(self, setup: Setup, before: Any, after: Any, events: Sequence[Any],
+                    names: Mapping[str, str], campaign: str, title: str) -> Any:
+        """The report on one resolved turn everyone may read (`events` took `before` to
+        `after`; `names` maps player ids to the names shown). The default shows where
+        each piece stood before and after, and the placings: a ruleset where any of that
+        is secret overrides it."""
+        from ..views import generic_public_view
+
+        return generic_public_view(self, setup, before, after, names, campaign, title)
+
+    def player_view(self, setup: Setup, player: str, name: str, state: Any,
+                    events: Sequence[Any], order: Any) -> Any:
+        """What only `player` knows of `state` after `events` (the turn just resolved, or
+        nothing between turns, for a reminder) with `order` (the one that was played, or
+        the one standing), including what they may send next turn. Default: whether they
+        are still in play, and nothing private."""
+        from ..views import PlayerView
+
+        return PlayerView(player, name, self.in_play(setup, state, player))
+
+    def standings_view(self, setup: Setup, state: Any, names: Mapping[str, str]) -> tuple[Any, ...]:
+        """The standings as reports show them, placed players first."""
+        from ..views import generic_standings
+
+        return generic_standings(self, setup, state, names)
+
+    def mail_facts(self, setup: Setup) -> dict[str, Any]:
+        """Public facts of the campaign the ruleset's templates need beyond the common ones
+        (board ids and sizes, its command forms): postal's per-board numbers. Read by
+        every mail to players, so nothing in it may be secret."""
+        return {}
 
     # -- the archive (gm publish, gm reveal; RULES.md 2.6, 4.6, 6.14) ----------------
     # The defaults make a plain archive from the keys every ruleset's state_json shares

@@ -645,6 +645,33 @@ class Postal(Ruleset):
             for b, board in setup.boards.items()
         )
 
+    # -- what players read by mail (RULES.md 2.6): gm/rules/postal_views.py -------------
+
+    def public_view(self, setup: Setup, before: PostalState, after: PostalState, events: Sequence[Any],
+                    names: Mapping[str, str], campaign: str, title: str) -> Any:
+        """Each piece's start and end, NMR marks, next turn's trapdoors and the standings."""
+        from .postal_views import public_turn  # it imports this module
+
+        return public_turn(setup=setup, campaign=campaign, title=title, before=before, after=after,
+                           events=events, names=names)
+
+    def player_view(self, setup: Setup, player: str, name: str, state: PostalState,
+                    events: Sequence[Any], order: PostalOrder | None) -> Any:
+        """The player's numbers (played, still held), nominations and ready orders."""
+        from .postal_views import own_facts  # it imports this module
+
+        return own_facts(setup=setup, player=player, name=name, state=state, events=events, order=order)
+
+    def standings_view(self, setup: Setup, state: PostalState, names: Mapping[str, str]) -> tuple[Any, ...]:
+        """Placings per board and, once every board has placed a player, the aggregate."""
+        from .postal_views import standings  # it imports this module
+
+        return standings(setup, state, names)
+
+    def mail_facts(self, setup: Setup) -> dict[str, Any]:
+        options: PostalOptions = setup.options
+        return {"per_board": options.per_board, "options": options}
+
     def state_json(self, setup: Setup, state: PostalState) -> dict[str, Any]:
         options: PostalOptions = setup.options
         standings = self.standings(setup, state) if state.over else {}
