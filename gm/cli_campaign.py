@@ -354,8 +354,16 @@ def state_cmd(ctx: click.Context, as_json: bool) -> None:
             placed = f", placed {piece['placing']}" if piece["placing"] else ""
             click.echo(f"  {player:<16} {where}{done}{placed}")
     for player, facts in data["players"].items():
+        held = f" holds {facts['numbers_left']}" if facts.get("numbers_left") else ""
         aggregate = f"; aggregate {facts['aggregate']}, place {facts['place']}" if facts["place"] else ""
-        click.echo(f"{player:<18} numbers left {facts['numbers_left']}{aggregate}")
+        click.echo(f"{player:<18}{held}{aggregate}")
+
+
+def _piece_text(piece: dict) -> str:
+    """Where a piece is, for the GM: its square, or its placing once placed."""
+    if piece["placing"]:
+        return f"placed {piece['placing']}"
+    return "Start" if piece["square"] == 0 else f"on {piece['square']}"
 
 
 @click.command("status")
@@ -365,31 +373,32 @@ def status_cmd(ctx: click.Context) -> None:
 
     Example: gm -C campaigns/spring-2027 status
     """
-    from .rules.postal_views import standings
     from .turns import order_statuses
 
     with opened(ctx, lock=False) as campaign:
-        config, state = campaign.config, campaign.state()
+        # CONTRACT.md's state keys are every ruleset's, so this summary fits them all
+        config, data = campaign.config, campaign.state_json()
+        names = campaign.names()
         click.echo(f"{config.title} ({config.id}), {config.ruleset_name}, {len(config.players)} players")
-        if state.over:
-            click.echo(f"over after turn {state.turn - 1}")
+        if data["over"]:
+            click.echo(f"over after turn {data['turn'] - 1}")
         else:
             text = deadline_text(campaign.deadline(), config.timezone)
             statuses = order_statuses(campaign)
-            click.echo(f"turn {state.turn}, deadline {(text['local'] or text['utc']) if text else '-'}")
+            click.echo(f"turn {data['turn']}, deadline {(text['local'] or text['utc']) if text else '-'}")
             click.echo(f"orders: {sum(s.complete for s in statuses if s.must_send)} of "
                        f"{sum(s.must_send for s in statuses)} orders in; "
                        f"{sum(1 for s in statuses if s.receipt)} players have written")
-        for board_id, board in state.boards.items():
-            crossed = board.crossed
-            status = "closed" if board.closed else f"open, {crossed} crossed"
-            trap = f", trapdoor {board.trapdoor}" if board.trapdoor else ""
-            click.echo(f"board {board_id} ({config.boards[board_id].squares} squares): {status}{trap}")
+        for board_id, board in data["boards"].items():
+            crossed = sum(piece["finished"] for piece in board["players"].values())
+            status = "closed" if board["closed"] else f"open, {crossed} finished"
+            trap = f", trapdoor {board['trapdoor']}" if board.get("trapdoor") else ""
+            click.echo(f"board {board_id} ({board['squares']} squares): {status}{trap}")
         click.echo("standings:")
-        for line in standings(campaign.setup, state, campaign.names()):
-            placings = " ".join("-" if p is None else str(p) for p in line.placings)
-            agg = f" aggregate {line.aggregate}, place {line.place}" if line.place else ""
-            click.echo(f"  {line.name:<20} placings {placings}{agg}")
+        for player, facts in sorted(data["players"].items(), key=lambda pf: (pf[1]["place"] is None, pf[1]["place"] or 0)):
+            where = " ".join(_piece_text(board["players"][player]) for board in data["boards"].values())
+            place = f", place {facts['place']}" if facts["place"] else ""
+            click.echo(f"  {names.get(player, player):<20} {where}{place}")
         failing = campaign.store.rows("select id, email, failing from players where failing is not null")
         broken = campaign.store.one("select count(*) as n from messages where outcome = 'error'")["n"]
         # mail kept but not answered, for the GM to look at (RULES.md 3)

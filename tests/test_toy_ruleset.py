@@ -105,6 +105,8 @@ def test_toy_ruleset_plays_a_whole_campaign_by_mail_through_start_turn_and_publi
     assert state["over"] and state["turn"] == 6
     placings = {p: v["placing"] for p, v in state["boards"]["A"]["players"].items()}
     assert placings == {"ann": 1, "ben": 2}
+    status = gm("status", now="2027-03-01T00:00:00Z")  # the GM's summary knows no ruleset
+    assert "  Ann                  placed 1, place 1" in status and "over after turn 5" in status
     gm("publish", now="2027-03-01T00:00:00Z")
     index = (folder / "archive" / "index.html").read_text()
     assert "Ann" in index and "Ben" in index
