@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from mailfactory import DATA, FIXTURES, load, message
 from test_orderlang import numbers, parse_orders, trapdoors
 
-from gm.mail.inbound import InboundMail, address_of, html_to_text, raw_cap, read_mail
+from gm.mail.htmltext import html_to_text
+from gm.mail.inbound import InboundMail, address_of, raw_cap, read_mail
 
 CET = timezone(timedelta(hours=1))
 
