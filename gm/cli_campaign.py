@@ -13,10 +13,10 @@ import click
 
 from . import clock
 from .campaign import WEAK_SEED, Campaign, deadline_text, start
-from .cycle import TurnRun, resolved_summary, run_turn
 from .errors import GmError
 from .progress import Progress
 from .store import command_lock
+from .weekly import TurnRun, resolved_summary, run_turn
 
 UNANSWERED_WHY = {
     "capped": "past the refusals a day to one address, not answered",

@@ -19,12 +19,12 @@ from pathlib import Path
 from . import clock
 from .campaign import Campaign, deadline_text, start
 from .config import CONFIG_NAME
-from .cycle import TurnRun
 from .errors import GmError
 from .mailout import ordinal
 from .resources import shipped
 from .robots import Postman, Robot, post
 from .store import command_lock
+from .weekly import TurnRun
 
 DEFAULT_SEED = 20270301
 START = datetime(2027, 3, 1, 18, 0, tzinfo=UTC)  # a Monday evening; the first deadline is a week on
