@@ -44,7 +44,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     big = load_board(ROOT / "boards" / "designed-thousand.yaml")
-    classic = load_board(ROOT / "boards" / "classic.yaml")
+    classic = load_board(ROOT / "boards" / "milton-bradley.yaml")
     assert big.squares == 1000 and len(big.snakes) + len(big.ladders) == 100
     cases: list[tuple[str, Callable[[], object]]] = [
         ("1,000 squares: whole analysis (`analyze`)", lambda: analysis.analyze(big)),

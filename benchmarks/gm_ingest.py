@@ -71,7 +71,7 @@ def build(folder: Path, players: int, dovecot, user: str, password: str) -> Camp
         "id": "bench",
         "seed": 1,
         "first_deadline": "2027-01-08T00:00:00Z",
-        "boards": {"A": str(ROOT / "boards" / "classic.yaml")},
+        "boards": {"A": str(ROOT / "boards" / "milton-bradley.yaml")},
         "players": [{"id": f"p{i}", "name": f"Player {i}", "email": f"p{i}@example.org",
                      "password": f"pw-{i}-secret"} for i in range(players)],
         "mail": {

@@ -37,7 +37,7 @@ def main() -> None:
     config = {
         "id": "bench",
         "seed": 1,
-        "boards": {"A": str(ROOT / "boards" / "classic.yaml"),
+        "boards": {"A": str(ROOT / "boards" / "milton-bradley.yaml"),
                    "B": str(ROOT / "boards" / "ziggurat.yaml")},
         "players": [{"id": f"p{i}", "name": f"Player {i}", "email": f"p{i}@example.org",
                      "password": "pw-bench"} for i in range(args.players)],

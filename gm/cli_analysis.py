@@ -128,7 +128,7 @@ def board_analyze(files: tuple[str, ...], as_json: bool, plot: str | None) -> No
     percentile, for the postal game, one die and the classic rules. Several boards are
     shown side by side.
 
-    Example: gm board analyze boards/classic.yaml boards/small.yaml --plot lengths.svg
+    Example: gm board analyze boards/milton-bradley.yaml boards/small.yaml --plot lengths.svg
     """
     boards = [(path, load_board(path)) for path in files]
     named = [(b.name or Path(path).stem, analyze(b)) for path, b in boards]
@@ -152,7 +152,7 @@ def board_analyze(files: tuple[str, ...], as_json: bool, plot: str | None) -> No
 def board_draw(file: str, output: str | None, trapdoors: tuple[int, ...], title: str | None) -> None:
     """Draw a board as SVG, exactly as the archive draws it.
 
-    Example: gm board draw boards/classic.yaml -o classic.svg
+    Example: gm board draw boards/milton-bradley.yaml -o classic.svg
     """
     b = load_board(file)
     bad = [t for t in trapdoors if not 1 <= t <= b.squares]

@@ -40,7 +40,7 @@ def board_check(files: tuple[str, ...]) -> None:
 def board_show(file: str) -> None:
     """Draw a board in the terminal: levels as rows in their real columns.
 
-    Example: gm board show boards/classic.yaml
+    Example: gm board show boards/milton-bradley.yaml
     """
     try:
         b = load_board(file)

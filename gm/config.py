@@ -28,6 +28,8 @@ CAMPAIGN_OPTIONS = {"max_order_text": 65536, "allow_other_senders": False, "max_
 ID_PATTERN = re.compile(r"^\w[\w.-]*$")
 EMAIL_PATTERN = re.compile(r"^[^@\s<>]+@[^@\s<>]+$")
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
+# sample boards gm renamed: an old campaign.yaml naming one is told the new name
+RENAMED_BOARDS = {"classic.yaml": "milton-bradley.yaml"}
 
 
 @dataclass(frozen=True)
@@ -165,6 +167,11 @@ def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConf
                 continue
             board_path = (folder / file).resolve() if not Path(file).is_absolute() else Path(file)
             board_files[board_id] = board_path
+            if not board_path.exists() and board_path.name in RENAMED_BOARDS:
+                new = board_path.with_name(RENAMED_BOARDS[board_path.name])
+                problems.append(f"line {line}: board {board_id}: {file} was renamed {new.name} (so that it is not "
+                                f"taken for the ruleset of that name); point campaign.yaml at {new.name}")
+                continue
             try:
                 boards[board_id] = load_board(board_path)
             except BoardError as error:

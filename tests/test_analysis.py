@@ -26,7 +26,7 @@ BOARDS = Path(__file__).resolve().parent.parent / "boards"
 
 @pytest.fixture(scope="module")
 def milton_bradley() -> Board:
-    return load_board(BOARDS / "classic.yaml")
+    return load_board(BOARDS / "milton-bradley.yaml")
 
 
 # -- the literature and the contract ----------------------------------------------------
@@ -336,7 +336,7 @@ def test_analyze_json_for_one_file_is_one_object_and_for_several_a_list():
 
 def test_analyze_shows_several_boards_side_by_side_and_plots_them(tmp_path):
     plot = tmp_path / "lengths.svg"
-    result = CliRunner().invoke(board_group, ["analyze", str(BOARDS / "classic.yaml"),
+    result = CliRunner().invoke(board_group, ["analyze", str(BOARDS / "milton-bradley.yaml"),
                                               str(BOARDS / "small.yaml"), "--plot", str(plot)])
     assert result.exit_code == 0, result.output
     header, *rows = result.output.splitlines()

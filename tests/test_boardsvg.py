@@ -41,7 +41,7 @@ def test_every_sample_board_draws_as_well_formed_svg_with_every_square_numbered(
 
 
 def test_svg_scales_by_its_viewbox_to_a_phone_width():
-    root = parsed(board_svg(load_board(BOARDS / "classic.yaml")))
+    root = parsed(board_svg(load_board(BOARDS / "milton-bradley.yaml")))
     _, _, width, height = (float(x) for x in root.get("viewBox").split())
     assert root.get("style") == "max-width:100%;height:auto"
     # 390 px wide, numbers drawn at 14 px still come out at 10 px or more

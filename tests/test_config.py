@@ -27,7 +27,7 @@ title: Spring 2027
 ruleset: postal
 seed: 20270321
 boards:
-  A: BOARDS/classic.yaml
+  A: BOARDS/milton-bradley.yaml
 players:
   - {id: alice, name: Alice, email: alice@example.org}
   - {id: bob, name: Bob, email: bob@example.org, password: "s3cret-horse"}
@@ -62,7 +62,7 @@ def test_unknown_and_misspelt_keys_are_refused_with_their_lines(tmp_path):
 def test_bad_values_and_bad_boards_are_all_listed(tmp_path):
     bad_board = tmp_path / "bad.yaml"
     bad_board.write_text("squares: 10\nsnakes: [[3, 8]]\n")
-    text = GOOD.replace("BOARDS/classic.yaml", str(bad_board)).replace("close_after: all", "nmr: sometimes")
+    text = GOOD.replace("BOARDS/milton-bradley.yaml", str(bad_board)).replace("close_after: all", "nmr: sometimes")
     text = text.replace("bob@example.org", "not-an-address").replace("transport: maildir", "transport: pigeon")
     with pytest.raises(ConfigError) as error:
         load_config(write(tmp_path / "c", text))
@@ -99,3 +99,12 @@ def test_start_on_a_bad_campaign_exits_1_listing_problems_and_creates_nothing(tm
     assert result.exit_code == 1
     assert "seed must be a whole number" in result.output
     assert not (folder / "gm.sqlite").exists()
+
+
+def test_the_renamed_sample_board_is_refused_with_its_new_name(tmp_path):
+    """boards/classic.yaml became boards/milton-bradley.yaml (it is no `classic` ruleset)."""
+    (tmp_path / "boards").mkdir()
+    text = GOOD.replace("BOARDS/milton-bradley.yaml", "boards/classic.yaml")
+    with pytest.raises(ConfigError) as error:
+        load_config(write(tmp_path / "c", text.replace("boards/classic.yaml", "../boards/classic.yaml")))
+    assert any("classic.yaml was renamed milton-bradley.yaml" in p for p in error.value.problems)

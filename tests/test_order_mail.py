@@ -84,7 +84,7 @@ def write_campaign(folder: Path, players=FIXTURE_PLAYERS, **options) -> Path:
         "ruleset": "postal",
         "seed": 20270321,
         "first_deadline": "2026-11-29T18:00:00Z",
-        "boards": {"A": str(BOARDS / "classic.yaml"), "B": str(BOARDS / "classic.yaml")},
+        "boards": {"A": str(BOARDS / "milton-bradley.yaml"), "B": str(BOARDS / "milton-bradley.yaml")},
         "players": [{"id": i, "name": i.title(), "email": e, "password": p} for i, e, p in players],
         "options": options,
         "mail": {"transport": "maildir", "from": "Snakes GM <gm@example.org>"},
