@@ -161,16 +161,3 @@ def generic_public_view(ruleset: Ruleset, setup: Setup, before: Any, after: Any,
         boards=tuple(boards), standings=generic_standings(ruleset, setup, after, names),
         over=over, next_turn=None if over else last["turn"],
     )
-
-
-# gm/archive.py still imports the postal view types from here; they live in
-# gm/rules/postal_views.py now. Forwarded until its owner moves to Ruleset.public_view.
-_MOVED = ("PieceLine", "PublicTurn", "StandingLine", "public_turn", "standings")
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED:
-        from .rules import postal_views
-
-        return getattr(postal_views, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -607,10 +607,7 @@ class Postal(Ruleset):
                      names: Mapping[str, str]) -> ArchiveTurn:
         """The public turn report (RULES.md 2.6): start and end squares and placings; its
         `view` (the players' PublicTurn) adds the NMR marks and next turn's trapdoors."""
-        from ..views import public_turn  # the views import this module
-
-        view = public_turn(setup=setup, campaign="", title="", before=before, after=after,
-                           events=events, names=names)
+        view = self.public_view(setup, before, after, events, names, campaign="", title="")
         boards = tuple(
             ArchiveBoard(line.board, line.squares, line.closed, line.closed_now, tuple(
                 ArchivePiece(p.player, p.name, p.start, p.end, p.finished, p.finished_now, p.placing, p)
@@ -624,9 +621,7 @@ class Postal(Ruleset):
     def archive_standings(self, setup: Setup, state: PostalState,
                           names: Mapping[str, str]) -> tuple[ArchiveStanding, ...]:
         """Placings so far and, once every board has placed a player, their aggregate."""
-        from ..views import standings  # the views import this module
-
-        return _archive_standings(standings(setup, state, names))
+        return _archive_standings(self.standings_view(setup, state, names))
 
     def archive_boards(self, setup: Setup, state: PostalState,
                        history: Sequence[tuple[PostalState, PostalState]]) -> tuple[ArchivePicture, ...]:
