@@ -202,7 +202,7 @@ def _run(campaign: Campaign, moment: datetime, echo: Callable[[str], None], why:
 def _finish(campaign: Campaign, turns: int, echo: Callable[[str], None]) -> DemoResult:
     from .archive_write import publish
     from .reveal import reveal
-    from .rules.postal_views import standings
+    from .rules.postal.views import standings
 
     notes: list[str] = []
     reveal(campaign)

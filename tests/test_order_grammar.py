@@ -26,7 +26,7 @@ from gm.rules.grammar import (
     whole_number,
 )
 from gm.rules.postal import Postal, PostalOptions, PostalOrder
-from gm.rules.postal_orders import BoardName, postal_grammar
+from gm.rules.postal.orders import BoardName, postal_grammar
 
 GM = Path(__file__).resolve().parent.parent / "gm"
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from gm import orderlang
 from gm.orderlang import MASK, OrderText, Problem
 from gm.rules.postal import PostalOptions
-from gm.rules.postal_orders import postal_grammar
+from gm.rules.postal.orders import postal_grammar
 
 
 def parse_orders(text: str, *, per_board_numbers: bool = False, **kwargs) -> OrderText:

@@ -422,7 +422,7 @@ def test_1_file_every_problem_listed_at_once():
     assert any(p.startswith("line 11:") and "chains" in p for p in problems)
 
 
-@pytest.mark.parametrize("name", ["classic", "small", "spiral", "ziggurat"])
+@pytest.mark.parametrize("name", ["milton-bradley", "small", "spiral", "ziggurat"])
 def test_1_file_sample_boards_are_sound(name):
     """The sample boards shipped in boards/ load without a problem."""
     b = load_board(ROOT / "boards" / f"{name}.yaml")

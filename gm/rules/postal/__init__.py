@@ -8,11 +8,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..board import START, Board
-from ..chance import Chance
-from ..errors import ProblemsError, RulesError
-from ..yamlfile import is_int
-from .base import (
+from ...board import START, Board
+from ...chance import Chance
+from ...errors import ProblemsError, RulesError
+from ...yamlfile import is_int
+from ..base import (
     ArchiveBoard,
     ArchivePicture,
     ArchivePiece,
@@ -22,9 +22,9 @@ from .base import (
     Ruleset,
     Setup,
 )
-from .grammar import Command, Grammar
-from .moving import Step, landing
-from .ranking import competition_places
+from ..grammar import Command, Grammar
+from ..moving import Step, landing
+from ..ranking import competition_places
 
 SHARED = "*"  # the hand key under `numbers: shared`
 FULL_HAND = (1, 2, 3, 4, 5, 6)
@@ -302,7 +302,7 @@ class Postal(Ruleset):
     def grammar(self, options: PostalOptions | None = None) -> Grammar:
         """The order commands (RULES.md 3): NUMBER and TRAPDOOR, NUMBER naming the board
         under per-board numbers; `options` None reads as the defaults."""
-        from .postal_orders import postal_grammar  # it imports this module
+        from .orders import postal_grammar  # it imports this module
 
         return postal_grammar(options)
 
@@ -312,7 +312,7 @@ class Postal(Ruleset):
     ) -> tuple[PostalOrder, list[str]]:
         """The standing order with what one accepted message names replaced (RULES.md
         2.4), and why its commands do not fit the campaign's boards."""
-        from .postal_orders import merge  # it imports this module
+        from .orders import merge  # it imports this module
 
         return merge(setup, state, player, standing, commands)
 
@@ -627,7 +627,7 @@ class Postal(Ruleset):
                        history: Sequence[tuple[PostalState, PostalState]]) -> tuple[ArchivePicture, ...]:
         """Each board drawn with every square that was a trapdoor in some turn; asked only
         once revealed (`hidden_boards`). The view holds those squares."""
-        from ..boardsvg import board_svg
+        from ...boardsvg import board_svg
 
         in_force: dict[str, set[int]] = {b: set() for b in setup.boards}
         for before, _ in history:
@@ -640,12 +640,12 @@ class Postal(Ruleset):
             for b, board in setup.boards.items()
         )
 
-    # -- what players read by mail (RULES.md 2.6): gm/rules/postal_views.py -------------
+    # -- what players read by mail (RULES.md 2.6): gm/rules/postal/views.py -------------
 
     def public_view(self, setup: Setup, before: PostalState, after: PostalState, events: Sequence[Any],
                     names: Mapping[str, str], campaign: str, title: str) -> Any:
         """Each piece's start and end, NMR marks, next turn's trapdoors and the standings."""
-        from .postal_views import public_turn  # it imports this module
+        from .views import public_turn  # it imports this module
 
         return public_turn(setup=setup, campaign=campaign, title=title, before=before, after=after,
                            events=events, names=names)
@@ -653,13 +653,13 @@ class Postal(Ruleset):
     def player_view(self, setup: Setup, player: str, name: str, state: PostalState,
                     events: Sequence[Any], order: PostalOrder | None) -> Any:
         """The player's numbers (played, still held), nominations and ready orders."""
-        from .postal_views import own_facts  # it imports this module
+        from .views import own_facts  # it imports this module
 
         return own_facts(setup=setup, player=player, name=name, state=state, events=events, order=order)
 
     def standings_view(self, setup: Setup, state: PostalState, names: Mapping[str, str]) -> tuple[Any, ...]:
         """Placings per board and, once every board has placed a player, the aggregate."""
-        from .postal_views import standings  # it imports this module
+        from .views import standings  # it imports this module
 
         return standings(setup, state, names)
 

@@ -12,9 +12,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .base import Setup
-from .postal import SHARED, NumberPlayed, Postal, PostalOrder, PostalState
-from .ranking import competition_places
+from ..base import Setup
+from ..ranking import competition_places
+from . import SHARED, NumberPlayed, Postal, PostalOrder, PostalState
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .grammar import Command, CommandProblem, CommandSpec, Grammar, whole_number
-from .postal import SHARED, PostalOptions, PostalOrder
+from ..grammar import Command, CommandProblem, CommandSpec, Grammar, whole_number
+from . import SHARED, PostalOptions, PostalOrder
 
 if TYPE_CHECKING:
-    from .base import Setup
+    from ..base import Setup
 
 __all__ = ["FORMS", "BoardName", "merge", "postal_grammar"]
 
