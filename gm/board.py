@@ -236,8 +236,8 @@ class Board:
         return offset, offset + self.levels[level - 1] - 1
 
     def drop_target(self, square: int) -> int:
-        """Where a trapdoor on `square` drops a piece (RULES.md 2.2): one level down, same
-        column, else that level's end nearest the column; from level 1, Start."""
+        """The square one level below `square` (RULES.md 2.2): same column, else that
+        level's end nearest the column; below level 1, Start."""
         level, column = self._positions[square]
         if level == 1:
             return START

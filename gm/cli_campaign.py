@@ -210,16 +210,12 @@ def orders_cmd(ctx: click.Context, full: bool) -> None:
     click.echo(f"turn {state.turn}: {sum(s.complete for s in statuses if s.must_send)} of "
                f"{sum(s.must_send for s in statuses)} orders in")
     for s in statuses:
-        mark = "ok  " if s.complete else "MISSING" if s.must_send else "-   "
-        if not s.must_send:
-            mark = "no number needed"
+        mark = "ok  " if s.complete else "MISSING" if s.must_send else "nothing needed"
         line = f"  {s.player:<16} {mark}"
         if s.receipt:
             line += f"  (order #{s.receipt})"
         if full and s.receipt:
-            numbers = ", ".join(f"{'' if h == '*' else h + ' '}{n}" for h, n in sorted(s.order.numbers.items()))
-            traps = ", ".join(f"{b} {sq}" for b, sq in sorted(s.order.trapdoors.items()))
-            line += f"  number {numbers or '-'}; trapdoors {traps or '-'}"
+            line += f"  {campaign.ruleset.order_text(s.order)}"
         click.echo(line)
 
 

@@ -1,4 +1,4 @@
-"""The GM's turn cycle: who has ordered, deadlines, reminders, resolving a turn (with its
+"""A campaign's turns: who has ordered, deadlines, reminders, resolving a turn (with its
 reports queued in the same transaction) and undoing the last one."""
 
 from __future__ import annotations

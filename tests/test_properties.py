@@ -146,7 +146,7 @@ def test_prop_1_5_landing_terminates_and_uses_each_effect_once(b, data):
     agrees with the model."""
     trapdoor = data.draw(st.none() | st.integers(1, b.squares))
     for square in range(1, b.squares + 1):
-        end, steps = landing(square, b.jumps, trapdoor=trapdoor, drop=b.drop_target)
+        end, steps = landing(square, b.jumps, effects={} if trapdoor is None else {trapdoor: (b.drop_target(trapdoor), "trapdoor")})
         visited = [square] + [step.square for step in steps]
         applied = visited[:-1]
         assert len(applied) == len(set(applied))

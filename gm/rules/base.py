@@ -74,7 +74,7 @@ class ArchiveStanding:
     player: str
     name: str
     placings: tuple[int | None, ...]  # per board, in board order
-    total: int | None  # what ranks the players, once known (postal: the sum of placings)
+    total: int | None  # what ranks the players, once known (e.g. a sum of placings)
     place: int | None
 
 
@@ -107,7 +107,7 @@ class Ruleset(ABC):
     option_keys: ClassVar[tuple[str, ...]]  # campaign.yaml options beside the campaign's own
     player_keys: ClassVar[tuple[str, ...]] = ()  # extra keys a player may have (advanced: team)
     board_keys: ClassVar[tuple[str, ...]] = ()  # extra keys a board file may have
-    hidden_boards: ClassVar[bool] = False  # only N is public until the reveal (postal)
+    hidden_boards: ClassVar[bool] = False  # only N is public until the reveal (RULES.md 1)
     one_board: ClassVar[bool] = False  # exactly one board per campaign (RULES.md 4.1)
     # a folder laid out like gm's templates/ (mail/<name>/..., calendar/<name>/...), searched
     # before gm's own: for a ruleset installed or registered from outside gm
@@ -149,6 +149,12 @@ class Ruleset(ABC):
     def order_view(self, setup: Setup, state: Any, player: str, order: Any) -> dict[str, Any]:
         """What the player's own standing order says, for their eyes only (acks,
         refusals, help, reminders): the ruleset's templates read it."""
+
+    def order_text(self, order: Any) -> str:
+        """A standing order in one line for the GM (`gm orders --full`)."""
+        import json
+
+        return json.dumps(self.order_to_json(order), sort_keys=True)
 
     # -- who must write (RULES.md 2.4, 4.5) -----------------------------------------
 
@@ -225,7 +231,7 @@ class Ruleset(ABC):
 
     def mail_facts(self, setup: Setup) -> dict[str, Any]:
         """Public facts of the campaign the ruleset's templates need beyond the common ones
-        (board ids and sizes, its command forms): postal's per-board numbers. Read by
+        (board ids and sizes, its command forms), such as an option its words depend on. Read by
         every mail to players, so nothing in it may be secret."""
         return {}
 

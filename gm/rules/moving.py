@@ -7,7 +7,7 @@ ladders during play and `unleashed` moves them."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 
@@ -17,7 +17,7 @@ __all__ = ["Aim", "Finish", "Step", "aim", "bounce", "landing"]
 class Finish(Enum):
     """How a piece leaves the board past its last square N."""
 
-    CROSS = "crossing"  # postal, advanced: finished once p + k > N; landing on N is not enough
+    CROSS = "crossing"  # RULES.md 2.3, 4.4: finished once p + k > N; landing on N is not enough
     EXACT = "exact"  # a roll past N leaves the piece where it was; ending on N wins
     BOUNCE = "bounce"  # classic, doubles: a roll past N bounces back from N; ending on N wins
 
@@ -54,7 +54,7 @@ def aim(finish: Finish, start: int, k: int, squares: int) -> Aim:
 @dataclass(frozen=True)
 class Step:
     """One square a move reached and what took it there (`number`, `roll`, `snake`,
-    `ladder`, `trapdoor`, ...: each ruleset names its own)."""
+    `ladder`, ...: each ruleset names its own)."""
 
     square: int
     via: str
@@ -64,20 +64,21 @@ def landing(
     square: int,
     jumps: Mapping[int, int],
     *,
-    trapdoor: int | None = None,
-    drop: Callable[[int], int] | None = None,
+    effects: Mapping[int, tuple[int, str]] | None = None,
 ) -> tuple[int, tuple[Step, ...]]:
     """Where a piece that comes to `square` ends, and the effects it took on the way.
 
     Effects apply one after another until a square with no effect, or with an effect
     already used in this move (RULES.md 1). `jumps` maps a snake's head or a ladder's foot
-    to its other end; a `trapdoor` square supersedes its snake or ladder and sends the
-    piece to `drop(square)` (RULES.md 2.2)."""
+    to its other end. `effects` are the ruleset's own (square -> (where it sends a piece,
+    what the step is called)); one supersedes a snake or ladder on its square (RULES.md
+    2.2's trapdoor)."""
     steps: list[Step] = []
     used: set[int] = set()
+    effects = effects or {}
     while square not in used:
-        if square == trapdoor and drop is not None:
-            target, via = drop(square), "trapdoor"
+        if square in effects:
+            target, via = effects[square]
         elif square in jumps:
             target = jumps[square]
             via = "ladder" if target > square else "snake"

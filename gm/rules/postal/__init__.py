@@ -253,8 +253,9 @@ class _Board:
     def land(self, square: int) -> tuple[int, tuple[Step, ...]]:
         # the trapdoor is fixed for the whole turn, so each square's outcome is computed once
         if square not in self._landings:
-            self._landings[square] = landing(square, self.board.jumps, trapdoor=self.trapdoor,
-                                             drop=self.board.drop_target)
+            trapdoor = {} if self.trapdoor is None else {
+                self.trapdoor: (self.board.drop_target(self.trapdoor), "trapdoor")}
+            self._landings[square] = landing(square, self.board.jumps, effects=trapdoor)
         return self._landings[square]
 
     def route(self, square: int) -> tuple[int, tuple[Step, ...]]:
@@ -388,6 +389,11 @@ class Postal(Ruleset):
 
     def empty_order(self) -> PostalOrder:
         return PostalOrder()
+
+    def order_text(self, order: PostalOrder) -> str:
+        numbers = ", ".join(f"{'' if h == SHARED else h + ' '}{n}" for h, n in sorted(order.numbers.items()))
+        traps = ", ".join(f"{b} {sq}" for b, sq in sorted(order.trapdoors.items()))
+        return f"number {numbers or '-'}; trapdoors {traps or '-'}"
 
     def order_to_json(self, order: PostalOrder) -> dict[str, Any]:
         return {"numbers": dict(order.numbers), "trapdoors": dict(order.trapdoors)}
