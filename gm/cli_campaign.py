@@ -53,7 +53,7 @@ STARTER = """\
 # A gm campaign (see CONTRACT.md and the README). Edit, then run: gm -C {dir} start
 id: {id}
 title: {title}
-ruleset: postal
+ruleset: {ruleset}
 # seed: a whole number every random choice derives from. Leave it out and gm start draws
 # 128 random bits; either way it is committed at start and kept secret until gm reveal.
 timezone: UTC                # the GM's time zone, for deadlines
@@ -65,14 +65,7 @@ players:                     # a password is issued to each player who has none
   - {{id: bob, name: Bob, email: bob@example.org, timezone: Europe/Berlin}}
   - {{id: carol, name: Carol, email: carol@example.org}}
 options:                     # all optional; RULES.md gives the meaning
-  numbers: shared            # or per-board
-  trapdoor_threshold: 3
-  announce_trapdoors: true
-  close_after: 3             # or all
-  max_turns: 200
-  nmr: random                # or lowest, highest
-  double_turns: false
-mail:
+{options}mail:
   transport: maildir         # mail/inbox and mail/outbox in this folder; or imap+smtp:
   from: "Snakes GM <gm@example.org>"
   # imap: {{host: imap.example.org, port: 993, user: gm, ssl: true, folder: INBOX}}
@@ -84,7 +77,8 @@ mail:
 @campaign_group.command("new")
 @click.argument("directory", type=click.Path(file_okay=False))
 @click.option("--id", "campaign_id", help="The campaign id (default: the folder's name).")
-def campaign_new(directory: str, campaign_id: str | None) -> None:
+@click.option("--ruleset", "ruleset_name", default="postal", show_default=True, help="The campaign's ruleset.")
+def campaign_new(directory: str, campaign_id: str | None, ruleset_name: str) -> None:
     """Write a commented starter campaign.yaml into DIRECTORY.
 
     Example: gm campaign new campaigns/spring-2027
@@ -92,6 +86,12 @@ def campaign_new(directory: str, campaign_id: str | None) -> None:
     import shutil
 
     from .resources import shipped
+    from .rules.registry import UnknownRuleset, find_ruleset
+
+    try:
+        ruleset = find_ruleset(ruleset_name)
+    except UnknownRuleset as error:
+        raise GmError(str(error)) from None
 
     folder = Path(directory)
     if (folder / "campaign.yaml").exists():
@@ -103,7 +103,8 @@ def campaign_new(directory: str, campaign_id: str | None) -> None:
     if not (folder / board).exists():
         shutil.copyfile(shipped("boards") / "milton-bradley.yaml", folder / board)
     cid = campaign_id or folder.resolve().name
-    text = STARTER.format(dir=directory, id=cid, title=cid.replace("-", " ").title(), board=board.as_posix())
+    text = STARTER.format(dir=directory, id=cid, title=cid.replace("-", " ").title(), board=board.as_posix(),
+                          ruleset=ruleset.name, options=ruleset.starter_options)
     (folder / "campaign.yaml").write_text(text, encoding="utf-8")
     click.echo(f"wrote {folder / 'campaign.yaml'}; edit it, then run: gm -C {directory} start")
 

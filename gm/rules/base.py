@@ -108,6 +108,9 @@ class Ruleset(ABC):
     player_keys: ClassVar[tuple[str, ...]] = ()  # extra keys a player may have (advanced: team)
     board_keys: ClassVar[tuple[str, ...]] = ()  # extra keys a board file may have
     hidden_boards: ClassVar[bool] = False  # only N is public until the reveal (RULES.md 1)
+    # the options block of `gm campaign new`'s starter campaign.yaml: two-space indented
+    # `key: default  # comment` lines, each ending in a newline
+    starter_options: ClassVar[str] = ""
     one_board: ClassVar[bool] = False  # exactly one board per campaign (RULES.md 4.1)
     # a folder laid out like gm's templates/ (mail/<name>/..., calendar/<name>/...), searched
     # before gm's own: for a ruleset installed or registered from outside gm

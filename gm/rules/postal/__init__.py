@@ -295,6 +295,15 @@ class _Board:
 class Postal(Ruleset):
     name = "postal"
     option_keys = OPTION_KEYS
+    starter_options = (
+        "  numbers: shared            # or per-board\n"
+        "  trapdoor_threshold: 3\n"
+        "  announce_trapdoors: true\n"
+        "  close_after: 3             # or all\n"
+        "  max_turns: 200\n"
+        "  nmr: random                # or lowest, highest\n"
+        "  double_turns: false\n"
+    )
     hidden_boards = True
 
     def parse_options(self, raw: Mapping[str, Any]) -> PostalOptions:
