@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .rules.base import Ruleset, Setup
+    from .rules.base import ArchiveBoard, ArchiveStanding, Ruleset, Setup
 
 
 @dataclass(frozen=True)
@@ -82,42 +82,14 @@ def deadline_view(text: Mapping[str, Any] | None) -> Deadline | None:
 
 
 @dataclass(frozen=True)
-class PieceView:
-    """One player's piece on one board: where it stood before the turn and after it."""
-
-    player: str
-    name: str
-    start: int
-    end: int
-    finished: bool
-    finished_now: bool
-    placing: int | None
-
-
-@dataclass(frozen=True)
-class BoardView:
-    board: str
-    squares: int
-    closed: bool
-    pieces: tuple[PieceView, ...]
-
-
-@dataclass(frozen=True)
-class Standing:
-    player: str
-    name: str
-    place: int | None
-
-
-@dataclass(frozen=True)
 class PublicView:
     """A turn report everyone may read, in the shape the fallback templates read."""
 
     campaign: str
     title: str
     turns: tuple[int, ...]
-    boards: tuple[BoardView, ...]
-    standings: tuple[Standing, ...]
+    boards: tuple[ArchiveBoard, ...]
+    standings: tuple[ArchiveStanding, ...]
     over: bool
     next_turn: int | None
 
@@ -133,31 +105,9 @@ class PlayerView:
     facts: tuple[tuple[str, Any], ...] = field(default=())
 
 
-def generic_standings(ruleset: Ruleset, setup: Setup, state: Any, names: Mapping[str, str]) -> tuple[Standing, ...]:
-    """Each player's place from the ruleset's `state_json` (CONTRACT.md), placed first."""
-    players = ruleset.state_json(setup, state)["players"]
-    lines = [Standing(p, names.get(p, p), players[p].get("place")) for p in setup.players]
-    return tuple(sorted(lines, key=lambda s: (s.place is None, s.place or 0)))
-
-
 def generic_public_view(ruleset: Ruleset, setup: Setup, before: Any, after: Any, names: Mapping[str, str],
                         campaign: str, title: str) -> PublicView:
-    """Each piece's square before and after the turn, and its placing, read from the
-    CONTRACT.md keys of `state_json` (boards -> players -> square, finished, placing)."""
-    first, last = ruleset.state_json(setup, before), ruleset.state_json(setup, after)
-    boards = []
-    for board_id in setup.boards:
-        b0, b1 = first["boards"][board_id], last["boards"][board_id]
-        pieces = tuple(
-            PieceView(p, names.get(p, p), b0["players"][p]["square"], b1["players"][p]["square"],
-                      b1["players"][p]["finished"], b1["players"][p]["finished"] and not b0["players"][p]["finished"],
-                      b1["players"][p]["placing"])
-            for p in setup.players
-        )
-        boards.append(BoardView(board_id, setup.boards[board_id].squares, b1["closed"], pieces))
-    over = bool(last["over"])
-    return PublicView(
-        campaign=campaign, title=title, turns=tuple(range(first["turn"], last["turn"])) or (first["turn"],),
-        boards=tuple(boards), standings=generic_standings(ruleset, setup, after, names),
-        over=over, next_turn=None if over else last["turn"],
-    )
+    """The turn as the ruleset's archive shows it (by default each piece's square before
+    and after it and its placing, from `state_json`'s CONTRACT.md keys), for the mail."""
+    turn = ruleset.archive_turn(setup, before, after, (), names)
+    return PublicView(campaign, title, turn.turns, turn.boards, turn.standings, turn.over, turn.next_turn)

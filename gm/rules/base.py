@@ -228,9 +228,7 @@ class Ruleset(ABC):
 
     def standings_view(self, setup: Setup, state: Any, names: Mapping[str, str]) -> tuple[Any, ...]:
         """The standings as reports show them, placed players first."""
-        from ..views import generic_standings
-
-        return generic_standings(self, setup, state, names)
+        return self.archive_standings(setup, state, names)
 
     def mail_facts(self, setup: Setup) -> dict[str, Any]:
         """Public facts of the campaign the ruleset's templates need beyond the common ones
