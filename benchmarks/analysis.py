@@ -1,4 +1,4 @@
-"""Time the exact board analysis (gm.analysis) and the designer (gm.design).
+"""Time the exact board analysis (gm.boards.analysis) and the designer (gm.boards.design).
 
     python benchmarks/analysis.py            # prints a Markdown table
     python benchmarks/analysis.py --repeat 9
@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 from gm import analysis  # noqa: E402
-from gm.board import load_board  # noqa: E402
-from gm.design import build_design, load_design  # noqa: E402
+from gm.boards.board import load_board  # noqa: E402
+from gm.boards.design import build_design, load_design  # noqa: E402
 
 
 def best(run: Callable[[], object], repeat: int) -> tuple[float, float]:

@@ -30,19 +30,19 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "benchmarks")]
 import servers  # noqa: E402 - tests/servers.py, the server the tests use
 from send import PASSWORD, USER, smtplib_naive, smtplib_reused, wait_for  # noqa: E402
 
-import gm.campaign  # noqa: E402
+import gm.campaign.campaign  # noqa: E402
 from gm import clock  # noqa: E402
-from gm.campaign import Campaign, start  # noqa: E402
-from gm.delivery import send  # noqa: E402
+from gm.campaign.campaign import Campaign, start  # noqa: E402
+from gm.campaign.turns import resolve  # noqa: E402
+from gm.mail.delivery import send  # noqa: E402
 from gm.mail.settings import SmtpSettings  # noqa: E402
 from gm.mail.smtp import Outgoing  # noqa: E402
-from gm.turns import resolve  # noqa: E402
 
 
 def build_campaign(folder: Path, players: int, port: int, cafile: str, messages: int) -> Campaign:
     """A started campaign whose first turn is resolved, its reports copied until
     `messages` are queued."""
-    gm.campaign.SCRYPT["n"] = 2**4  # the set-up is not what is measured
+    gm.campaign.campaign.SCRYPT["n"] = 2**4  # the set-up is not what is measured
     folder.mkdir(parents=True)
     config = {
         "id": "bench",

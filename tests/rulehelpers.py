@@ -1,7 +1,7 @@
 """Small builders for the rules tests (RULES.md 1, 2, 5): a campaign set up in one line,
 a state with pieces put where a case needs them, orders, and readers for the outcome.
 
-They go through the public names of gm.board and gm.rules only, so the tests read like
+They go through the public names of gm.boards.board and gm.rules only, so the tests read like
 the DATC cases they imitate: set up, orders, one checked result per piece."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import hashlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gm.board import Board
-from gm.chance import SeededChance
+from gm.boards.board import Board
 from gm.rules.base import Outcome as TurnResult
 from gm.rules.base import Setup
+from gm.rules.chance import SeededChance
 from gm.rules.postal import (
     SHARED,
     BoardClosed,

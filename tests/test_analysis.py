@@ -1,4 +1,4 @@
-"""Exact board analysis (gm.analysis; CONTRACT.md `gm board analyze`): checked against the
+"""Exact board analysis (gm.boards.analysis; CONTRACT.md `gm board analyze`): checked against the
 literature, against hand-computed tiny boards, and against brute-force enumeration that
 knows nothing of the six-turn-cycle shortcut."""
 
@@ -14,11 +14,11 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import gm.cli_analysis  # noqa: F401 - registers design/analyze/draw on the board group
-from gm.analysis import AnalysisError, analyze, classic, landing_table, one_die, postal
-from gm.board import Board, load_board
-from gm.cli_board import board as board_group
-from gm.design import board_yaml
+import gm.cli.analysis  # noqa: F401 - registers design/analyze/draw on the board group
+from gm.boards.analysis import AnalysisError, analyze, classic, landing_table, one_die, postal
+from gm.boards.board import Board, load_board
+from gm.boards.design import board_yaml
+from gm.cli.board import board as board_group
 from gm.errors import BoardError
 
 BOARDS = Path(__file__).resolve().parent.parent / "boards"
@@ -403,7 +403,7 @@ def test_any_board_is_analysed_consistently_or_refused_with_a_reason(board):
 
 def test_big_boards_propagate_instead_of_solving_and_agree_with_the_solve(milton_bradley, monkeypatch):
     """Beyond DENSE_LIMIT squares the visits are summed by propagation to 1e-13."""
-    import gm.analysis as analysis_module
+    import gm.boards.analysis as analysis_module
 
     solved = analyze(milton_bradley)
     trap = Board.build(60, ladders=[(5, 8)], snakes=[(42, 21)])

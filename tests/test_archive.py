@@ -23,11 +23,11 @@ import pytest
 from campaignkit import BOARDS, HOSTILE_PLAYERS, PLAIN_PLAYERS, CampaignKit
 from click.testing import CliRunner
 
-from gm.archive import build_site, load_archive
-from gm.archive_write import render_page, write_site
 from gm.cli import GmGroup
-from gm.cli_archive import COMMANDS
+from gm.cli.archive import COMMANDS
 from gm.commitment import commitment, seed_text
+from gm.publish.archive import build_site, load_archive
+from gm.publish.write import render_page, write_site
 
 GOLDEN = Path(__file__).resolve().parent / "data" / "golden" / "archive"
 
@@ -290,7 +290,7 @@ def test_publish_and_reveal_work_for_every_shape_of_campaign(tmp_path, monkeypat
 
 
 def test_race_chart_ends_a_finished_line_on_the_finish_line():
-    from gm.archive_chart import Series, race_chart
+    from gm.publish.chart import Series, race_chart
 
     chart = race_chart("A", 30, [Series("a", "A", (0, 10, 25, 28), 3), Series("b", "B", (0, 4, 9, 12), None)])
     finished, running = chart.lines

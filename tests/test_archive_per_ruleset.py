@@ -22,17 +22,17 @@ import pytest
 from campaignkit import BOARDS
 from toyrules import Step, StepOrder
 
-from gm.archive import PlayedTurn, Secrets, assemble, build_site, template_rulesets
-from gm.archive_write import RulesetLoader, render_page, template_candidates, write_site
-from gm.board import Board, load_board
-from gm.chance import SeededChance
+from gm.boards.board import Board, load_board
 from gm.commitment import commitment, seed_text
+from gm.publish.archive import PlayedTurn, Secrets, assemble, build_site, template_rulesets
+from gm.publish.write import RulesetLoader, render_page, template_candidates, write_site
 from gm.rules.base import Setup
+from gm.rules.chance import SeededChance
 from gm.rules.postal import Postal, PostalOrder
 
 ROOT = Path(__file__).resolve().parent.parent
 ARCHIVE_TEMPLATES = ROOT / "templates" / "archive"
-ARCHIVE_MODULES = [ROOT / "gm" / name for name in ("archive.py", "archive_chart.py", "archive_write.py", "cli_archive.py")]
+ARCHIVE_MODULES = [*sorted((ROOT / "gm" / "publish").glob("*.py")), ROOT / "gm" / "cli" / "archive.py"]
 
 # the postal game's own words (RULES.md 2): no generic archive template or module says them
 POSTAL_WORDS = [

@@ -1,5 +1,5 @@
-"""The board drawn as SVG (gm.boardsvg, `gm board draw`), shared with the HTML archive, and
-the game-length plot (gm.plotsvg)."""
+"""The board drawn as SVG (gm.boards.svg, `gm board draw`), shared with the HTML archive, and
+the game-length plot (gm.boards.plot)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import gm.cli_analysis  # noqa: F401 - registers design/analyze/draw on the board group
-from gm.analysis import analyze
-from gm.board import Board, load_board
-from gm.boardsvg import CELL, MARGIN, board_svg
-from gm.cli_board import board as board_group
-from gm.plotsvg import length_plot
+import gm.cli.analysis  # noqa: F401 - registers design/analyze/draw on the board group
+from gm.boards.analysis import analyze
+from gm.boards.board import Board, load_board
+from gm.boards.plot import length_plot
+from gm.boards.svg import CELL, MARGIN, board_svg
+from gm.cli.board import board as board_group
 
 BOARDS = Path(__file__).resolve().parent.parent / "boards"
 SVG = "{http://www.w3.org/2000/svg}"

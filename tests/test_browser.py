@@ -38,8 +38,8 @@ def chromium() -> Path:
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory) -> Path:
-    from gm.archive_write import publish
-    from gm.reveal import reveal
+    from gm.campaign.reveal import reveal
+    from gm.publish.write import publish
 
     with pytest.MonkeyPatch.context() as patch:
         kit = CampaignKit.create(tmp_path_factory.mktemp("browser") / "c", setenv=patch.setenv)

@@ -140,9 +140,9 @@ def test_a_second_command_on_a_busy_campaign_waits_then_refuses_and_changes_noth
     import fcntl
     import os
 
-    import gm.store
+    import gm.campaign.store
 
-    monkeypatch.setattr(gm.store, "LOCK_WAIT_SECONDS", 0.2)
+    monkeypatch.setattr(gm.campaign.store, "LOCK_WAIT_SECONDS", 0.2)
     handle = os.open(campaign.folder / ".gm.lock", os.O_RDWR)
     fcntl.flock(handle, fcntl.LOCK_EX)  # as a first gm command would hold it
     try:

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from gm.campaign.config import load_config
 from gm.cli import cli
-from gm.config import load_config
 from gm.errors import ConfigError
 
 BOARDS = Path(__file__).resolve().parent.parent / "boards"

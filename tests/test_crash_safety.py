@@ -8,10 +8,10 @@ import sqlite3
 
 import pytest
 
-import gm.delivery
-import gm.desk
-import gm.ingest
-import gm.mailout
+import gm.campaign.desk
+import gm.campaign.ingest
+import gm.mail.delivery
+import gm.mail.mailout
 
 
 class Boom(BaseException):
@@ -45,7 +45,7 @@ def orders_for_turn_one(run):
 @pytest.mark.parametrize("fail_at", [1, 2, 3])
 def test_crash_inside_ingest_then_rerun_answers_each_message_once(campaign, monkeypatch, fail_at):
     mails = [str(m) for m in orders_for_turn_one(campaign)]
-    monkeypatch.setattr(gm.desk, "queue", fail_on_call(fail_at, gm.desk.queue))
+    monkeypatch.setattr(gm.campaign.desk, "queue", fail_on_call(fail_at, gm.campaign.desk.queue))
     with pytest.raises(Boom):
         campaign("ingest", *mails, now="2027-01-02T12:00:00Z")
     monkeypatch.undo()
@@ -65,7 +65,7 @@ def test_crash_after_recording_before_moving_the_maildir_file(campaign, monkeypa
     def no_rename(*args):
         raise Boom("crash before the move to cur/")
 
-    monkeypatch.setattr(gm.ingest.os, "rename", no_rename)
+    monkeypatch.setattr(gm.campaign.ingest.os, "rename", no_rename)
     with pytest.raises(Boom):
         campaign("ingest", now="2027-01-02T12:00:00Z")
     monkeypatch.undo()
@@ -76,9 +76,9 @@ def test_crash_after_recording_before_moving_the_maildir_file(campaign, monkeypa
 @pytest.mark.parametrize("fail_at", [1, 3, 4])
 def test_crash_inside_resolve_then_rerun_resolves_once(campaign, monkeypatch, fail_at):
     campaign("ingest", *map(str, orders_for_turn_one(campaign)), now="2027-01-02T12:00:00Z")
-    import gm.turns
+    import gm.campaign.turns
 
-    monkeypatch.setattr(gm.turns, "queue", fail_on_call(fail_at, gm.turns.queue))
+    monkeypatch.setattr(gm.campaign.turns, "queue", fail_on_call(fail_at, gm.campaign.turns.queue))
     with pytest.raises(Boom):
         campaign("resolve", now="2027-01-04T00:00:00Z")
     assert campaign.state()["turn"] == 1
@@ -93,7 +93,7 @@ def test_crash_inside_resolve_then_rerun_resolves_once(campaign, monkeypatch, fa
 
 @pytest.mark.parametrize("fail_at", [1, 2, 4])
 def test_crash_while_writing_the_outbox_then_rerun_delivers_each_once(campaign, monkeypatch, fail_at):
-    monkeypatch.setattr(gm.delivery.os, "fsync", fail_on_call(fail_at, gm.delivery.os.fsync))
+    monkeypatch.setattr(gm.mail.delivery.os, "fsync", fail_on_call(fail_at, gm.mail.delivery.os.fsync))
     with pytest.raises(Boom):
         campaign("send", now="2027-01-01T00:01:00Z")
     monkeypatch.undo()
@@ -107,7 +107,7 @@ def test_crash_after_delivery_before_marking_sent_never_doubles(campaign, monkey
     def crash(*args):
         raise Boom("crash before the sent marks are committed")
 
-    monkeypatch.setattr(gm.delivery.clock, "iso", crash)
+    monkeypatch.setattr(gm.mail.delivery.clock, "iso", crash)
     with pytest.raises(Boom):
         campaign("send", now="2027-01-01T00:01:00Z")
     assert len(list((campaign.folder / "mail" / "outbox" / "new").iterdir())) == 4
@@ -120,7 +120,7 @@ def test_crash_after_delivery_before_marking_sent_never_doubles(campaign, monkey
 
 def test_a_message_that_breaks_the_desk_is_kept_and_the_batch_goes_on(campaign, monkeypatch):
     mails = [str(m) for m in orders_for_turn_one(campaign)]
-    real_queue, calls = gm.desk.queue, []
+    real_queue, calls = gm.campaign.desk.queue, []
 
     def queue_with_a_bug(*args, **kwargs):
         calls.append(1)
@@ -128,7 +128,7 @@ def test_a_message_that_breaks_the_desk_is_kept_and_the_batch_goes_on(campaign, 
             raise ValueError("a bug in a template")
         return real_queue(*args, **kwargs)
 
-    monkeypatch.setattr(gm.desk, "queue", queue_with_a_bug)
+    monkeypatch.setattr(gm.campaign.desk, "queue", queue_with_a_bug)
     out = campaign("ingest", *mails, now="2027-01-02T12:00:00Z")
     assert "3 new messages" in out and "1 error" in out
     assert table(campaign.folder, "select outcome, count(*) from messages group by outcome") == [

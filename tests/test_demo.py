@@ -18,9 +18,9 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from gm.cli_demo import demo_cmd
-from gm.demo import CAST, MARK
-from gm.robots import Letter, Robot
+from gm.cli.demo import demo_cmd
+from gm.demo.robots import Letter, Robot
+from gm.demo.run import CAST, MARK
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -71,7 +71,7 @@ def test_demo_plays_the_campaign_to_the_end_and_prints_final_standings(played):
 
 
 def test_demo_state_says_over_with_aggregate_and_place_for_everyone(played):
-    from gm.campaign import Campaign
+    from gm.campaign.campaign import Campaign
 
     folder, _, _ = played
     campaign = Campaign.open(folder)
@@ -85,7 +85,7 @@ def test_demo_state_says_over_with_aggregate_and_place_for_everyone(played):
 
 def test_demo_reveals_the_boards_and_publishes_the_archive(played):
     folder, output, _ = played
-    pytest.importorskip("gm.archive_write", reason="the archive is not part of this gm yet")
+    pytest.importorskip("gm.publish.write", reason="the archive is not part of this gm yet")
     index = folder / "archive" / "index.html"
     assert index.is_file()
     assert f"archive: {index}" in output

@@ -1,4 +1,4 @@
-"""Board design by rules (gm.design, `gm board design`; docs/design-format.md)."""
+"""Board design by rules (gm.boards.design, `gm board design`; docs/design-format.md)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import gm.cli_analysis  # noqa: F401 - registers design/analyze/draw on the board group
-from gm.analysis import postal_expected_turns
-from gm.board import load_board
-from gm.cli_board import board as board_group
-from gm.design import DesignError, build_design, design_from_data, load_design
+import gm.cli.analysis  # noqa: F401 - registers design/analyze/draw on the board group
+from gm.boards.analysis import postal_expected_turns
+from gm.boards.board import load_board
+from gm.boards.design import DesignError, build_design, design_from_data, load_design
+from gm.cli.board import board as board_group
 from gm.yamlfile import parse
 
 DESIGNS = Path(__file__).resolve().parent / "data" / "designs"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from gm.campaign import start
-from gm.config import load_config
+from gm.campaign.campaign import start
+from gm.campaign.config import load_config
 
 REPO = Path(__file__).resolve().parent.parent
 

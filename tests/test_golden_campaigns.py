@@ -25,10 +25,10 @@ from typing import Any
 import pytest
 import yaml
 
-from gm.board import Board, load_board
-from gm.chance import ReplayChance, SeededChance
+from gm.boards.board import Board, load_board
 from gm.rules import registry
 from gm.rules.base import Outcome, Ruleset, Setup
+from gm.rules.chance import ReplayChance, SeededChance
 from gm.yamlfile import parse
 
 GOLDEN = Path(__file__).resolve().parent / "data" / "golden" / "campaigns"

@@ -21,15 +21,15 @@ from typing import Any
 import pytest
 from campaignkit import BOARDS, HOSTILE_PLAYERS, CampaignKit
 
-from gm import desk as desk_module
-from gm import turns as turns_module
-from gm.archive import build_site, load_archive
-from gm.archive_write import render_page
-from gm.board import Board
-from gm.mailout import render
+from gm.boards.board import Board
+from gm.campaign import desk as desk_module
+from gm.campaign import turns as turns_module
+from gm.mail.mailout import render
+from gm.mail.views import BoardSize, PlayerMail, PlayerRef
+from gm.publish.archive import build_site, load_archive
+from gm.publish.write import render_page
 from gm.rules.base import Setup
 from gm.rules.postal import Moved, NumberPlayed, Step, TrapdoorElection
-from gm.views import BoardSize, PlayerMail, PlayerRef
 
 PLAYER_TEMPLATES = {"welcome", "ack", "refusal", "help", "reminder", "report", "final"}
 SECRET_NAMES = ("Secret Serpent Stair", "Hidden Ziggurat Vault")
@@ -62,7 +62,7 @@ def campaign(tmp_path_factory):
                 return _original(*args, **kwargs)
 
             patch.setattr(module, "compose", recording)
-        import gm.campaign as campaign_module
+        import gm.campaign.campaign as campaign_module
 
         original_start = campaign_module.compose
 

@@ -14,8 +14,8 @@ import pytest
 from campaignkit import PLAIN_PLAYERS, CampaignKit
 from toyrules import Step
 
-from gm import turns
-from gm.mailout import find_template, render
+from gm.campaign import turns
+from gm.mail.mailout import find_template, render
 from gm.resources import shipped
 from gm.rules import registry
 from gm.rules.postal import Postal
@@ -67,7 +67,7 @@ def play(folder: Path, ruleset: str, setenv) -> CampaignKit:
     kit.order("bob", ["STEP 7"])  # refused: STEP needs 1 to 3
     kit.order("bob", ["RESET"])
     raw = kit.mail("bob", "RESET\nPLAYER bob\n")
-    from gm.desk import Desk
+    from gm.campaign.desk import Desk
 
     with kit.campaign() as campaign:
         Desk(campaign).handle(raw, source="reset", received_at=kit.now)

@@ -1,5 +1,5 @@
 """RULES.md 3 and 4.5: each ruleset owns its order commands (gm.rules.grammar), read by
-gm.orderlang beside the envelope every ruleset shares; a command of another ruleset is
+gm.mail.orderlang beside the envelope every ruleset shares; a command of another ruleset is
 refused listing this game's commands; a misspelt command is a problem, not a free line;
 postal's merge replaces only what a message names (RULES.md 2.4)."""
 
@@ -14,7 +14,7 @@ import test_order_mail
 from rulehelpers import board, campaign, start_state
 from test_order_mail import drop, order_mail, outcomes, replies
 
-from gm.orderlang import MASK, Command, OrderText, Problem, parse_orders
+from gm.mail.orderlang import MASK, Command, OrderText, Problem, parse_orders
 from gm.rules import registry
 from gm.rules.grammar import (
     ENVELOPE,
@@ -309,7 +309,7 @@ def test_2_4_merge_problems_keep_their_wording():
 
 
 def test_the_common_reader_knows_no_rulesets_commands():
-    for path in (GM / "orderlang.py", GM / "rules" / "grammar.py"):
+    for path in (GM / "mail" / "orderlang.py", GM / "rules" / "grammar.py"):
         source = path.read_text(encoding="utf-8")
         found = re.findall(r"NUMBER|TRAPDOOR|[Bb]oard|[Tt]rapdoor|1-6|1 to 6|postal", source)
         assert found == [], f"{path.name}: {found}"

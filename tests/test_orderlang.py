@@ -10,8 +10,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from gm import orderlang
-from gm.orderlang import MASK, OrderText, Problem
+from gm.mail import orderlang
+from gm.mail.orderlang import MASK, OrderText, Problem
 from gm.rules.postal import PostalOptions
 from gm.rules.postal.orders import postal_grammar
 

@@ -4,7 +4,7 @@ Boards are drawn valid by construction (random level lengths, offsets, serpentin
 non-conflicting snakes and ladders, chains on or off); campaigns are played turn by turn
 with random orders (numbers held, missed turns, nominations, also for closed boards)
 until they end. Geometry and landings are checked against a small model written here
-from the words of RULES.md, not from gm.board."""
+from the words of RULES.md, not from gm.boards.board."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rulehelpers import RULES, by_hand_index, campaign, play, start_state
 
-from gm.board import START, Board
+from gm.boards.board import START, Board
 from gm.rules.moving import landing
 from gm.rules.postal import (
     FULL_HAND,

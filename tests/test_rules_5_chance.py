@@ -1,7 +1,7 @@
 """RULES.md 5, fairness and audit: every random choice is
 `int(sha256(f"{seed}:{turn}:{kind}:{key}").hexdigest(), 16) % n` over candidates in a
 stated order. Each expected pick below is computed by hand with hashlib, never through
-gm.chance, so a slip in gm's formula cannot hide behind itself."""
+gm.rules.chance, so a slip in gm's formula cannot hide behind itself."""
 
 from __future__ import annotations
 
@@ -22,10 +22,10 @@ from rulehelpers import (
     trapdoor,
 )
 
-from gm.chance import ReplayChance, ScriptedChance, pick_index
-from gm.chance import SeededChance as Chance
 from gm.commitment import commitment, seed_text
 from gm.errors import RulesError
+from gm.rules.chance import ReplayChance, ScriptedChance, pick_index
+from gm.rules.chance import SeededChance as Chance
 
 SIX = ("ann", "bob", "cat", "dan", "eve", "fay")
 

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from gm.config import load_config
+from gm.campaign.config import load_config
 from gm.errors import ConfigError
 from gm.rules import registry
 from gm.rules.postal import Postal

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import json
 
-import gm.store
-from gm.store import Store
+import gm.campaign.store
+from gm.campaign.store import Store
 
 
 def test_migration_005_moves_postal_orders_from_their_columns_into_standing_json(tmp_path, monkeypatch):
     path = tmp_path / "gm.sqlite"
-    before = [m for m in gm.store.MIGRATIONS if m[0] < "005"]
-    monkeypatch.setattr(gm.store, "MIGRATIONS", before)
+    before = [m for m in gm.campaign.store.MIGRATIONS if m[0] < "005"]
+    monkeypatch.setattr(gm.campaign.store, "MIGRATIONS", before)
     store = Store(path)
     store.migrate()
     with store.transaction() as db:

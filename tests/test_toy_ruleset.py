@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from toyrules import Step, StepOrder
 
-from gm.board import Board
-from gm.chance import ReplayChance, SeededChance
-from gm.orderlang import parse_orders
+from gm.boards.board import Board
+from gm.mail.orderlang import parse_orders
 from gm.rules import registry
 from gm.rules.base import Setup
+from gm.rules.chance import ReplayChance, SeededChance
 
 
 @pytest.fixture

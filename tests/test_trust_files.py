@@ -22,9 +22,9 @@ import pytest
 from campaignkit import BOARDS, PLAIN_PLAYERS, CampaignKit, KitPlayer
 from click.testing import CliRunner
 
-from gm.board import Board, load_board
+from gm.boards.board import Board, load_board
+from gm.campaign.config import load_config
 from gm.cli import cli
-from gm.config import load_config
 from gm.errors import BoardError, ConfigError
 
 SECRET = "hunter2-SECRET-8f2a91"

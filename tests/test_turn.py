@@ -7,8 +7,8 @@ import sqlite3
 
 import pytest
 
-import gm.archive_write
-import gm.delivery
+import gm.mail.delivery
+import gm.publish.write
 
 
 class Crash(BaseException):
@@ -53,9 +53,9 @@ def test_turn_before_the_deadline_waits_and_names_who_is_missing(campaign):
 def test_turn_failing_after_resolve_then_rerun_finishes_and_never_resolves_twice(campaign, monkeypatch, step):
     all_orders_in(campaign)
     if step == "send":
-        monkeypatch.setattr(gm.delivery.os, "fsync", crash_once(gm.delivery.os.fsync))
+        monkeypatch.setattr(gm.mail.delivery.os, "fsync", crash_once(gm.mail.delivery.os.fsync))
     else:
-        monkeypatch.setattr(gm.archive_write, "publish", crash_once(gm.archive_write.publish))
+        monkeypatch.setattr(gm.publish.write, "publish", crash_once(gm.publish.write.publish))
     with pytest.raises(Crash):
         campaign("turn", now="2027-01-02T12:00:00Z")
     assert campaign.state()["turn"] == 2

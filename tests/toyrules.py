@@ -14,9 +14,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gm.chance import Chance
 from gm.errors import ProblemsError
 from gm.rules.base import Outcome, Ruleset, Setup
+from gm.rules.chance import Chance
 from gm.rules.grammar import Command, CommandProblem, CommandSpec, Grammar, whole_number
 from gm.rules.ranking import competition_places
 

@@ -2,7 +2,7 @@
 be answered at all, and the text a player typed.
 
 This module owns turning bytes into an `InboundMail`; what the text says is
-`gm.orderlang`'s, and what to do with the mail is the caller's. Players write from any
+`gm.mail.orderlang`'s, and what to do with the mail is the caller's. Players write from any
 program (phones, webmail, HTML-only mail, Outlook, replies quoting the last report), and
 bounces and broken mail arrive too, so `read_mail` never raises: it extracts what it can
 and says what it could not read in `broken`. MIME is parsed by the standard `email`

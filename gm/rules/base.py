@@ -13,8 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..board import Board
-from ..chance import Chance, Draw
+from ..boards.board import Board
+from .chance import Chance, Draw
 from .grammar import Command, Grammar
 
 
@@ -95,7 +95,7 @@ class ArchivePicture:
     """A board drawn for the archive."""
 
     board: str
-    svg: str  # self-contained, every text in it escaped (gm.boardsvg)
+    svg: str  # self-contained, every text in it escaped (gm.boards.svg)
     view: Any = None  # what the ruleset's templates say beside the drawing
 
 
@@ -202,7 +202,7 @@ class Ruleset(ABC):
     # -- what players read by mail (RULES.md 2.6) -----------------------------------
     # Each view is a type with no field for what its reader must not see; the ruleset's
     # templates (templates/mail/<name>/, or its own `templates` folder) read it. The
-    # defaults give gm.views' generic shapes, which the fallback templates in
+    # defaults give gm.mail.views' generic shapes, which the fallback templates in
     # templates/mail/ read: each piece's squares and placing (CONTRACT's keys of
     # state_json) and the standings; nothing private.
 
@@ -212,7 +212,7 @@ class Ruleset(ABC):
         `after`; `names` maps player ids to the names shown). The default shows where
         each piece stood before and after, and the placings: a ruleset where any of that
         is secret overrides it."""
-        from ..views import generic_public_view
+        from ..mail.views import generic_public_view
 
         return generic_public_view(self, setup, before, after, names, campaign, title)
 
@@ -222,7 +222,7 @@ class Ruleset(ABC):
         nothing between turns, for a reminder) with `order` (the one that was played, or
         the one standing), including what they may send next turn. Default: whether they
         are still in play, and nothing private."""
-        from ..views import PlayerView
+        from ..mail.views import PlayerView
 
         return PlayerView(player, name, self.in_play(setup, state, player))
 
@@ -299,7 +299,7 @@ class Ruleset(ABC):
         """Every board drawn, in board order, from the current state and the (before,
         after) states of every resolved turn. With `hidden_boards` it is asked only once
         the campaign is revealed; otherwise on every publish."""
-        from ..boardsvg import board_svg
+        from ..boards.svg import board_svg
 
         return tuple(
             ArchivePicture(board_id, board_svg(board, title=board.name or None))

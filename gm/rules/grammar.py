@@ -1,7 +1,7 @@
 """The order commands a ruleset declares (RULES.md 3, 4.5, 6.13).
 
 Every ruleset's mail shares one envelope (`GAME`, `PLAYER`, `PASSWORD`, `TURN`, `END`,
-`HELP`, `RESET`), read by `gm.orderlang`. The commands that carry the orders themselves
+`HELP`, `RESET`), read by `gm.mail.orderlang`. The commands that carry the orders themselves
 belong to the ruleset: it declares them as a `Grammar`, built from its options by
 `Ruleset.grammar(options)`, and `gm.orderlang.parse_orders(text, grammar=...)` reads
 them. A grammar is syntax only: each command's reader checks the values' form and says
@@ -45,7 +45,7 @@ __all__ = [
     "whole_number",
 ]
 
-# RULES.md 3: the commands every ruleset's mail shares, read by gm.orderlang itself.
+# RULES.md 3: the commands every ruleset's mail shares, read by gm.mail.orderlang itself.
 ENVELOPE = ("GAME", "PLAYER", "PASSWORD", "TURN", "END", "HELP", "RESET")
 
 # Values longer than this are no square, turn or count; the bound also keeps int() cheap.
@@ -126,7 +126,7 @@ class Command:
 
 @runtime_checkable
 class OrderRules(Protocol):
-    """What a ruleset offers the order desk (gm.desk) for its commands."""
+    """What a ruleset offers the order desk (gm.campaign.desk) for its commands."""
 
     def grammar(self, options: Any) -> Grammar:
         """The commands with the campaign's options applied; `options` None: the defaults

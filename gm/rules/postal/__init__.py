@@ -8,8 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ...board import START, Board
-from ...chance import Chance
+from ...boards.board import START, Board
 from ...errors import ProblemsError, RulesError
 from ...yamlfile import is_int
 from ..base import (
@@ -22,6 +21,7 @@ from ..base import (
     Ruleset,
     Setup,
 )
+from ..chance import Chance
 from ..grammar import Command, Grammar
 from ..moving import Step, landing
 from ..ranking import competition_places
@@ -642,7 +642,7 @@ class Postal(Ruleset):
                        history: Sequence[tuple[PostalState, PostalState]]) -> tuple[ArchivePicture, ...]:
         """Each board drawn with every square that was a trapdoor in some turn; asked only
         once revealed (`hidden_boards`). The view holds those squares."""
-        from ...boardsvg import board_svg
+        from ...boards.svg import board_svg
 
         in_force: dict[str, set[int]] = {b: set() for b in setup.boards}
         for before, _ in history:

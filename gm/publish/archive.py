@@ -34,8 +34,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .archive_chart import Chart, Series, race_chart
-from .rules.base import ArchivePicture, ArchivePiece, ArchiveStanding, ArchiveTurn, Ruleset, Setup
+from ..rules.base import ArchivePicture, ArchivePiece, ArchiveStanding, ArchiveTurn, Ruleset, Setup
+from .chart import Chart, Series, race_chart
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ class RevealedBoard:
     canonical: str
     commitment: str
     canonical_file: str
-    picture: ArchivePicture | None  # drawn by the ruleset through gm.boardsvg, which escapes every text
+    picture: ArchivePicture | None  # drawn by the ruleset through gm.boards.svg, which escapes every text
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,7 @@ def template_rulesets(ruleset: Ruleset) -> tuple[str, ...]:
 def load_archive(campaign: Any) -> ArchiveInput:
     """The archive's input from an opened campaign: public facts, and the revealed ones
     only once `gm reveal` has run."""
-    from .campaign import deadline_text
+    from ..campaign.campaign import deadline_text
 
     config, setup, ruleset = campaign.config, campaign.setup, campaign.ruleset
     row = campaign.row()

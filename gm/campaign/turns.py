@@ -8,15 +8,15 @@ from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
 
-from . import clock
+from .. import clock
+from ..errors import GmError
+from ..mail.mailout import compose, queue
+from ..mail.views import BoardSize, PlayerMail, PlayerRef, deadline_view
+from ..rules.base import Outcome, Ruleset
+from ..rules.chance import SeededChance
 from .campaign import Campaign, deadline_text, next_deadline
-from .chance import SeededChance
 from .desk import order_view, standing_order
-from .errors import GmError
-from .mailout import compose, queue
-from .rules.base import Outcome, Ruleset
 from .store import dumps
-from .views import BoardSize, PlayerMail, PlayerRef, deadline_view
 
 
 @dataclass(frozen=True)
@@ -126,8 +126,8 @@ def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *,
 def _deadline_attachment(campaign: Campaign, mail: PlayerMail, now: datetime) -> list[tuple[bytes, str, str, str]]:
     """The deadline as an .ics file, when there is one: same UID per player and turn, so a
     reminder updates the entry a report made."""
-    from .calendar import deadline_ics
-    from .mailout import render_text
+    from ..mail.calendar import deadline_ics
+    from ..mail.mailout import render_text
 
     deadline = campaign.deadline()
     if not mail.calendar or deadline is None:
@@ -172,7 +172,7 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
     view = ruleset.public_view(setup, state, result.state, result.events, campaign.names(),
                                campaign.config.id, campaign.config.title)
     gm_context = _gm_context(campaign, view, result, orders)
-    from .mailout import render
+    from ..mail.mailout import render
 
     gm_text = render("gm_report", gm_context)[1]
     resolution = Resolution(state.turn, result, orders, gm_text)

@@ -8,12 +8,12 @@ import sys
 
 import click
 
-from . import cli_analysis  # noqa: F401  (adds design, analyze and draw to `gm board`)
-from .cli_archive import COMMANDS as ARCHIVE_COMMANDS
-from .cli_board import board
-from .cli_campaign import COMMANDS, campaign_group
-from .cli_demo import demo_cmd
-from .errors import GmError, ProblemsError
+from ..errors import GmError, ProblemsError
+from . import analysis as cli_analysis  # noqa: F401  (adds design, analyze and draw to `gm board`)
+from .archive import COMMANDS as ARCHIVE_COMMANDS
+from .board import board
+from .campaign import COMMANDS, campaign_group
+from .demo import demo_cmd
 
 
 class GmGroup(click.Group):

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from email.utils import parseaddr
 from pathlib import Path
 
-from . import clock
-from .campaign import Campaign
-from .progress import QUIET, Progress
+from .. import clock
+from ..campaign.campaign import Campaign
+from ..progress import QUIET, Progress
 
 BATCH = 200  # Maildir deliveries marked sent per transaction
 
@@ -89,14 +89,14 @@ def _send_maildir(campaign: Campaign, rows: list[dict], progress: Progress) -> S
 
 def smtp_backoff(attempt: int) -> float:
     """Seconds to wait before retry `attempt` of a temporary failure (tests set it to 0)."""
-    from .mail.smtp import default_backoff
+    from .smtp import default_backoff
 
     return default_backoff(attempt)
 
 
 def _send_smtp(campaign: Campaign, rows: list[dict], progress: Progress) -> SendReport:
-    from .mail.settings import smtp_password
-    from .mail.smtp import Outcome, Outgoing, send_batch
+    from .settings import smtp_password
+    from .smtp import Outcome, Outgoing, send_batch
 
     settings = campaign.config.mail.smtp
     sender = campaign.config.mail.address

@@ -15,10 +15,10 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup, escape
 
+from ..boards.svg import isolated
+from ..mail.mailout import ordinal
+from ..resources import shipped
 from .archive import Page, RevealedBoard
-from .boardsvg import isolated
-from .mailout import ordinal
-from .resources import shipped
 
 
 @dataclass(frozen=True)

@@ -14,13 +14,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from . import clock
-from .chance import SeededChance
-from .commitment import commitment, matches, new_salt, seed_text
+from .. import clock
+from ..commitment import commitment, matches, new_salt, seed_text
+from ..errors import GmError
+from ..mail.mailout import compose, queue
+from ..rules.chance import SeededChance
 from .config import CampaignConfig, load_config
-from .errors import GmError
 from .fixed import Fixed, differences, played_config
-from .mailout import compose, queue
 from .store import DB_NAME, Store, dumps
 
 # scrypt cost: 2**13 takes ~30 ms here, so starting 500 players costs ~15 s once; issued

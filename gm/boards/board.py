@@ -11,8 +11,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from .errors import BoardError
-from .yamlfile import LineDict, LineList, is_int, key_problems, quotable_key, read
+from ..errors import BoardError
+from ..yamlfile import LineDict, LineList, is_int, key_problems, quotable_key, read
 
 BOARD_KEYS = ("name", "squares", "shape", "snakes", "ladders", "chains")
 SHAPE_KEYS = ("levels", "offsets", "serpentine")

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from . import clock
+from .. import clock
+from ..mail.inbound import InboundMail, read_mail
+from ..mail.mailout import compose, queue
+from ..mail.orderlang import OrderText, parse_orders
+from ..rules.grammar import ruleset_keywords
 from .campaign import Campaign, check_password, deadline_text, hash_password, issue_password
-from .mail.inbound import InboundMail, read_mail
-from .mailout import compose, queue
-from .orderlang import OrderText, parse_orders
-from .rules.grammar import ruleset_keywords
 from .store import body_digest, dumps
 
 # RULES.md 3 "a day", for the refusal caps and RESET: the 24 hours before the message is

@@ -46,9 +46,9 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ..errors import GmError
+from ..rules.moving import bounce, landing
 from .board import START, Board
-from .errors import GmError
-from .rules.moving import bounce, landing
 
 UNTIL = 1e-3  # propagation stops when less mass than this is still in play
 MAX_PERIODS = 200_000  # a guard for pathological boards whose mass barely drains

@@ -16,10 +16,10 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ..errors import BoardError, ProblemsError
+from ..yamlfile import LineDict, LineList, is_int, key_problems, read
 from .analysis import classic, postal_expected_turns
 from .board import Board, board_from_data
-from .errors import BoardError, ProblemsError
-from .yamlfile import LineDict, LineList, is_int, key_problems, read
 
 Kind = Literal["snake", "ladder"]
 SHAPE_PART = ("name", "squares", "shape", "chains")  # read as a board file reads them

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import click
 
-from . import clock
-from .campaign import WEAK_SEED, Campaign, deadline_text, start
-from .errors import GmError
-from .progress import Progress
-from .store import command_lock
-from .weekly import TurnRun, resolved_summary, run_turn
+from .. import clock
+from ..campaign.campaign import WEAK_SEED, Campaign, deadline_text, start
+from ..campaign.store import command_lock
+from ..campaign.weekly import TurnRun, resolved_summary, run_turn
+from ..errors import GmError
+from ..progress import Progress
 
 UNANSWERED_WHY = {
     "capped": "past the refusals a day to one address, not answered",
@@ -85,8 +85,8 @@ def campaign_new(directory: str, campaign_id: str | None, ruleset_name: str) -> 
     """
     import shutil
 
-    from .resources import shipped
-    from .rules.registry import UnknownRuleset, find_ruleset
+    from ..resources import shipped
+    from ..rules.registry import UnknownRuleset, find_ruleset
 
     try:
         ruleset = find_ruleset(ruleset_name)
@@ -159,7 +159,7 @@ def ingest_cmd(ctx: click.Context, files: tuple[str, ...], mbox: str | None, mai
 
 
 def run_ingest(campaign: Campaign, *, files=(), mbox=None, maildir=None):
-    from . import ingest
+    from ..campaign import ingest
 
     progress = Progress("ingesting")
     if files:
@@ -200,7 +200,7 @@ def orders_cmd(ctx: click.Context, full: bool) -> None:
 
     Example: gm -C campaigns/spring-2027 orders --full
     """
-    from .turns import order_statuses
+    from ..campaign.turns import order_statuses
 
     with opened(ctx, lock=False) as campaign:
         state = campaign.state()
@@ -230,7 +230,7 @@ def deadline_cmd(ctx: click.Context, when: str | None) -> None:
     (2027-03-28 18:00, 2027-03-28T18:00+02:00), or +7d / +12h from now.
     Example: gm -C campaigns/spring-2027 deadline "2027-03-28 18:00"
     """
-    from .turns import set_deadline
+    from ..campaign.turns import set_deadline
 
     with opened(ctx, lock=when is not None) as campaign:
         if when is not None:
@@ -250,7 +250,7 @@ def remind_cmd(ctx: click.Context) -> None:
 
     Example: gm -C campaigns/spring-2027 remind && gm -C campaigns/spring-2027 send
     """
-    from .turns import remind
+    from ..campaign.turns import remind
 
     with opened(ctx) as campaign:
         missing = remind(campaign)
@@ -268,7 +268,7 @@ def resolve_cmd(ctx: click.Context, preview: bool, force: bool) -> None:
     number have none (a broken mailbox must not turn a whole turn into NMRs), unless --force.
     Example: gm -C campaigns/spring-2027 resolve --preview
     """
-    from .turns import resolve
+    from ..campaign.turns import resolve
 
     with opened(ctx, lock=not preview) as campaign:
         resolution = resolve(campaign, force=force, preview=preview)
@@ -287,7 +287,7 @@ def undo_cmd(ctx: click.Context, force: bool) -> None:
 
     Example: gm -C campaigns/spring-2027 undo
     """
-    from .turns import undo
+    from ..campaign.turns import undo
 
     with opened(ctx) as campaign:
         turn = undo(campaign, force=force)
@@ -309,7 +309,7 @@ def send_cmd(ctx: click.Context) -> None:
 
 
 def run_send(campaign: Campaign):
-    from .delivery import send
+    from ..mail.delivery import send
 
     return send(campaign, progress=Progress("sending"))
 
@@ -370,7 +370,7 @@ def status_cmd(ctx: click.Context) -> None:
 
     Example: gm -C campaigns/spring-2027 status
     """
-    from .turns import order_statuses
+    from ..campaign.turns import order_statuses
 
     with opened(ctx, lock=False) as campaign:
         # CONTRACT.md's state keys are every ruleset's, so this summary fits them all
@@ -435,7 +435,7 @@ def turn_cmd(ctx: click.Context, force: bool) -> None:
 
 
 def publish_step(campaign: Campaign) -> str:
-    from .archive_write import publish
+    from ..publish.write import publish
 
     where, report = publish(campaign)
     return (f"publish: {where / 'index.html'} ({len(report.written)} pages written, "

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from . import clock
+from .. import clock
+from ..errors import GmError
 from .campaign import Campaign, deadline_text
-from .errors import GmError
 from .turns import Resolution, awaited, resolve
 
 

@@ -1,7 +1,7 @@
 """`gm demo DIR`: a whole campaign played by six robots, in a few seconds.
 
 The demo is an ordinary campaign folder with an ordinary campaign.yaml (two sample boards
-copied beside it), played on the Maildir transport. The robots (gm/robots.py) read what gm
+copied beside it), played on the Maildir transport. The robots (gm/demo/robots.py) read what gm
 delivered to `mail/outbox` and write order mail into `mail/inbox`; the GM's side is exactly
 `gm turn` (cycle.run_turn with the CLI's own ingest, send and publish steps). Weeks pass
 through clock.frozen: the robots write before each deadline, and the turn runs at it.
@@ -16,15 +16,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from . import clock
-from .campaign import Campaign, deadline_text, start
-from .config import CONFIG_NAME
-from .errors import GmError
-from .mailout import ordinal
-from .resources import shipped
+from .. import clock
+from ..campaign.campaign import Campaign, deadline_text, start
+from ..campaign.config import CONFIG_NAME
+from ..campaign.store import command_lock
+from ..campaign.weekly import TurnRun
+from ..errors import GmError
+from ..mail.mailout import ordinal
+from ..resources import shipped
 from .robots import Postman, Robot, post
-from .store import command_lock
-from .weekly import TurnRun
 
 DEFAULT_SEED = 20270301
 START = datetime(2027, 3, 1, 18, 0, tzinfo=UTC)  # a Monday evening; the first deadline is a week on
@@ -119,7 +119,7 @@ def prepare(folder: Path, *, seed: int, force: bool) -> list[Robot]:
 
 def gm_turn(campaign: Campaign) -> TurnRun:
     """`gm turn`, step for step: the CLI's own function."""
-    from .cli_campaign import weekly_turn
+    from ..cli.campaign import weekly_turn
 
     return weekly_turn(campaign)
 
@@ -139,7 +139,7 @@ def play(folder: Path, *, seed: int = DEFAULT_SEED, force: bool = False,
 
 def _play(campaign: Campaign, robots: list[Robot], echo: Callable[[str], None], *,
           issued: int) -> DemoResult:
-    from . import cli_campaign
+    from ..cli import campaign as cli_campaign
 
     folder = campaign.folder
     inbox = folder / "mail" / "inbox"
@@ -200,9 +200,9 @@ def _run(campaign: Campaign, moment: datetime, echo: Callable[[str], None], why:
 
 
 def _finish(campaign: Campaign, turns: int, echo: Callable[[str], None]) -> DemoResult:
-    from .archive_write import publish
-    from .reveal import reveal
-    from .rules.postal.views import standings
+    from ..campaign.reveal import reveal
+    from ..publish.write import publish
+    from ..rules.postal.views import standings
 
     notes: list[str] = []
     reveal(campaign)

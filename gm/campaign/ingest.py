@@ -29,11 +29,11 @@ from email.utils import parsedate_to_datetime
 from functools import partial
 from pathlib import Path
 
+from ..errors import GmError
+from ..mail.inbound import HEAD_SCAN, header_times
+from ..progress import QUIET, Progress
 from .campaign import Campaign
 from .desk import Desk
-from .errors import GmError
-from .mail.inbound import HEAD_SCAN, header_times
-from .progress import QUIET, Progress
 
 
 @dataclass
@@ -273,8 +273,8 @@ def _given(raw: bytes) -> bytes:
 def ingest_imap(campaign: Campaign, progress: Progress = QUIET) -> IngestReport:
     """Fetch what is new by UID (batched), record it, then move it to the processed folder.
     A message recorded in an earlier run that died before the move is moved now."""
-    from .mail.imap import ImapInbox
-    from .mail.settings import imap_password
+    from ..mail.imap import ImapInbox
+    from ..mail.settings import imap_password
 
     settings = campaign.config.mail.imap
     report = IngestReport()

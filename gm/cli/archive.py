@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from .cli_campaign import opened
-from .errors import GmError
+from ..errors import GmError
+from .campaign import opened
 
 
 @click.command("publish")
@@ -21,7 +21,7 @@ def publish_cmd(ctx: click.Context, out: Path | None) -> None:
 
     Example: gm -C campaigns/spring-2027 publish --out /var/www/spring-2027
     """
-    from .archive_write import publish
+    from ..publish.write import publish
 
     with opened(ctx, lock=True) as campaign:
         where, report = publish(campaign, out)
@@ -39,8 +39,8 @@ def reveal_cmd(ctx: click.Context, out: Path | None) -> None:
 
     Example: gm -C campaigns/spring-2027 reveal
     """
-    from .archive_write import publish
-    from .reveal import reveal
+    from ..campaign.reveal import reveal
+    from ..publish.write import publish
 
     with opened(ctx, lock=True) as campaign:
         when = reveal(campaign)
@@ -63,7 +63,7 @@ def verify_cmd(commitment: str, salt: str, file: Path | None, seed: int | None) 
 
     Example: gm verify 6b53...d373 9f2c...01ab boards/small.yaml
     """
-    from .reveal import verify_board_file, verify_seed
+    from ..campaign.reveal import verify_board_file, verify_seed
 
     if (file is None) == (seed is None):
         raise click.UsageError("give either a board FILE or --seed N")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import click
 
-from .board import load_board
-from .boardtext import render
-from .errors import BoardError
+from ..boards.board import load_board
+from ..boards.text import render
+from ..errors import BoardError
 
 
 @click.group()

@@ -1,6 +1,6 @@
 """`gm board design`, `gm board analyze` and `gm board draw`: designing a board from rules,
 knowing exactly how long it plays, and seeing it drawn. Each command calls one core
-function (gm.design, gm.analysis, gm.boardsvg) and turns a GmError into a refusal."""
+function (gm.boards.design, gm.boards.analysis, gm.boards.svg) and turns a GmError into a refusal."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ from typing import Any
 
 import click
 
-from .analysis import FINISHES, BoardAnalysis, analyze
-from .board import load_board
-from .boardsvg import board_svg
-from .cli_board import board
-from .design import board_yaml, build_design, design_header, load_design
-from .errors import GmError, ProblemsError
-from .plotsvg import length_plot
+from ..boards.analysis import FINISHES, BoardAnalysis, analyze
+from ..boards.board import load_board
+from ..boards.design import board_yaml, build_design, design_header, load_design
+from ..boards.plot import length_plot
+from ..boards.svg import board_svg
+from ..errors import GmError, ProblemsError
+from .board import board
 
 
 def refusing(command: Callable[..., Any]) -> Callable[..., Any]:

@@ -23,8 +23,8 @@ from typing import Any
 
 import jinja2
 
-from .clock import iso
-from .resources import shipped
+from ..clock import iso
+from ..resources import shipped
 
 
 class _Templates(jinja2.BaseLoader):
@@ -49,7 +49,7 @@ class _Templates(jinja2.BaseLoader):
 
 
 def _ruleset_folder(name: str) -> str | None:
-    from .rules.registry import UnknownRuleset, find_ruleset
+    from ..rules.registry import UnknownRuleset, find_ruleset
 
     try:
         folder = find_ruleset(name).templates
@@ -109,8 +109,8 @@ def _lineage(name: str) -> tuple[str, ...]:
     """The ruleset's name, then the names of those it derives from: a GM's house rules
     derived from postal are worded as postal wherever they have no templates of their own
     (the archive's rule, gm.archive.template_rulesets)."""
-    from .archive import template_rulesets
-    from .rules.registry import UnknownRuleset, find_ruleset
+    from ..publish.archive import template_rulesets
+    from ..rules.registry import UnknownRuleset, find_ruleset
 
     try:
         return template_rulesets(find_ruleset(name))

@@ -22,7 +22,7 @@ import unicodedata
 from collections.abc import Collection, Hashable, Iterator
 from dataclasses import dataclass, replace
 
-from .rules.grammar import (
+from ..rules.grammar import (
     ENVELOPE,
     Command,
     CommandProblem,

@@ -8,9 +8,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import clock
-from .commitment import matches, seed_text
-from .errors import GmError
+from .. import clock
+from ..commitment import matches, seed_text
+from ..errors import GmError
 
 
 def reveal(campaign) -> str:
@@ -41,7 +41,7 @@ def verify_board_file(commitment: str, salt: str, path: Path) -> Checked:
     """Check a board file against a commitment. The file is either a board file (YAML,
     CONTRACT.md), made canonical first, or a canonical text as the archive publishes it,
     hashed exactly as written."""
-    from .board import Board, load_board
+    from ..boards.board import Board, load_board
 
     try:
         text = path.read_text(encoding="utf-8")

@@ -1,4 +1,4 @@
-"""`gm demo DIR`: the newcomer's first command (gm/demo.py does the playing)."""
+"""`gm demo DIR`: the newcomer's first command (gm/demo/run.py does the playing)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from .demo import DEFAULT_SEED, play, summary
-from .errors import GmError
+from ..demo.run import DEFAULT_SEED, play, summary
+from ..errors import GmError
 
 
 @click.command("demo")

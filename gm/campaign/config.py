@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from .board import Board, load_board
-from .errors import BoardError, ConfigError, ProblemsError
-from .rules.base import Ruleset, Setup
-from .rules.registry import UnknownRuleset, find_ruleset
-from .yamlfile import LineDict, is_int, key_problems, read
+from ..boards.board import Board, load_board
+from ..errors import BoardError, ConfigError, ProblemsError
+from ..rules.base import Ruleset, Setup
+from ..rules.registry import UnknownRuleset, find_ruleset
+from ..yamlfile import LineDict, is_int, key_problems, read
 
 CONFIG_NAME = "campaign.yaml"
 TOP_KEYS = (
@@ -302,7 +302,7 @@ def _mail(data: LineDict, problems: list[str]) -> MailConfig:
         sender = MailConfig.sender
     imap = smtp = None
     if transport == "imap+smtp":
-        from .mail.settings import imap_settings, smtp_settings
+        from ..mail.settings import imap_settings, smtp_settings
 
         for key, reader in (("imap", imap_settings), ("smtp", smtp_settings)):
             section = raw.get(key)

@@ -16,7 +16,7 @@ from typing import Any
 
 import sqlite_utils
 
-from .errors import GmError
+from ..errors import GmError
 
 DB_NAME = "gm.sqlite"
 LOCK_NAME = ".gm.lock"

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .rules.base import ArchiveBoard, ArchiveStanding, Ruleset, Setup
+    from ..rules.base import ArchiveBoard, ArchiveStanding, Ruleset, Setup
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,7 @@ class PlayerMail:
 def deadline_view(text: Mapping[str, Any] | None) -> Deadline | None:
     if text is None:
         return None
-    from .clock import parse_time
+    from ..clock import parse_time
 
     short = parse_time(text["iso"]).strftime("%a %d %b %H:%M UTC")
     return Deadline(text["utc"], text.get("local"), text["iso"], short)
