@@ -25,9 +25,10 @@ from .store import DB_NAME, Store, dumps
 
 # scrypt cost: 2**13 takes ~30 ms here, so starting 500 players costs ~15 s once; issued
 # passwords carry ~2**28 choices, so this is plenty against guessing.
-# RULES.md 5: the bits of a seed gm start draws; below WEAK_SEED a seed can be guessed
-SEED_BITS = 128
+# RULES.md 5: below WEAK_SEED a seed can be guessed from published outcomes; below
+# STRONG_SEED a ruleset with `weak_seed_refused` refuses it
 WEAK_SEED = 2**64
+STRONG_SEED = 2**128
 SCRYPT = {"n": 2**13, "r": 8, "p": 1}
 PASSWORD_WORDS = (
     "amber", "basil", "cedar", "delta", "ember", "fable", "glade", "hazel", "ivory", "jolly",
@@ -167,6 +168,12 @@ class Campaign:
             "commands": tuple(ruleset.grammar(self.setup.options).forms.values()),
         }
 
+    def opening_view(self) -> Any:
+        """The ruleset's public view of the start (Ruleset.opening_view)."""
+        stored = json.loads(self.row()["opening"] or "{}")
+        events = [self.ruleset.event_from_json(e) for e in stored.get("events", ())]
+        return self.ruleset.opening_view(self.setup, events, self.names())
+
     def names(self) -> dict[str, str]:
         return {p.id: p.name for p in self.config.players}
 
@@ -210,7 +217,11 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
         finally:
             existing.close()
     # RULES.md 5: a seed nobody chose cannot be guessed from the published outcomes
-    seed = config.seed if config.seed is not None else secrets.randbits(SEED_BITS)
+    ruleset = config.ruleset
+    if config.seed is not None and ruleset.weak_seed_refused and config.seed < STRONG_SEED:
+        raise GmError(f"the {ruleset.name} ruleset needs a seed of at least 2^128 (RULES.md 5); "
+                      "leave seed out of campaign.yaml and gm start draws one")
+    seed = config.seed if config.seed is not None else secrets.randbits(ruleset.seed_bits)
     fixed = Fixed.of(config, seed)
     config = played_config(config, fixed)
     now = clock.now()
@@ -292,6 +303,7 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
 def welcome_context(campaign: Campaign, deadline: datetime) -> dict[str, Any]:
     config = campaign.config
     return campaign.mail_basics() | {
+        "opening": campaign.opening_view(),
         "deadline": deadline_text(deadline, config.timezone),
         "players": [{"id": p.id, "name": p.name} for p in config.players],
         "commitments": {

@@ -80,7 +80,8 @@ class CampaignConfig:
 
     @property
     def setup(self) -> Setup:
-        return Setup(self.boards, tuple(p.id for p in self.players), self.options, self.seed)
+        return Setup(self.boards, tuple(p.id for p in self.players), self.options, self.seed,
+                     {p.id: dict(p.extra) for p in self.players if p.extra})
 
     @property
     def zone(self) -> ZoneInfo:
@@ -179,6 +180,8 @@ def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConf
         _unique_casefold(list(raw_boards), "board id", problems, raw_boards.line)
 
     players = _players(data, problems, ruleset.player_keys)
+    problems += [f"line {data.line_of('players')}: {p}"
+                 for p in ruleset.player_problems(tuple((p.id, dict(p.extra)) for p in players))]
     if ruleset.one_board and len(boards) > 1:
         problems.append(f"line {data.line_of('boards')}: the {ruleset.name} ruleset plays exactly one board")
 

@@ -93,6 +93,7 @@ class ArchiveInput:
     next_turn: int | None
     deadline: str | None
     revealed: Revealed | None = None
+    opening: Any = None  # the ruleset's public view of the start (Ruleset.opening_view)
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,7 @@ def load_archive(campaign: Any) -> ArchiveInput:
         played=played,
         deadline=deadline["utc"] if deadline else None,
         secrets=secrets,
+        opening=campaign.opening_view(),
     )
 
 
@@ -213,6 +215,7 @@ def assemble(
     played: Sequence[PlayedTurn],
     deadline: str | None = None,
     secrets: Secrets | None = None,
+    opening: Any = None,
 ) -> ArchiveInput:
     """The archive's input from a ruleset's views of a campaign (no store: the tests feed
     it campaigns played in the rules core). The boards are drawn, and named, only when
@@ -271,6 +274,7 @@ def assemble(
         next_turn=None if now["over"] else now["turn"],
         deadline=deadline,
         revealed=revealed,
+        opening=opening,
     )
 
 
@@ -350,6 +354,7 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
     pages = [
         Page("index.html", "archive/index.html", site | {
             "page": "index",
+            "opening": data.opening,
             "standings": data.standings,
             "charts": board_charts,
             "seed_commitment": data.seed_commitment,

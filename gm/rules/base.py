@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..boards.board import Board
@@ -21,12 +21,15 @@ from .grammar import Command, Grammar
 @dataclass(frozen=True)
 class Setup:
     """The fixed facts of a campaign: boards by id (in campaign.yaml order), player ids
-    (in campaign.yaml order), the ruleset's options and the seed."""
+    (in campaign.yaml order), the ruleset's options and the seed, and each player's
+    values of the ruleset's `player_keys` (advanced: `{"bob": {"team": "red"}}`; a player
+    who gives none is absent)."""
 
     boards: Mapping[str, Board]
     players: tuple[str, ...]
     options: Any
     seed: int
+    player_keys: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,10 @@ class Ruleset(ABC):
     # `key: default  # comment` lines, each ending in a newline
     starter_options: ClassVar[str] = ""
     one_board: ClassVar[bool] = False  # exactly one board per campaign (RULES.md 4.1)
+    # RULES.md 5: the bits of the seed gm start draws when campaign.yaml gives none, and
+    # whether a seed below 2^128 is refused (else below 2^64 it is taken with a warning)
+    seed_bits: ClassVar[int] = 128
+    weak_seed_refused: ClassVar[bool] = False
     # a folder laid out like gm's templates/ (mail/<name>/..., calendar/<name>/...), searched
     # before gm's own: for a ruleset installed or registered from outside gm
     templates: ClassVar[str | None] = None
@@ -119,6 +126,11 @@ class Ruleset(ABC):
     @abstractmethod
     def parse_options(self, raw: Mapping[str, Any]) -> Any:
         """The ruleset's options from campaign.yaml; raises ValueError listing problems."""
+
+    def player_problems(self, players: Sequence[tuple[str, Mapping[str, Any]]]) -> list[str]:
+        """What is wrong with the players' values of `player_keys` (player id and values,
+        in campaign.yaml order), for the GM's config check; empty when nothing is."""
+        return []
 
     @abstractmethod
     def start(self, setup: Setup, chance: Chance) -> Outcome:
@@ -215,6 +227,12 @@ class Ruleset(ABC):
         from ..mail.views import generic_public_view
 
         return generic_public_view(self, setup, before, after, names, campaign, title)
+
+    def opening_view(self, setup: Setup, events: Sequence[Any], names: Mapping[str, str]) -> Any:
+        """What everyone may see of the start, from the events `start` gave (read back
+        with `event_from_json`: opening throws, the order of play, die sizes), for the welcome mail (`opening` in its context) and the
+        archive's front page; None (the default) when the start draws nothing to show."""
+        return None
 
     def player_view(self, setup: Setup, player: str, name: str, state: Any,
                     events: Sequence[Any], order: Any) -> Any:
