@@ -55,6 +55,17 @@ def postal_orders(setup: Setup, state: Any, turn: int) -> dict[str, dict[str, An
     return orders
 
 
+def dice_orders(resigns: dict[int, tuple[str, bool]]) -> Callable[[Setup, Any, int], dict[str, dict[str, Any]]]:
+    """Classic and doubles orders: nobody must write; in the turns named, a player sends
+    RESIGN (True) or RESIGN NONE (False)."""
+
+    def orders(setup: Setup, state: Any, turn: int) -> dict[str, dict[str, Any]]:
+        player, resign = resigns.get(turn, (None, False))
+        return {player: {"resign": resign}} if player else {}
+
+    return orders
+
+
 # How each built-in ruleset's golden campaign is set up and ordered.
 PLAYTHROUGHS: dict[str, dict[str, Any]] = {
     "postal": {
@@ -63,6 +74,20 @@ PLAYTHROUGHS: dict[str, dict[str, Any]] = {
         "options": {"close_after": 3, "double_turns": True, "trapdoor_threshold": 2, "max_turns": 40},
         "seed": 90210,
         "orders": postal_orders,
+    },
+    "classic": {
+        "boards": {"A": "small.yaml"},
+        "players": ["ann", "ben", "cat", "dan"],
+        "options": {"close_after": 2, "enter_on_one": True},
+        "seed": 2010,
+        "orders": dice_orders({3: ("ben", False), 6: ("dan", True)}),
+    },
+    "doubles": {
+        "boards": {"A": "small.yaml"},
+        "players": ["ann", "ben", "cat", "dan"],
+        "options": {"close_after": "all"},
+        "seed": 4004,
+        "orders": dice_orders({4: ("ben", False), 6: ("dan", True)}),
     },
 }
 

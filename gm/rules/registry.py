@@ -15,7 +15,11 @@ __all__ = ["ENTRY_POINT_GROUP", "UnknownRuleset", "find_ruleset", "known", "regi
 
 ENTRY_POINT_GROUP = "gm.rulesets"
 # name -> "module:Class"; imported only when a campaign asks for it
-BUILT_IN = {"postal": "gm.rules.postal:Postal"}
+BUILT_IN = {
+    "postal": "gm.rules.postal:Postal",
+    "classic": "gm.rules.classic:Classic",
+    "doubles": "gm.rules.doubles:Doubles",
+}
 _registered: dict[str, type[Ruleset]] = {}
 
 
