@@ -217,6 +217,12 @@ class AdvancedOrder:
     item: Literal["snake", "ladder"] | None = None
     target: int | None = None
 
+    def __str__(self) -> str:
+        """As the player wrote it (the GM's report lists orders with it)."""
+        if self.action == "build":
+            return f"BUILD {str(self.item).upper()} {self.target}"
+        return "MOVE" if self.action == "move" else "nothing (NMR: MOVE)"
+
 
 # -- items on the board -----------------------------------------------------------------
 
@@ -487,9 +493,7 @@ class Advanced(Ruleset):
         }
 
     def order_text(self, order: AdvancedOrder) -> str:
-        if order.action == "build":
-            return f"BUILD {str(order.item).upper()} {order.target}"
-        return "MOVE" if order.action == "move" else "-"
+        return str(order) if order.action else "-"
 
     def empty_order(self) -> AdvancedOrder:
         return AdvancedOrder()

@@ -1,0 +1,321 @@
+"""What players of the advanced game see (RULES.md 4.6): everything once a turn is
+resolved. The turn-0 throws (each die, the order of play and its re-throws); each go in
+order of play: the throw, its route (snakes and ladders, built ones too), a build's
+kind, squares, throw, least successful face and whether it was built or why not; NMR
+marks; who reached End; the board with every item, built ones marked with builder and
+turn; teams and placings. Orders stay secret until resolved: a player's own view holds
+only their own.
+
+The views keep the generic shapes (`boards`, `standings`, `in_play`, `facts`) beside
+their own, so that gm's generic templates (the GM's report) read them too; the words
+are in templates/mail/advanced/ and templates/archive/advanced/.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..base import ArchiveBoard, ArchivePicture, ArchivePiece, ArchiveStanding, Setup
+from ..dice.views import Named, OpeningRound
+from ..dice.views import opening_view as dice_opening_view
+from ..moving import Step
+from . import (
+    AdvancedOrder,
+    AdvancedState,
+    BuildTried,
+    Built,
+    CampaignOver,
+    Moved,
+    OpeningThrow,
+    die_for,
+    least_successful_face,
+    team_of,
+    teams_of,
+)
+
+__all__ = [
+    "AdvancedOpening",
+    "AdvancedTurn",
+    "GoLine",
+    "ItemLine",
+    "OwnFacts",
+    "TeamLine",
+    "board_pictures",
+    "opening_view",
+    "own_facts",
+    "public_turn",
+    "standings",
+]
+
+
+@dataclass(frozen=True)
+class DieLine:
+    """A player's setup throw of a d6 and the die it gave."""
+
+    player: Named
+    key: str
+    roll: int
+    die: int
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    seat: int
+    player: Named
+    team: str
+    die: int
+
+
+@dataclass(frozen=True)
+class AdvancedOpening:
+    """Turn 0 as everyone sees it: the die throws (listing order), the order-of-play
+    throws round by round (`/2` everyone, `/3` those tied, ...) and the order of play."""
+
+    dice: tuple[DieLine, ...]
+    rounds: tuple[OpeningRound, ...]
+    order: tuple[SeatLine, ...]
+    teams: tuple[tuple[str, tuple[Named, ...]], ...]
+
+
+@dataclass(frozen=True)
+class GoLine:
+    """One go: a MOVE (`steps`: the square the throw reached, then each snake or ladder)
+    or a BUILD (`item` from `start` to `target`, `built` or the failed check `reason`)."""
+
+    player: str
+    name: str
+    team: str
+    action: str  # move or build
+    die: int
+    roll: int
+    start: int
+    end: int
+    steps: tuple[Step, ...] = ()
+    finished: bool = False  # reached End with this throw
+    nmr: bool = False
+    item: str | None = None
+    target: int | None = None
+    construction: int | None = None
+    needed: int | None = None
+    built: bool = False
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class ItemLine:
+    """A snake or ladder on the board, `start` to `end` in the direction of travel; a
+    built one with its builder and turn."""
+
+    item: str
+    start: int
+    end: int
+    by: Named | None = None
+    turn: int | None = None
+
+
+@dataclass(frozen=True)
+class TeamLine:
+    team: str
+    members: tuple[Named, ...]
+    in_end: int  # members in End
+    finished: bool  # every member in End
+    laggard: int  # the square of its member furthest behind (0 Start; End counts as N + 1)
+    placing: int | None
+
+
+@dataclass(frozen=True)
+class BoardItems:
+    """What the archive says beside the board's drawing: every item, built ones with
+    builder and turn."""
+
+    items: tuple[ItemLine, ...]
+
+    @property
+    def built(self) -> tuple[ItemLine, ...]:
+        return tuple(i for i in self.items if i.by is not None)
+
+
+@dataclass(frozen=True)
+class AdvancedTurn:
+    """The public report of one resolved turn."""
+
+    campaign: str
+    title: str
+    turns: tuple[int, ...]
+    board: str
+    squares: int
+    goes: tuple[GoLine, ...]  # in order of play
+    boards: tuple[ArchiveBoard, ...]  # the generic shape: each piece's start and end
+    items: tuple[ItemLine, ...]  # every snake and ladder after the turn
+    built_now: tuple[ItemLine, ...]
+    teams: tuple[TeamLine, ...]
+    standings: tuple[ArchiveStanding, ...]
+    over: bool
+    end_reason: str | None  # team or max_turns
+    winner: TeamLine | None
+    next_turn: int | None
+
+    @property
+    def any_nmr(self) -> bool:
+        return any(go.nmr for go in self.goes)
+
+
+@dataclass(frozen=True)
+class OwnFacts:
+    """What only the addressed player knows or needs: their order as played, and what
+    they may order next (their square, die, next construction and its least face)."""
+
+    player: str
+    name: str
+    in_play: bool
+    team: str
+    teammates: tuple[Named, ...]
+    square: int
+    in_end: bool
+    die: int
+    builds: int
+    construction: int
+    needed: int
+    most_steps: int
+    played: str | None  # this turn's order as played: move, build, nmr (None: no go)
+    facts: tuple[tuple[str, Any], ...] = ()  # the generic shape; nothing beyond the fields above
+
+
+def _named(player: str, names: Mapping[str, str]) -> Named:
+    return Named(player, names.get(player, player))
+
+
+def opening_view(setup: Setup, events: Sequence[Any], names: Mapping[str, str]) -> AdvancedOpening:
+    throws = [e for e in events if isinstance(e, OpeningThrow)]
+    dice = {t.player: die_for(t.roll) for t in throws if t.purpose == "die"}
+    common = dice_opening_view(setup, events, names)
+    return AdvancedOpening(
+        dice=tuple(DieLine(_named(t.player, names), t.key, t.roll, die_for(t.roll))
+                   for t in throws if t.purpose == "die"),
+        rounds=common.rounds,
+        order=tuple(SeatLine(seat, p, team_of(setup, p.id), dice.get(p.id, 6))
+                    for seat, p in enumerate(common.order, 1)),
+        teams=_teams(setup, names),
+    )
+
+
+def _teams(setup: Setup, names: Mapping[str, str]) -> tuple[tuple[str, tuple[Named, ...]], ...]:
+    return tuple((team, tuple(_named(m, names) for m in members)) for team, members in teams_of(setup).items())
+
+
+def _item_lines(setup: Setup, built: Sequence[Built], names: Mapping[str, str]) -> tuple[ItemLine, ...]:
+    board = next(iter(setup.boards.values()))
+    lines = [ItemLine("snake", head, tail) for head, tail in board.snakes]
+    lines += [ItemLine("ladder", foot, top) for foot, top in board.ladders]
+    lines += [ItemLine(b.item, *b.travel(), _named(b.by, names), b.turn) for b in built]
+    return tuple(sorted(lines, key=lambda line: (min(line.start, line.end), line.item)))
+
+
+def _team_lines(setup: Setup, state: AdvancedState, names: Mapping[str, str]) -> tuple[TeamLine, ...]:
+    n = next(iter(setup.boards.values())).squares
+    return tuple(
+        TeamLine(team, tuple(_named(m, names) for m in members), sum(state.ended[m] for m in members),
+                 all(state.ended[m] for m in members),
+                 min(n + 1 if state.ended[m] else state.squares[m] for m in members),
+                 state.placings.get(members[0]))
+        for team, members in teams_of(setup).items()
+    )
+
+
+def _go_line(setup: Setup, go: Any, names: Mapping[str, str]) -> GoLine:
+    team = team_of(setup, go.player)
+    name = names.get(go.player, go.player)
+    if isinstance(go, Moved):
+        return GoLine(go.player, name, team, "move", go.die, go.roll, go.start, go.end, go.steps,
+                      go.finished, go.nmr)
+    assert isinstance(go, BuildTried)
+    return GoLine(go.player, name, team, "build", go.die, go.roll, go.start, go.start, item=go.item,
+                  target=go.target, construction=go.construction, needed=go.needed, built=go.built,
+                  reason=go.reason)
+
+
+def standings(setup: Setup, state: AdvancedState, names: Mapping[str, str]) -> tuple[ArchiveStanding, ...]:
+    """Each player's placing (their team's) once the campaign is over; placed players
+    first, by place, the rest in campaign order."""
+    lines = [
+        ArchiveStanding(p, names.get(p, p), (state.placings.get(p),),
+                        state.placings.get(p) if state.over else None,
+                        state.placings.get(p) if state.over else None)
+        for p in setup.players
+    ]
+    return tuple(sorted(lines, key=lambda s: (s.place is None, s.place or 0)))
+
+
+def public_turn(setup: Setup, before: AdvancedState, after: AdvancedState, events: Sequence[Any],
+                names: Mapping[str, str], campaign: str, title: str) -> AdvancedTurn:
+    board_id, board = next(iter(setup.boards.items()))
+    goes = tuple(_go_line(setup, e, names) for e in events if isinstance(e, Moved | BuildTried))
+    by_player = {go.player: go for go in goes}
+    pieces = tuple(
+        ArchivePiece(p, names.get(p, p), before.squares[p], after.squares[p], after.ended[p],
+                     after.ended[p] and not before.ended[p], after.placings.get(p), by_player.get(p))
+        for p in setup.players
+    )
+    teams = _team_lines(setup, after, names)
+    over = next((e for e in events if isinstance(e, CampaignOver)), None)
+    return AdvancedTurn(
+        campaign=campaign,
+        title=title,
+        turns=(before.turn,),
+        board=board_id,
+        squares=board.squares,
+        goes=goes,
+        boards=(ArchiveBoard(board_id, board.squares, after.over, after.over and not before.over, pieces),),
+        items=_item_lines(setup, after.built, names),
+        built_now=tuple(ItemLine(b.item, *b.travel(), _named(b.by, names), b.turn)
+                        for b in after.built[len(before.built):]),
+        teams=teams,
+        standings=standings(setup, after, names),
+        over=after.over,
+        end_reason=over.reason if over else None,
+        winner=next((t for t in teams if t.team == after.winner), None),
+        next_turn=None if after.over else after.turn,
+    )
+
+
+def own_facts(setup: Setup, player: str, name: str, state: AdvancedState, events: Sequence[Any],
+              order: AdvancedOrder | None) -> OwnFacts:
+    team = team_of(setup, player)
+    names: dict[str, str] = {}
+    go = next((e for e in events if isinstance(e, Moved | BuildTried) and e.player == player), None)
+    played = None
+    if go is not None:
+        played = "nmr" if isinstance(go, Moved) and go.nmr else ("move" if isinstance(go, Moved) else "build")
+    die = state.dice[player]
+    construction = state.builds[player] + 1
+    return OwnFacts(
+        player=player,
+        name=name,
+        in_play=state.in_play(player),
+        team=team,
+        teammates=tuple(_named(m, names) for m in teams_of(setup)[team] if m != player),
+        square=state.squares[player],
+        in_end=state.ended[player],
+        die=die,
+        builds=state.builds[player],
+        construction=construction,
+        needed=least_successful_face(die, construction),
+        most_steps=die // 2,
+        played=played,
+    )
+
+
+def board_pictures(setup: Setup, state: AdvancedState, history: Sequence[tuple[Any, Any]]) -> tuple[ArchivePicture, ...]:
+    """The board with every snake and ladder in play, built ones included; the view lists
+    each item, built ones with builder and turn (gm.boards.svg draws items, not labels)."""
+    from ...boards.svg import board_svg
+
+    board_id, board = next(iter(setup.boards.items()))
+    snakes = tuple(sorted({*board.snakes, *((b.start, b.target) for b in state.built if b.item == "snake")}))
+    ladders = tuple(sorted({*board.ladders, *((b.target, b.start) for b in state.built if b.item == "ladder")}))
+    drawn = dataclasses.replace(board, snakes=snakes, ladders=ladders)
+    items = _item_lines(setup, state.built, {})
+    return (ArchivePicture(board_id, board_svg(drawn, title=board.name or None), BoardItems(items)),)
