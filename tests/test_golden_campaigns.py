@@ -66,6 +66,25 @@ def dice_orders(resigns: dict[int, tuple[str, bool]]) -> Callable[[Setup, Any, i
     return orders
 
 
+def advanced_orders(setup: Setup, state: Any, turn: int) -> dict[str, dict[str, Any]]:
+    """Varied advanced orders: mostly MOVE, an NMR now and then, and builds of snakes and
+    ladders one to three squares down, so that some are built and others fail on the
+    roll, the distance, a square already holding an item end, or from too low a square."""
+    orders = {}
+    for index, player in enumerate(setup.players):
+        if state.ended[player]:
+            continue
+        if (turn + index) % 6 == 5:
+            continue  # NMR: a MOVE marked nmr
+        square = state.squares[player]
+        if square >= 1 and (turn + index) % 3 == 0:
+            item = "snake" if (turn + index) % 2 else "ladder"
+            orders[player] = {"action": "build", "item": item, "target": max(square - 1 - turn % 3, 0)}
+        else:
+            orders[player] = {"action": "move", "item": None, "target": None}
+    return orders
+
+
 # How each built-in ruleset's golden campaign is set up and ordered.
 PLAYTHROUGHS: dict[str, dict[str, Any]] = {
     "postal": {
@@ -88,6 +107,14 @@ PLAYTHROUGHS: dict[str, dict[str, Any]] = {
         "options": {"close_after": "all"},
         "seed": 4004,
         "orders": dice_orders({4: ("ben", False), 6: ("dan", True)}),
+    },
+    "advanced": {
+        "boards": {"A": "ziggurat.yaml"},
+        "players": ["ann", "ben", "cat", "dan"],
+        "player_keys": {"ben": {"team": "blue"}, "dan": {"team": "blue"}},
+        "options": {"max_turns": 60},
+        "seed": 2**128 + 3003,
+        "orders": advanced_orders,
     },
 }
 

@@ -19,6 +19,7 @@ BUILT_IN = {
     "postal": "gm.rules.postal:Postal",
     "classic": "gm.rules.classic:Classic",
     "doubles": "gm.rules.doubles:Doubles",
+    "advanced": "gm.rules.advanced:Advanced",
 }
 _registered: dict[str, type[Ruleset]] = {}
 
