@@ -503,7 +503,9 @@ class Dice(Ruleset):
         """The public facts the dice templates word the rules from."""
         board = next(iter(setup.boards.values()))
         return {"ruleset": self.name, "dice": self.dice_per_throw, "squares": board.squares,
+                "snakes": board.snakes, "ladders": board.ladders,
                 "options": setup.options, "players": len(setup.players),
+                "enter_on_one": getattr(setup.options, "enter_on_one", False),
                 "finishers": setup.options.finishers_needed(len(setup.players))}
 
     def opening_view(self, setup: Setup, events: Sequence[Any], names: Mapping[str, str]) -> Any:
