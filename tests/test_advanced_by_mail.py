@@ -109,7 +109,7 @@ def test_4_5_a_whole_advanced_campaign_with_teams_by_mail(tmp_path):
     assert state["teams"][winner]["finished"] and state["teams"][winner]["placing"] == 1
     loser = "red" if winner == "ann" else "ann"
     assert state["teams"][loser]["placing"] == 2 and not state["teams"][loser]["finished"]
-    for player, values in state["players"].items():
+    for values in state["players"].values():
         assert values["place"] == values["aggregate"] == state["teams"][values["team"]]["placing"]
 
     gm("publish", now="2027-06-01T00:00:00Z")

@@ -309,12 +309,16 @@ class Advanced(Ruleset):
             if first != name:
                 problems.append(f"player {player}: team {name} differs from team {first} only in case; "
                                 "write it the same way")
+        # a player without a team is a team of one: nobody else may name their id either
+        explicit = {p for p, values in players if values.get("team") is not None}
         ids = {player.casefold(): player for player in team}
         reported = set()
         for player, name in team.items():
             other = ids.get(name.casefold())
-            if other is not None and team[other].casefold() != name.casefold() and name not in reported:
-                reported.add(name)
+            if other is None or other == player or name.casefold() in reported:
+                continue
+            if other not in explicit or team[other].casefold() != name.casefold():
+                reported.add(name.casefold())
                 problems.append(f"player {player}: team {name} is the id of player {other}, "
                                 "who is not in it (RULES.md 4.4)")
         return problems
