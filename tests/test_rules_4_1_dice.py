@@ -540,3 +540,26 @@ def test_resolve_refuses_once_over_and_orders_from_strangers():
         CLASSIC.resolve(setup, replace(state_of(setup), over=True), {}, SeededChance(1))
     with pytest.raises(RulesError):
         CLASSIC.resolve(setup, state_of(setup), {"zed": DiceOrder(True)}, SeededChance(1))
+
+
+def test_the_golden_dice_campaigns_exercise_what_they_should():
+    """tests/data/golden/campaigns/{classic,doubles}.json (test_golden_campaigns.py replays
+    them): a roll-off with a tie, sixes and doubles thrown again, bounces, snakes and ladders,
+    needs-one skips, a resignation placed last, and an end."""
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parent / "data" / "golden" / "campaigns"
+    for name in ("classic", "doubles"):
+        golden = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
+        log = [e for t in golden["turns"] for e in t["state"]["log"]]
+        moves = [e for e in log if e["action"] == "move"]
+        assert any(e["again"] for e in moves) and any(e["bounced"] for e in moves)
+        assert {s["via"] for e in moves for s in e["steps"]} == {"roll", "snake", "ladder"}
+        assert any(e["action"] == "resign" for e in log)
+        last = golden["turns"][-1]["state"]
+        assert last["over"] and last["winner"]
+        resigned = [p for p, v in last["players"].items() if v["resigned"]]
+        assert all(last["players"][p]["place"] == len(last["players"]) for p in resigned)
+        if name == "classic":
+            assert any(e["skip"] == "needs-one" for e in moves)
+            assert max(int(o["key"].rpartition("/")[2]) for o in golden["opening"]["state"]["opening"]) > 1
