@@ -76,6 +76,8 @@ def test_4_5_a_whole_advanced_campaign_with_teams_by_mail(tmp_path):
     # week 1: ann asks to build from Start: refused on receipt (RULES.md 4.5); she then moves
     sent += 1
     _mail(folder, sent, "ann", "BUILD LADDER 1")
+    sent += 1
+    _mail(folder, sent, "bob", "HELP")  # the help explains MOVE and BUILD, with bob's standing order
     built_tried = refused_once = False
     for week in range(1, 31):
         state = json.loads(gm("state", "--json", now="2027-01-01T00:00:00Z"))
@@ -137,4 +139,7 @@ def test_4_5_a_whole_advanced_campaign_with_teams_by_mail(tmp_path):
     assert any("builds a snake" in t for t in reports)
     finals = [t for to, s, t in mails if "Final results" in s]
     assert len(finals) == 3 and all("FINAL PLACINGS" in t for t in finals)
+    helps = [(s, t) for to, s, t in mails if "How to write orders" in s]
+    assert len(helps) == 1 and helps[0][0].endswith("How to write orders (turn 1)")
+    assert "BUILD LADDER <square>" in helps[0][1] and "Your order for turn 1:" in helps[0][1]
     assert not any("TRAPDOOR" in t or "NUMBER <" in t or "RESIGN" in t for to, s, t in mails)
