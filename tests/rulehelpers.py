@@ -203,3 +203,20 @@ def find_seed(want: Any, candidates: list, turn: int, kind: str, key: str) -> in
         if candidates[by_hand_index(seed, turn, kind, key, len(candidates))] == want:
             return seed
     raise AssertionError("no seed found")  # pragma: no cover
+
+
+def said(result: Any, ruleset: str = "postal") -> tuple[tuple[int, str, str], ...]:
+    """The problems of a parsed order mail (gm.mail.orderlang) as (line, line text, the
+    words a player reads without the "line N:" in front), worded by `ruleset`'s templates."""
+    from dataclasses import replace
+
+    from gm.mail.words import problem_text
+
+    return tuple((p.line, p.text, problem_text(ruleset, replace(p.why, line=None))) for p in result.problems)
+
+
+def worded(problems: Any, ruleset: str = "postal") -> list[str]:
+    """Problems (gm.rules.problem, or orderlang's with their `why`) as a player reads them."""
+    from gm.mail.words import problem_text
+
+    return [problem_text(ruleset, getattr(p, "why", p)) for p in problems]

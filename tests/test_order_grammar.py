@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 import test_order_mail
-from rulehelpers import board, campaign, start_state
+from rulehelpers import board, campaign, said, start_state, worded
 from test_order_mail import drop, order_mail, outcomes, replies
+from toyrules import Step
 
-from gm.mail.orderlang import MASK, Command, OrderText, Problem, parse_orders
+from gm.mail.orderlang import MASK, Command, OrderText, parse_orders
 from gm.rules import registry
 from gm.rules.grammar import (
     ENVELOPE,
@@ -36,10 +37,10 @@ GM = Path(__file__).resolve().parent.parent / "gm"
 
 def _read_step(args: tuple[str, ...], rest: str, most: int) -> tuple[None, int]:
     if len(args) != 1:
-        raise CommandProblem(f'STEP takes one value, written STEP <1-{most}>; got "{rest}"')
+        raise CommandProblem("step_one_value", most=most, rest=rest)
     step = whole_number(args[0], 1, most)
     if step is None:
-        raise CommandProblem(f'STEP needs a whole number from 1 to {most}, got "{args[0]}"')
+        raise CommandProblem("step_not_whole", most=most, value=args[0])
     return None, step
 
 
@@ -53,7 +54,7 @@ class Lane:
 
 def _read_mark(args: tuple[str, ...], rest: str, most: int) -> tuple[Lane, str]:
     if len(args) != 2:
-        raise CommandProblem("MARK needs a lane and a colour, written MARK <lane> <colour>")
+        raise CommandProblem("mark_needs_lane")
     return Lane(args[0].upper()), args[1].lower()
 
 
@@ -79,8 +80,17 @@ def toy(text: str, **kwargs) -> OrderText:
     return parse_orders(text, grammar=toy_grammar(), **kwargs)
 
 
-def messages(result: OrderText) -> list[str]:
-    return [str(p) for p in result.problems]
+def messages(result: OrderText, ruleset: str = "step") -> list[str]:
+    """The problems as a player reads them: the toy grammar's words are the toy ruleset's
+    templates (tests/data/step-templates)."""
+    return worded(result.problems, ruleset)
+
+
+@pytest.fixture(autouse=True)
+def step_words():
+    registry.register(Step)
+    yield
+    registry.unregister("step")
 
 
 def test_3_a_toy_grammar_reads_its_commands_beside_the_envelope():
@@ -176,7 +186,7 @@ def test_4_5_other_rulesets_commands_come_from_the_registry():
     try:
         assert {"NUMBER", "TRAPDOOR", "STEP", "MARK", "SAY"} <= ruleset_keywords()
         # a postal campaign refuses STEP; the toy one NUMBER, both by default
-        assert messages(parse_orders("STEP 2", grammar=postal_grammar())) == [
+        assert messages(parse_orders("STEP 2", grammar=postal_grammar()), "postal") == [
             "line 1: STEP is not a command of this game; its commands are NUMBER, TRAPDOOR"
         ]
         assert messages(parse_orders("NUMBER 2", grammar=toy_grammar())) == [
@@ -184,7 +194,7 @@ def test_4_5_other_rulesets_commands_come_from_the_registry():
         ]
     finally:
         registry.unregister("toy-steps")
-    assert "STEP" not in ruleset_keywords()
+    assert "MARK" not in ruleset_keywords()  # STEP stays: the words' Step ruleset has it
 
 
 def test_4_5_a_ruleset_that_fails_to_load_does_not_stop_order_mail():
@@ -218,7 +228,7 @@ def test_4_5_a_ruleset_that_fails_to_load_does_not_stop_order_mail():
 def test_3_a_misspelt_command_is_a_problem_that_names_the_command(line, meant):
     result = parse_orders(f"PLAYER ann\n{line}", grammar=postal_grammar(), other_keywords=())
     word = line.split()[0].rstrip(":").upper()
-    assert result.problems == (Problem(2, line, f"{word} is not a command; did you mean {meant}?"),)
+    assert said(result) == ((2, line, f"{word} is not a command; did you mean {meant}?"),)
     assert result.commands == ()
 
 
@@ -230,8 +240,8 @@ def test_3_a_misspelt_command_of_a_toy_grammar():
 
 def test_3_a_misspelt_password_line_hides_the_password():
     result = parse_orders("PASWORD hunter22", grammar=postal_grammar(), other_keywords=())
-    assert result.problems == (
-        Problem(1, f"PASWORD {MASK}", "PASWORD is not a command; did you mean PASSWORD?"),
+    assert said(result) == (
+        (1, f"PASWORD {MASK}", "PASWORD is not a command; did you mean PASSWORD?"),
     )
 
 
@@ -267,7 +277,7 @@ def test_postal_declares_its_grammar_from_its_options():
     )
 
 
-def _merge(setup, standing: PostalOrder, text: str) -> tuple[PostalOrder, list[str]]:
+def _merge(setup, standing: PostalOrder, text: str) -> tuple[PostalOrder, list]:
     postal = Postal()
     parsed = parse_orders(text, grammar=postal.grammar(setup.options), other_keywords=())
     assert parsed.ok, parsed.problems
@@ -297,11 +307,11 @@ def test_2_4_merge_under_shared_numbers_and_one_board():
 def test_2_4_merge_problems_keep_their_wording():
     two = campaign({"A": board(), "B": board()}, numbers="per-board")
     _, problems = _merge(two, PostalOrder(), "NUMBER 4\nTRAPDOOR 9\nTRAPDOOR Z NONE\nNUMBER z 2")
-    assert problems == [
-        "NUMBER 4: name the board, e.g. NUMBER A 4",
-        "NUMBER z 2: there is no board z",
-        "TRAPDOOR 9: name the board, e.g. TRAPDOOR A 9",
-        "TRAPDOOR Z NONE: there is no board Z",
+    assert worded(problems) == [
+        "line 1: NUMBER 4: name the board, e.g. NUMBER A 4",
+        "line 4: NUMBER z 2: there is no board z",
+        "line 2: TRAPDOOR 9: name the board, e.g. TRAPDOOR A 9",
+        "line 3: TRAPDOOR Z NONE: there is no board Z",
     ]
 
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from rulehelpers import said, worded
 
 from gm.mail import orderlang
-from gm.mail.orderlang import MASK, OrderText, Problem
+from gm.mail.orderlang import MASK, OrderText
 from gm.rules.postal import PostalOptions
 from gm.rules.postal.orders import postal_grammar
 
@@ -40,7 +41,7 @@ def trapdoors(result: OrderText) -> dict:
 
 
 def messages(result: OrderText) -> list[str]:
-    return [str(p) for p in result.problems]
+    return worded(result.problems)
 
 
 # --- the commands ------------------------------------------------------------------------
@@ -86,10 +87,8 @@ def test_3_bold_lines_from_gmail_plain_text_are_read():
 def test_3_number_must_be_1_to_6():
     for value in ("0", "7", "four", "4.0", "-1", "99999999999999999999"):
         result = parse_orders(f"PLAYER a\nNUMBER {value}")
-        assert result.problems == (
-            Problem(
-                2, f"NUMBER {value}", f'NUMBER needs a whole number from 1 to 6, got "{value}"'
-            ),
+        assert said(result) == (
+            (2, f"NUMBER {value}", f'NUMBER needs a whole number from 1 to 6, got "{value}"'),
         )
     assert messages(parse_orders("\n\n\nNUMBER 7")) == [
         'line 4: NUMBER needs a whole number from 1 to 6, got "7"'
@@ -153,7 +152,7 @@ def test_3_trapdoor_forms():
 def test_3_problems_say_the_line_and_the_expected_form(line, message):
     result = parse_orders(f"PLAYER bob\n{line}" if not line.startswith("PLAYER") else line)
     number = 1 if line.startswith("PLAYER") else 2
-    assert result.problems == (Problem(number, line, message),)
+    assert said(result) == ((number, line, message),)
     assert not result.ok
 
 
@@ -313,10 +312,10 @@ def test_3_any_line_ending_is_read():
 
 def test_3_problem_text_masks_the_password():
     result = parse_orders("PASSWORD: hunter22\nPASSWORD other\nTURN hunter22")
-    texts = [p.text for p in result.problems] + [p.message for p in result.problems]
+    texts = [text for _, line, message in said(result) for text in (line, message)]
     assert all("hunter22" not in t and "other" not in t for t in texts)
     assert result.problems[0].text == f"PASSWORD {MASK}"
-    assert result.problems[1].message == f'TURN needs a whole turn number (1 or more), got "{MASK}"'
+    assert said(result)[1][2] == f'TURN needs a whole turn number (1 or more), got "{MASK}"'
 
 
 def test_3_ignored_lines_never_show_a_password():
@@ -335,8 +334,8 @@ def test_3_ignored_lines_never_show_a_password():
 
 def test_3_lines_read_are_capped_and_the_cap_is_a_problem():
     result = parse_orders("NUMBER 1\n" + "chatter\n" * 5, max_lines=3)
-    assert result.problems == (
-        Problem(
+    assert said(result) == (
+        (
             4,
             "chatter",
             "too many lines: only the first 3 lines (not counting blank and quoted ones) "
@@ -411,6 +410,6 @@ def test_parse_orders_never_raises(text, per_board, max_lines):
 def test_a_password_never_appears_in_problems_or_ignored(secret, lines):
     text = "\n".join([f"PASSWORD {secret}", *(line.replace("{s}", secret) for line in lines)])
     result = parse_orders(text)
-    shown = [p.text for p in result.problems] + [p.message for p in result.problems]
+    shown = [text for _, line, message in said(result) for text in (line, message)]
     shown += [t for _, t in result.ignored]
     assert not any(secret in s for s in shown)

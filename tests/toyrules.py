@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from gm.errors import ProblemsError
 from gm.rules.base import Outcome, Ruleset, Setup
 from gm.rules.chance import Chance
 from gm.rules.grammar import Command, CommandProblem, CommandSpec, Grammar, whole_number
+from gm.rules.problem import Problem, problem
 from gm.rules.ranking import competition_places
 
 
@@ -63,12 +65,13 @@ class StepView:
 def _read_step(args: tuple[str, ...], rest: str, context: Any) -> tuple[None, int]:
     value = whole_number(args[0], 1, 3) if len(args) == 1 else None
     if value is None:
-        raise CommandProblem(f'STEP needs a whole number from 1 to 3, got "{rest}"')
+        raise CommandProblem("step_not_whole", most=3, value=rest)
     return None, value
 
 
 class Step(Ruleset):
     name = "step"
+    templates = str(Path(__file__).parent / "data" / "step-templates")  # its words (problems.txt)
     option_keys = ("max_turns", "silent")
     one_board = True
 
@@ -86,13 +89,13 @@ class Step(Ruleset):
         return Grammar((CommandSpec("STEP", "STEP <1-3>", _read_step),))
 
     def merge(self, setup: Setup, state: StepState, player: str, standing: StepOrder,
-              commands: Iterable[Command]) -> tuple[StepOrder, list[str]]:
+              commands: Iterable[Command]) -> tuple[StepOrder, list[Problem]]:
         for command in commands:
             standing = StepOrder(command.value)
         return standing, []
 
-    def order_problems(self, setup: Setup, state: StepState, player: str, order: StepOrder) -> list[str]:
-        return [] if self.in_play(setup, state, player) or order.step is None else ["you have finished"]
+    def order_problems(self, setup: Setup, state: StepState, player: str, order: StepOrder) -> list[Problem]:
+        return [] if self.in_play(setup, state, player) or order.step is None else [problem("finished")]
 
     def order_view(self, setup: Setup, state: StepState, player: str, order: StepOrder) -> dict[str, Any]:
         return {"step": order.step, "square": state.squares[player]}

@@ -174,6 +174,10 @@ class Campaign:
         events = [self.ruleset.event_from_json(e) for e in stored.get("events", ())]
         return self.ruleset.opening_view(self.setup, events, self.names())
 
+    def state_notes(self) -> dict[str, str]:
+        """What the ruleset adds for the GM beside each board and player (Ruleset.state_notes)."""
+        return dict(self.ruleset.state_notes(self.setup, self.state()))
+
     def names(self) -> dict[str, str]:
         return {p.id: p.name for p in self.config.players}
 

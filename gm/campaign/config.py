@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from ..boards.board import Board, load_board
 from ..errors import BoardError, ConfigError, ProblemsError
 from ..rules.base import Ruleset, Setup
-from ..rules.registry import UnknownRuleset, find_ruleset
+from ..rules.registry import DEFAULT, UnknownRuleset, find_ruleset
 from ..yamlfile import LineDict, is_int, key_problems, read
 
 CONFIG_NAME = "campaign.yaml"
@@ -136,7 +136,7 @@ def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConf
 
     campaign_id = need("id", good_id, "letters, digits, '-', '_' or '.'", "")
     title = need("title", lambda v: isinstance(v, str), "text", campaign_id, required=False)
-    ruleset_name = need("ruleset", lambda v: isinstance(v, str), "a ruleset name", "postal", required=False)
+    ruleset_name = need("ruleset", lambda v: isinstance(v, str), "a ruleset name", DEFAULT, required=False)
     # absent: gm start draws one (RULES.md 5), so no GM has to invent an unguessable number
     seed = need("seed", lambda v: is_int(v) and v >= 0, "a whole number of at least 0", None, required=False)
     timezone = need("timezone", _valid_zone, "an IANA time zone such as Europe/London", "UTC", required=False)
@@ -150,7 +150,7 @@ def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConf
         ruleset = find_ruleset(ruleset_name)
     except UnknownRuleset as error:
         problems.append(f"line {data.line_of('ruleset')}: {error}")
-        ruleset = find_ruleset("postal")
+        ruleset = find_ruleset(DEFAULT)
 
     boards: dict[str, Board] = {}
     board_files: dict[str, Path] = {}

@@ -20,7 +20,9 @@ from .. import clock
 from ..mail.inbound import InboundMail, read_mail
 from ..mail.mailout import compose, queue
 from ..mail.orderlang import OrderText, parse_orders
+from ..mail.words import problem_texts
 from ..rules.grammar import ruleset_keywords
+from ..rules.problem import Problem, problem
 from .campaign import Campaign, check_password, deadline_text, hash_password, issue_password
 from .store import body_digest, dumps
 
@@ -170,12 +172,12 @@ class Desk:
         reply_to = mail.sender
         if mail.hostile:
             return self._reply(db, mail, now, to=reply_to, template="refusal", outcome="hostile",
-                               context={"problems": [self._hostile_words(mail.hostile)],
+                               context={"problems": self._words([self._hostile(mail.hostile)]),
                                         "authenticated": False, "ignored": []})
         if mail.oversize:
             return self._reply(
                 db, mail, now, to=reply_to, template="refusal", outcome="refused",
-                context={"problems": [f"the message is longer than {self.config.max_order_text} characters of text; send just your orders"],
+                context={"problems": self._words([problem("too_long", characters=self.config.max_order_text)]),
                          "authenticated": False, "ignored": []},
             )
         grammar = self.campaign.ruleset.grammar(self.campaign.setup.options)
@@ -183,7 +185,7 @@ class Desk:
         if parsed.reset and not parsed.problems:
             return self._reset(db, parsed, mail, now)
         player = self._authenticate(db, parsed, mail)
-        syntax = [f"line {p.line}: {p.message}" for p in parsed.problems]
+        syntax = [p.why for p in parsed.problems]
         ignored = [{"line": n, "text": t} for n, t in parsed.ignored]
         has_orders = bool(parsed.commands or parsed.turn is not None)
 
@@ -191,12 +193,10 @@ class Desk:
             if parsed.help and not has_orders and not parsed.player and not parsed.password:
                 return self._reply(db, mail, now, to=reply_to, template="help", outcome="help",
                                    context={"order": None, "ignored": ignored})
-            problems = syntax + [
-                "we could not match this message to a player: check the PLAYER and PASSWORD lines, "
-                "and send from the address you registered"
-            ]
+            problems = [*syntax, problem("unknown_sender")]
             return self._reply(db, mail, now, to=reply_to, template="refusal", outcome="refused",
-                               context={"problems": problems, "authenticated": False, "ignored": ignored})
+                               context={"problems": self._words(problems), "authenticated": False,
+                                        "ignored": ignored})
 
         state = self.state
         email = player.email
@@ -214,10 +214,10 @@ class Desk:
             if not more:
                 problems += self.campaign.ruleset.order_problems(self.campaign.setup, state, player.id, new_order)
         if not has_orders and not problems:
-            problems.append(f"the message holds no order: send {_listed(grammar.keywords)} lines (HELP explains)")
+            problems.append(problem("no_order", commands=list(grammar.keywords)))
         if problems:
             return self._reply(db, mail, now, to=email, template="refusal", outcome="refused", player=player.id,
-                               context={"problems": problems, "authenticated": True, "ignored": ignored,
+                               context={"problems": self._words(problems), "authenticated": True, "ignored": ignored,
                                         "player": {"id": player.id, "name": player.name},
                                         "order": order_view(self.campaign, player.id, self.state)})
         db["orders"].insert(
@@ -288,14 +288,9 @@ class Desk:
             " limit 1", [*ids, *UNASKED]).fetchone()
         return row[0] if row else None
 
-    def _hostile_words(self, reason: str) -> str:
-        """Why a message was refused unread (RULES.md 3 "Hostile mail"), as a player reads it."""
-        what = {
-            "too-large": f"your message is larger than {_size(self.config.max_message_bytes)} of raw mail",
-            "long-header": "one of its headers is longer than 16 KiB",
-            "too-deep": "it nests MIME parts deeper than 20 levels",
-        }.get(reason, "it could not be read as mail")
-        return f"{what}, so it was not read; send your orders again as a short plain message without attachments"
+    def _hostile(self, reason: str) -> Problem:
+        """Why a message was refused unread (RULES.md 3 "Hostile mail")."""
+        return problem("hostile", reason=reason, size=_size(self.config.max_message_bytes))
 
     def _reset(self, db: Any, parsed: OrderText, mail: InboundMail, now: datetime) -> Outcome:
         """RULES.md 3 RESET: a new password to the player's registered address, never to
@@ -339,20 +334,23 @@ class Desk:
         who = "a player's registered address" if registered else "an address no player registered"
         return f"not answered: {sent} refusals went to {to}, {who}, in the 24 hours before (cap {cap})"
 
-    def _game_problems(self, parsed: OrderText, state: Any, received: datetime) -> list[str]:
+    def _game_problems(self, parsed: OrderText, state: Any, received: datetime) -> list[Problem]:
         problems = []
         if parsed.game is not None and parsed.game.casefold() != self.config.id.casefold():
-            problems.append(f"GAME {parsed.game}: this is the order desk of {self.config.id}")
+            problems.append(problem("other_game", game=parsed.game, campaign=self.config.id))
         if state.over:
-            problems.append("the campaign is over; no more orders are taken")
+            problems.append(problem("campaign_over"))
             return problems
         if parsed.turn is not None and parsed.turn != state.turn:
-            problems.append(f"TURN {parsed.turn}: the turn now taking orders is {state.turn}")
+            problems.append(problem("wrong_turn", turn=parsed.turn, open=state.turn))
         deadline = self.deadline
         if deadline is not None and received > deadline:
             text = deadline_text(deadline)["utc"]  # type: ignore[index]
-            problems.append(f"the deadline for turn {state.turn} was {text}; this message arrived after it")
+            problems.append(problem("late", turn=state.turn, deadline=text))
         return problems
+
+    def _words(self, problems: list[Problem]) -> list[str]:
+        return problem_texts(self.campaign.ruleset.name, problems)
 
     def _reply(self, db: Any, mail: InboundMail, now: datetime, *, to: str, template: str,
                outcome: str, context: dict[str, Any], player: str | None = None) -> Outcome:
@@ -383,11 +381,6 @@ class Desk:
         outbox_id = queue(db, message, kind=template, now=now, player=player, turn=self.state.turn)
         return Outcome(outcome, player=player, detail="; ".join(problems)[:2000], reply=outbox_id,
                        problems=list(problems))
-
-
-def _listed(words: tuple[str, ...]) -> str:
-    """`A`, `A and B`, `A, B and C`."""
-    return " and ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _size(count: int) -> str:

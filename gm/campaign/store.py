@@ -53,7 +53,7 @@ def _m001_initial(db: sqlite_utils.Database) -> None:
     )
     db["turns"].create(
         {
-            "turn": int,  # the first half's number for a double turn
+            "turn": int,  # the first campaign turn the resolve played (one resolve may play two)
             "resolved_at": str,
             "deadline": str,
             "state_before": str,

@@ -17,6 +17,7 @@ from ..campaign.store import command_lock
 from ..campaign.weekly import TurnRun, resolved_summary, run_turn
 from ..errors import GmError
 from ..progress import Progress
+from ..rules.registry import DEFAULT
 
 UNANSWERED_WHY = {
     "capped": "past the refusals a day to one address, not answered",
@@ -77,7 +78,7 @@ options:                     # all optional; RULES.md gives the meaning
 @campaign_group.command("new")
 @click.argument("directory", type=click.Path(file_okay=False))
 @click.option("--id", "campaign_id", help="The campaign id (default: the folder's name).")
-@click.option("--ruleset", "ruleset_name", default="postal", show_default=True, help="The campaign's ruleset.")
+@click.option("--ruleset", "ruleset_name", default=DEFAULT, show_default=True, help="The campaign's ruleset.")
 def campaign_new(directory: str, campaign_id: str | None, ruleset_name: str) -> None:
     """Write a commented starter campaign.yaml into DIRECTORY.
 
@@ -193,7 +194,7 @@ def ingest_summary(report) -> str:
 
 
 @click.command("orders")
-@click.option("--full", is_flag=True, help="Show each player's numbers and nominations (GM eyes only).")
+@click.option("--full", is_flag=True, help="Show each player's whole standing order (GM eyes only).")
 @click.pass_context
 def orders_cmd(ctx: click.Context, full: bool) -> None:
     """Who has ordered for the current turn, and who has not.
@@ -246,7 +247,7 @@ def deadline_cmd(ctx: click.Context, when: str | None) -> None:
 @click.command("remind")
 @click.pass_context
 def remind_cmd(ctx: click.Context) -> None:
-    """Queue a reminder to every player whose order lacks a number.
+    """Queue a reminder to every player whose order is not complete.
 
     Example: gm -C campaigns/spring-2027 remind && gm -C campaigns/spring-2027 send
     """
@@ -259,13 +260,13 @@ def remind_cmd(ctx: click.Context) -> None:
 
 @click.command("resolve")
 @click.option("--preview", is_flag=True, help="Show the GM's report of the turn and save nothing.")
-@click.option("--force", is_flag=True, help="Resolve before the deadline, or with most numbers missing.")
+@click.option("--force", is_flag=True, help="Resolve before the deadline, or with most orders missing.")
 @click.pass_context
 def resolve_cmd(ctx: click.Context, preview: bool, force: bool) -> None:
     """Resolve the current turn and queue every report.
 
     Refuses before the deadline, and when more than half of the players who must send a
-    number have none (a broken mailbox must not turn a whole turn into NMRs), unless --force.
+    order have none (a broken mailbox must not play a whole turn as missed orders), unless --force.
     Example: gm -C campaigns/spring-2027 resolve --preview
     """
     from ..campaign.turns import resolve
@@ -330,30 +331,30 @@ def send_summary(report) -> str:
 @click.option("--json", "as_json", is_flag=True, help="The state as JSON (CONTRACT.md).")
 @click.pass_context
 def state_cmd(ctx: click.Context, as_json: bool) -> None:
-    """Print the campaign's state: every piece and every player's numbers (the GM's view);
+    """Print the campaign's state: every piece and what each player holds (the GM's view);
     --json gives the CONTRACT.md form that scripts read.
 
     Example: gm -C campaigns/spring-2027 state --json
     """
     with opened(ctx, lock=False) as campaign:
-        data = campaign.state_json()
+        data, notes = campaign.state_json(), campaign.state_notes()
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
     click.echo(f"{data['campaign']} ({data['ruleset']}): "
                + (f"over after turn {data['turn'] - 1}" if data["over"] else f"turn {data['turn']} next"))
     for board_id, board in data["boards"].items():
-        trapdoor = f", trapdoor {board['trapdoor']}" if board["trapdoor"] else ""
-        click.echo(f"board {board_id} ({board['squares']} squares, {'closed' if board['closed'] else 'open'}{trapdoor})")
+        note = f", {notes[board_id]}" if notes.get(board_id) else ""
+        click.echo(f"board {board_id} ({board['squares']} squares, {'closed' if board['closed'] else 'open'}{note})")
         for player, piece in board["players"].items():
             where = "Start" if piece["square"] == 0 else str(piece["square"])
             done = " finished" if piece["finished"] else ""
             placed = f", placed {piece['placing']}" if piece["placing"] else ""
             click.echo(f"  {player:<16} {where}{done}{placed}")
     for player, facts in data["players"].items():
-        held = f" holds {facts['numbers_left']}" if facts.get("numbers_left") else ""
+        note = f" {notes[player]}" if notes.get(player) else ""
         aggregate = f"; aggregate {facts['aggregate']}, place {facts['place']}" if facts["place"] else ""
-        click.echo(f"{player:<18}{held}{aggregate}")
+        click.echo(f"{player:<18}{note}{aggregate}")
 
 
 def _piece_text(piece: dict) -> str:
@@ -374,7 +375,7 @@ def status_cmd(ctx: click.Context) -> None:
 
     with opened(ctx, lock=False) as campaign:
         # CONTRACT.md's state keys are every ruleset's, so this summary fits them all
-        config, data = campaign.config, campaign.state_json()
+        config, data, notes = campaign.config, campaign.state_json(), campaign.state_notes()
         names = campaign.names()
         click.echo(f"{config.title} ({config.id}), {config.ruleset_name}, {len(config.players)} players")
         if data["over"]:
@@ -389,8 +390,8 @@ def status_cmd(ctx: click.Context) -> None:
         for board_id, board in data["boards"].items():
             crossed = sum(piece["finished"] for piece in board["players"].values())
             status = "closed" if board["closed"] else f"open, {crossed} finished"
-            trap = f", trapdoor {board['trapdoor']}" if board.get("trapdoor") else ""
-            click.echo(f"board {board_id} ({board['squares']} squares): {status}{trap}")
+            note = f", {notes[board_id]}" if notes.get(board_id) else ""
+            click.echo(f"board {board_id} ({board['squares']} squares): {status}{note}")
         click.echo("standings:")
         for player, facts in sorted(data["players"].items(), key=lambda pf: (pf[1]["place"] is None, pf[1]["place"] or 0)):
             where = " ".join(_piece_text(board["players"][player]) for board in data["boards"].values())
@@ -416,13 +417,13 @@ def status_cmd(ctx: click.Context) -> None:
 
 
 @click.command("turn")
-@click.option("--force", is_flag=True, help="Resolve even though the turn is not due or most numbers are missing.")
+@click.option("--force", is_flag=True, help="Resolve even though the turn is not due or most orders are missing.")
 @click.pass_context
 def turn_cmd(ctx: click.Context, force: bool) -> None:
     """One whole turn: ingest new mail, resolve when due, send, publish.
 
     The turn is due at its deadline, or earlier once every player who still moves has an
-    accepted order for it with every number they must send (RULES.md 2.4). Safe to rerun after any failure: it picks up where it stopped and never
+    accepted order for it with everything they must send (RULES.md 2.4). Safe to rerun after any failure: it picks up where it stopped and never
     resolves a turn twice.
     Example: gm -C campaigns/spring-2027 turn
     """

@@ -1,8 +1,8 @@
 """Mail gm writes: rendered from templates (every word a player reads lives there), built
 as multipart/alternative with a text and an HTML part, and queued in the outbox.
 
-Each ruleset words its own mail. A mail of kind `report` in a campaign of ruleset `postal`
-is rendered from `mail/postal/report.txt` and `.html` when they exist, else from the
+Each ruleset words its own mail. A mail of kind `report` in a campaign of ruleset `classic`
+is rendered from `mail/classic/report.txt` and `.html` when they exist, else from the
 generic `mail/report.txt` and `.html`, which speak of no ruleset's concepts; likewise
 `calendar/<ruleset>/deadline.txt` before `calendar/deadline.txt`. A ruleset derived from
 another (a GM's house rules) falls back to that one's templates before the generic ones.
@@ -59,7 +59,7 @@ def _ruleset_folder(name: str) -> str | None:
 
 
 @cache
-def _environment(kind: str) -> jinja2.Environment:
+def environment(kind: str) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=_Templates(),
         autoescape=(kind == "html"),
@@ -101,13 +101,13 @@ def find_template(kind: str, folder: str, name: str, context: Mapping[str, Any])
     ruleset = context.get("ruleset")
     if not isinstance(ruleset, str) or not ruleset:
         raise ValueError(f"the context for {folder}/{name} must name its ruleset")
-    names = [f"{folder}/{r}/{name}" for r in _lineage(ruleset)]
-    return _environment(kind).select_template([*names, f"{folder}/{name}"])
+    names = [f"{folder}/{r}/{name}" for r in lineage(ruleset)]
+    return environment(kind).select_template([*names, f"{folder}/{name}"])
 
 
-def _lineage(name: str) -> tuple[str, ...]:
+def lineage(name: str) -> tuple[str, ...]:
     """The ruleset's name, then the names of those it derives from: a GM's house rules
-    derived from postal are worded as postal wherever they have no templates of their own
+    derived from a built-in ruleset are worded as it is wherever they have no templates of their own
     (the archive's rule, gm.archive.template_rulesets)."""
     from ..publish.archive import template_rulesets
     from ..rules.registry import UnknownRuleset, find_ruleset

@@ -30,6 +30,7 @@ from ..rules.grammar import (
     ruleset_keywords,
     whole_number,
 )
+from ..rules.problem import Problem as Why
 
 __all__ = ["ENVELOPE", "MASK", "Command", "Grammar", "OrderText", "Problem", "parse_orders"]
 
@@ -57,14 +58,12 @@ _EMPTY = Grammar()
 
 @dataclass(frozen=True)
 class Problem:
-    """One problem on one line. `text` is the line as written, a password masked."""
+    """One problem on one line: `text` is the line as written (a password masked), `why`
+    the code and facts a template words (gm.mail.words), on this line."""
 
     line: int
     text: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"line {self.line}: {self.message}"
+    why: Why
 
 
 @dataclass(frozen=True)
@@ -239,8 +238,8 @@ class _Reader:
         # (keyword, target) -> the first line that set it, its target and its value
         self.seen: dict[tuple[str, Hashable], tuple[_Line, Hashable, object]] = {}
 
-    def problem(self, line: _Line, message: str) -> None:
-        self.problems.append(Problem(line.line, line.text, message))
+    def problem(self, line: _Line, code: str, **facts: object) -> None:
+        self.problems.append(Problem(line.line, line.text, Why(code, facts, line.line)))
 
     def first_time(self, line: _Line, target: Hashable, value: object) -> bool:
         """True the first time a command names its target; the same target again with a
@@ -251,23 +250,18 @@ class _Reader:
             return True
         first, first_target, first_value = self.seen[key]
         if first_value != value:
-            name = line.keyword if target is None else f"{line.keyword} for {first_target}"
-            self.problem(
-                line,
-                f"{name} given twice with different values: line {first.line} says "
-                f'"{first.text}", line {line.line} says "{line.text}"',
-            )
+            self.problem(line, "given_twice", keyword=line.keyword,
+                         target=None if target is None else str(first_target),
+                         first_line=first.line, first_text=first.text, at=line.line, text=line.text)
         return False
 
-    def one_value(self, line: _Line, what: str) -> str | None:
+    def one_value(self, line: _Line) -> str | None:
         form = FORMS[line.keyword]
         if not line.args:
-            self.problem(line, f"{line.keyword} needs {what}, written {form}")
+            self.problem(line, "needs_value", keyword=line.keyword, form=form)
             return None
         if len(line.args) > 1:
-            self.problem(
-                line, f'{line.keyword} takes one value ({what}), written {form}; got "{line.rest}"'
-            )
+            self.problem(line, "one_value", keyword=line.keyword, form=form, rest=line.rest)
             return None
         return line.args[0]
 
@@ -280,37 +274,37 @@ class _Reader:
         try:
             target, value = spec.read(line.args, line.rest, self.grammar.context)
         except CommandProblem as problem:
-            self.problem(line, problem.message)
+            self.problems.append(Problem(line.line, line.text, problem.problem.on_line(line.line)))
             return
         if spec.repeatable or self.first_time(line, target, value):
             self.commands.append(Command(line.line, line.text, line.keyword, target, value))
 
     def read_game(self, line: _Line) -> None:
-        value = self.one_value(line, "the campaign id")
+        value = self.one_value(line)
         if value is not None and self.first_time(line, None, value.casefold()):
             self.game = value
 
     def read_player(self, line: _Line) -> None:
-        value = self.one_value(line, "your player id")
+        value = self.one_value(line)
         if value is not None and self.first_time(line, None, value.casefold()):
             self.player = value
 
     def read_password(self, line: _Line) -> None:
         # The rest of the line is the password, so one with a space in it still works.
         if not line.rest:
-            self.problem(line, f"PASSWORD needs your password, written {FORMS['PASSWORD']}")
+            self.problem(line, "needs_value", keyword="PASSWORD", form=FORMS["PASSWORD"])
             return
         self.secrets.add(line.rest)
         if self.first_time(line, None, line.rest):
             self.password = line.rest
 
     def read_turn(self, line: _Line) -> None:
-        value = self.one_value(line, "the turn number")
+        value = self.one_value(line)
         if value is None:
             return
         turn = whole_number(value, 1)
         if turn is None:
-            self.problem(line, f'TURN needs a whole turn number (1 or more), got "{value}"')
+            self.problem(line, "turn_not_whole", value=value)
         elif self.first_time(line, None, turn):
             self.turn = turn
 
@@ -328,24 +322,19 @@ class _Reader:
         else listed back as ignored."""
         if word is not None and word in self.foreign:
             own = self.grammar.keywords or self.known
-            self.problems.append(Problem(
-                lineno, _shown(line),
-                f"{word} is not a command of this game; its commands are {', '.join(own)}",
-            ))
+            self.problems.append(Problem(lineno, _shown(line),
+                                         Why("foreign_command", {"word": word, "commands": list(own)}, lineno)))
             return
         glued = self.glued.fullmatch(folded)
         if glued is not None:
             keyword = glued["kw"].upper()
-            self.problems.append(Problem(
-                lineno, line,
-                f'write {keyword} and its value with a space between: "{keyword} {glued["rest"]}"',
-            ))
+            self.problems.append(Problem(lineno, line, Why("glued", {"keyword": keyword, "rest": glued["rest"]}, lineno)))
             return
         meant = self.near_miss(word, folded)
         if meant is not None:
             # a misspelt PASSWORD line holds the password: show only the word
             text = f"{line.split()[0]} {MASK}" if meant == "PASSWORD" else _shown(line)
-            self.problems.append(Problem(lineno, text, f"{word} is not a command; did you mean {meant}?"))
+            self.problems.append(Problem(lineno, text, Why("misspelt", {"word": word, "meant": meant}, lineno)))
             return
         self.ignored.append((lineno, _shown(line)))
 
@@ -415,15 +404,7 @@ def parse_orders(
     reader = _Reader(grammar, other_keywords)
     for counted, (lineno, line) in enumerate(_readable_lines(str(text).splitlines()), 1):
         if counted > max_lines:
-            reader.problems.append(
-                Problem(
-                    lineno,
-                    _shown(line),
-                    f"too many lines: only the first {max_lines} lines "
-                    "(not counting blank and quoted ones) are read; "
-                    "put your orders first or end them with END",
-                )
-            )
+            reader.problems.append(Problem(lineno, _shown(line), Why("too_many_lines", {"max_lines": max_lines}, lineno)))
             break
         # Full-width letters and digits (East Asian input methods) read as their ASCII twins.
         folded = unicodedata.normalize("NFKC", line)
@@ -452,11 +433,11 @@ def _reset_problems(reader: _Reader) -> None:
     if line is None:
         return
     if reader.player is None:
-        reader.problem(line, "RESET needs your player id: add a line PLAYER <your id>")
+        reader.problem(line, "reset_needs_player")
     if reader.password is not None:
-        reader.problem(line, "RESET is for a lost password: send RESET and PLAYER <your id> with no PASSWORD line")
+        reader.problem(line, "reset_with_password")
     if reader.commands or reader.turn is not None:
-        reader.problem(line, "RESET goes in a message of its own, with your PLAYER line and no orders")
+        reader.problem(line, "reset_not_alone")
 
 
 def _result(reader: _Reader) -> OrderText:
@@ -478,6 +459,7 @@ def _result(reader: _Reader) -> OrderText:
         commands=tuple(replace(c, text=hide(c.text)) for c in reader.commands),
         help=reader.help,
         reset=reader.reset_line is not None,
-        problems=tuple(Problem(p.line, hide(p.text), hide(p.message)) for p in reader.problems),
+        problems=tuple(Problem(p.line, hide(p.text), replace(p.why, facts={
+            k: hide(v) if isinstance(v, str) else v for k, v in p.why.facts.items()})) for p in reader.problems),
         ignored=tuple((n, hide(t)) for n, t in reader.ignored),
     )

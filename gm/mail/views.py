@@ -1,7 +1,7 @@
 """What players may see, as types that have no field for anything else (RULES.md 2.6).
 
 Player templates receive only views. Each ruleset makes its own (`Ruleset.public_view`,
-`player_view`, `standings_view`: postal's are in gm/rules/postal/views.py), and what it
+`player_view`, `standings_view`, in its package under gm/rules/), and what it
 hides has no field in them, so no template can leak it, however it is written. The GM's
 report gets the full events separately.
 

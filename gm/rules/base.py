@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from ..boards.board import Board
 from .chance import Chance, Draw
 from .grammar import Command, Grammar
+from .problem import Problem
 
 
 @dataclass(frozen=True)
@@ -151,12 +152,13 @@ class Ruleset(ABC):
 
     @abstractmethod
     def merge(self, setup: Setup, state: Any, player: str, standing: Any,
-              commands: Iterable[Command]) -> tuple[Any, list[str]]:
+              commands: Iterable[Command]) -> tuple[Any, list[Problem]]:
         """The standing order with one accepted message's commands applied, and the
-        problems that make the message refused whole."""
+        problems that make the message refused whole (gm.rules.problem: codes worded by
+        templates/mail/<name>/problems.txt), each on its command's line."""
 
     @abstractmethod
-    def order_problems(self, setup: Setup, state: Any, player: str, order: Any) -> list[str]:
+    def order_problems(self, setup: Setup, state: Any, player: str, order: Any) -> list[Problem]:
         """Why a merged order cannot be played this turn, judged on receipt (empty when
         it can); what only the go can judge is the resolve's."""
 
@@ -202,6 +204,11 @@ class Ruleset(ABC):
     @abstractmethod
     def state_json(self, setup: Setup, state: Any) -> dict[str, Any]:
         """The ruleset's part of `gm state --json` (CONTRACT.md)."""
+
+    def state_notes(self, setup: Setup, state: Any) -> Mapping[str, str]:
+        """A short note for the GM's terminal (`gm state`, `gm status`) beside a board id
+        or a player id, such as what they hold; the GM's eyes only."""
+        return {}
 
     @abstractmethod
     def dump_state(self, state: Any) -> dict[str, Any]:

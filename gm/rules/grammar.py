@@ -13,9 +13,10 @@ A reader is `read(args, rest, context) -> (target, value)`:
 * `args`: the words after the keyword (`BUILD snake: 12` gives `("snake:", "12")`),
   `rest`: everything after the keyword as written, trimmed; `context`: the grammar's
   `context` (whatever the syntax depends on, e.g. an option that adds a value).
-* It raises `CommandProblem(message)` when the values are wrong; the message says what was
-  expected and, best, the written form (`STEP needs a whole number from 1 to 3, got
-  "7"`). orderlang puts the line number in front.
+* It raises `CommandProblem(code, **facts)` when the values are wrong: a problem code
+  (gm.rules.problem) whose words, in the ruleset's templates/mail/<name>/problems.txt,
+  say what was expected and, best, the written form (`STEP needs a whole number from 1
+  to 3, got "7"`). orderlang adds the line.
 * `target` is what the line sets when one command can set several things: None when the
   command sets one thing (`RESIGN`), else a hashable whose equality is what "given twice"
   compares (`MARK a red` and `MARK A blue` name the same lane) and whose `str()` names it
@@ -31,6 +32,8 @@ import re
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
+
+from .problem import Problem
 
 __all__ = [
     "ENVELOPE",
@@ -55,11 +58,12 @@ _KEYWORD = re.compile(r"[A-Z]+")
 
 
 class CommandProblem(ValueError):
-    """Raised by a reader: the line's values are not of the command's form."""
+    """Raised by a reader: the line's values are not of the command's form. `problem` is
+    the code and facts a template words."""
 
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, code: str, /, **facts: Any):
+        self.problem = Problem(code, facts)
+        super().__init__(code)
 
 
 Reader = Callable[[tuple[str, ...], str, Any], tuple[Hashable | None, Any]]
@@ -135,10 +139,11 @@ class OrderRules(Protocol):
 
     def merge(
         self, setup: Any, state: Any, player: str, standing: Any, commands: tuple[Command, ...]
-    ) -> tuple[Any, list[str]]:
+    ) -> tuple[Any, list[Problem]]:
         """The player's standing order with one accepted message's `commands` applied
         (RULES.md 2.4: each message replaces only what it names), and the problems that
-        refuse the message (empty when none). Never changes `standing`."""
+        refuse the message (empty when none), each on its command's line. Never changes
+        `standing`."""
         ...
 
 

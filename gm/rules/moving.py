@@ -71,8 +71,7 @@ def landing(
     Effects apply one after another until a square with no effect, or with an effect
     already used in this move (RULES.md 1). `jumps` maps a snake's head or a ladder's foot
     to its other end. `effects` are the ruleset's own (square -> (where it sends a piece,
-    what the step is called)); one supersedes a snake or ladder on its square (RULES.md
-    2.2's trapdoor)."""
+    what the step is called)); one supersedes a snake or ladder on its square."""
     steps: list[Step] = []
     used: set[int] = set()
     effects = effects or {}

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .base import Ruleset
 
-__all__ = ["ENTRY_POINT_GROUP", "UnknownRuleset", "find_ruleset", "known", "register", "unregister"]
+__all__ = ["DEFAULT", "ENTRY_POINT_GROUP", "UnknownRuleset", "find_ruleset", "known", "register", "unregister"]
 
 ENTRY_POINT_GROUP = "gm.rulesets"
 # name -> "module:Class"; imported only when a campaign asks for it
@@ -21,6 +21,7 @@ BUILT_IN = {
     "doubles": "gm.rules.doubles:Doubles",
     "advanced": "gm.rules.advanced:Advanced",
 }
+DEFAULT = "postal"  # campaign.yaml without `ruleset:` plays RULES.md 2
 _registered: dict[str, type[Ruleset]] = {}
 
 

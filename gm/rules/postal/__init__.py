@@ -24,6 +24,7 @@ from ..base import (
 from ..chance import Chance
 from ..grammar import Command, Grammar
 from ..moving import Step, landing
+from ..problem import Problem, problem
 from ..ranking import competition_places
 
 SHARED = "*"  # the hand key under `numbers: shared`
@@ -344,7 +345,7 @@ class Postal(Ruleset):
 
     def order_problems(
         self, setup: Setup, state: PostalState, player: str, order: PostalOrder
-    ) -> list[str]:
+    ) -> list[Problem]:
         """Why an order cannot be played this turn (empty when it can)."""
         options: PostalOptions = setup.options
         problems = []
@@ -352,24 +353,19 @@ class Postal(Ruleset):
         moving_hands = {options.hand(b) for b in moving}
         for hand, number in order.numbers.items():
             held = state.hands[player].get(hand)
-            where = "" if hand == SHARED else f" on board {hand}"
+            board = None if hand == SHARED else hand
             if held is None:
-                problems.append(f"there is no board {hand}")
+                problems.append(problem("no_such_board", board=hand))
             elif hand not in moving_hands:
-                problems.append(
-                    f"you have finished every open board{where}, so you send no number"
-                    if hand == SHARED
-                    else f"your piece no longer moves on board {hand}, so you send no number for it"
-                )
+                problems.append(problem("no_number_needed", board=board))
             elif number not in held:
-                left = ", ".join(str(n) for n in held)
-                problems.append(f"you do not hold {number}{where} this cycle (you hold {left})")
+                problems.append(problem("number_not_held", number=number, board=board, held=list(held)))
         for board_id, square in order.trapdoors.items():
             board = setup.boards.get(board_id)
             if board is None:
-                problems.append(f"there is no board {board_id}")
+                problems.append(problem("no_such_board", board=board_id))
             elif not 1 <= square <= board.squares:
-                problems.append(f"board {board_id} has squares 1 to {board.squares}, not {square}")
+                problems.append(problem("square_off_board", board=board_id, squares=board.squares, square=square))
         return problems
 
     @staticmethod
@@ -465,7 +461,8 @@ class Postal(Ruleset):
                 continue
             problems = self.order_problems(setup, state, player, order)
             if problems:
-                raise RulesError(f"the order of {player} cannot be played: " + "; ".join(problems))
+                raise RulesError(f"the order of {player} cannot be played: "
+                                 + "; ".join(f"{p.code} {dict(p.facts)}" for p in problems))
 
         turn = state.turn
         halves = [turn, turn + 1] if options.is_double(turn) else [turn]
@@ -710,6 +707,14 @@ class Postal(Ruleset):
             },
             "players": players,
         }
+
+    def state_notes(self, setup: Setup, state: PostalState) -> dict[str, str]:
+        """The trapdoor of each board that has one, and the numbers each player holds."""
+        data = self.state_json(setup, state)
+        notes = {b: f"trapdoor {board['trapdoor']}" for b, board in data["boards"].items() if board["trapdoor"]}
+        notes |= {p: f"holds {facts['numbers_left']}" for p, facts in data["players"].items()
+                  if facts.get("numbers_left")}
+        return notes
 
     def dump_state(self, state: PostalState) -> dict[str, Any]:
         return {

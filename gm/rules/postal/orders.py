@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..grammar import Command, CommandProblem, CommandSpec, Grammar, whole_number
+from ..problem import Problem, problem
 from . import SHARED, PostalOptions, PostalOrder
 
 if TYPE_CHECKING:
@@ -48,32 +49,31 @@ def _board(token: str) -> BoardName:
 def _read_number(args: tuple[str, ...], rest: str, per_board: bool) -> tuple[BoardName | None, int]:
     form = FORMS["NUMBER-per-board" if per_board else "NUMBER"]
     if not args:
-        raise CommandProblem(f"NUMBER needs a number from 1 to 6, written {form}")
+        raise CommandProblem("number_missing", form=form)
     if len(args) > (2 if per_board else 1):
-        raise CommandProblem(f'too many values for NUMBER: write {form}; got "{rest}"')
+        raise CommandProblem("too_many_values", keyword="NUMBER", form=form, rest=rest)
     # Under per-board numbers a lone number leaves the board out, like TRAPDOOR 37;
     # merge accepts that only on a one-board campaign.
     board = _board(args[0]) if len(args) == 2 else None
     number = whole_number(args[-1], 1, 6)
     if number is None:
-        raise CommandProblem(f'NUMBER needs a whole number from 1 to 6, got "{args[-1]}"')
+        raise CommandProblem("number_not_1_to_6", value=args[-1])
     return board, number
 
 
 def _read_trapdoor(args: tuple[str, ...], rest: str, per_board: bool) -> tuple[BoardName | None, int | None]:
     form = FORMS["TRAPDOOR"]
     if not args:
-        raise CommandProblem(f"TRAPDOOR needs a square or NONE, written {form}")
+        raise CommandProblem("trapdoor_missing", form=form)
     if len(args) > 2:
-        raise CommandProblem(f'too many values for TRAPDOOR: write {form}; got "{rest}"')
+        raise CommandProblem("too_many_values", keyword="TRAPDOOR", form=form, rest=rest)
     board = _board(args[0]) if len(args) == 2 else None
     value = args[-1]
     if value.upper() == "NONE":
         return board, None  # withdraws the nomination (RULES.md 2.4)
     square = whole_number(value, 1)
     if square is None:
-        hint = "" if len(args) == 2 else f", written {form}"
-        raise CommandProblem(f'TRAPDOOR needs a square number (1 or more) or NONE, got "{value}"{hint}')
+        raise CommandProblem("trapdoor_not_square", value=value, form=None if len(args) == 2 else form)
     return board, square
 
 
@@ -91,7 +91,7 @@ def postal_grammar(options: PostalOptions | None = None) -> Grammar:
 
 def merge(
     setup: Setup, state: Any, player: str, standing: PostalOrder, commands: Iterable[Command]
-) -> tuple[PostalOrder, list[str]]:
+) -> tuple[PostalOrder, list[Problem]]:
     """The standing order with what one accepted message names replaced (RULES.md 2.4):
     a NUMBER replaces the number for its hand, a TRAPDOOR the nomination for its board,
     `TRAPDOOR <board> NONE` withdraws it; what the message does not name stands. Returns
@@ -105,7 +105,7 @@ def merge(
         wanted = written.casefold()
         return next((b for b in boards if b.casefold() == wanted), None)
 
-    problems: list[str] = []
+    problems: list[Problem] = []
     numbers, trapdoors = dict(standing.numbers), dict(standing.trapdoors)
     commands = list(commands)
     for command in commands:
@@ -115,16 +115,15 @@ def merge(
         number = command.value
         if not per_board:
             if written is not None:
-                problems.append(f"NUMBER {written} {number}: numbers are shared by all boards; write NUMBER {number}")
+                problems.append(problem("numbers_shared", command.line, board=written, number=number))
                 continue
             numbers[SHARED] = number
             continue
         board = board_id(written) if written is not None else only_board
         if board is None:
-            problems.append(
-                f"NUMBER {written} {number}: there is no board {written}" if written is not None
-                else f"NUMBER {number}: name the board, e.g. NUMBER {boards[0]} {number}"
-            )
+            problems.append(problem("no_such_board_named", command.line, keyword="NUMBER", board=written, value=number)
+                            if written is not None else
+                            problem("name_the_board", command.line, keyword="NUMBER", value=number, example=boards[0]))
             continue
         numbers[board] = number
     for command in commands:
@@ -134,11 +133,10 @@ def merge(
         square = command.value
         board = board_id(written) if written is not None else only_board
         if board is None:
-            what = f"TRAPDOOR {written or ''} {square or 'NONE'}".replace("  ", " ")
-            problems.append(
-                f"{what}: there is no board {written}" if written is not None
-                else f"{what}: name the board, e.g. TRAPDOOR {boards[0]} {square or 'NONE'}"
-            )
+            value = square or "NONE"
+            problems.append(problem("no_such_board_named", command.line, keyword="TRAPDOOR", board=written, value=value)
+                            if written is not None else
+                            problem("name_the_board", command.line, keyword="TRAPDOOR", value=value, example=boards[0]))
             continue
         if square is None:
             trapdoors.pop(board, None)
