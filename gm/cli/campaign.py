@@ -100,9 +100,9 @@ def campaign_new(directory: str, campaign_id: str | None, ruleset_name: str) -> 
     (folder / "boards").mkdir(parents=True, exist_ok=True)
     # a copy in the campaign's folder, never a path into the installed package: upgrading
     # gm must not change the board a campaign is designed around
-    board = Path("boards") / "milton-bradley.yaml"
+    board = Path("boards") / ruleset.starter_board
     if not (folder / board).exists():
-        shutil.copyfile(shipped("boards") / "milton-bradley.yaml", folder / board)
+        shutil.copyfile(shipped("boards") / ruleset.starter_board, folder / board)
     cid = campaign_id or folder.resolve().name
     text = STARTER.format(dir=directory, id=cid, title=cid.replace("-", " ").title(), board=board.as_posix(),
                           ruleset=ruleset.name, options=ruleset.starter_options)

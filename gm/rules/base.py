@@ -115,6 +115,8 @@ class Ruleset(ABC):
     # the options block of `gm campaign new`'s starter campaign.yaml: two-space indented
     # `key: default  # comment` lines, each ending in a newline
     starter_options: ClassVar[str] = ""
+    # the board of gm's boards/ that `gm campaign new` copies into the new campaign
+    starter_board: ClassVar[str] = "milton-bradley.yaml"
     one_board: ClassVar[bool] = False  # exactly one board per campaign (RULES.md 4.1)
     # RULES.md 5: the bits of the seed gm start draws when campaign.yaml gives none, and
     # whether a seed below 2^128 is refused (else below 2^64 it is taken with a warning)

@@ -279,6 +279,7 @@ def build_reason(board: Board, built: Iterable[Built], die: int, construction: i
 
 class Advanced(Ruleset):
     name = "advanced"
+    starter_board = "advanced.yaml"  # the seed's own board (RULES.md 4.4)
     option_keys = ("max_turns",)
     player_keys = ("team",)
     one_board = True
