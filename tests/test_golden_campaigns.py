@@ -135,7 +135,8 @@ def snapshot(ruleset: Ruleset, setup: Setup, outcome: Outcome, **extra: Any) -> 
 def make_setup(ruleset: Ruleset, data: Mapping[str, Any]) -> Setup:
     boards = {b: Board.from_canonical(text) for b, text in data["boards"].items()}
     options = ruleset.parse_options(parse(yaml.safe_dump(dict(data["options"]))) or {})
-    return Setup(boards, tuple(data["players"]), options, data["seed"])
+    player_keys = {p: dict(keys) for p, keys in data.get("player_keys", {}).items()}
+    return Setup(boards, tuple(data["players"]), options, data["seed"], player_keys)
 
 
 def play(name: str, spec: Mapping[str, Any]) -> dict[str, Any]:
@@ -145,6 +146,7 @@ def play(name: str, spec: Mapping[str, Any]) -> dict[str, Any]:
         "ruleset": name,
         "boards": {b: load_board(BOARDS / f).canonical_text() for b, f in spec["boards"].items()},
         "players": spec["players"],
+        "player_keys": spec.get("player_keys", {}),  # advanced: the teams
         "options": spec["options"],
         "seed": spec["seed"],
     }
@@ -209,3 +211,12 @@ def test_golden_campaign_exercises_what_it_should():
     assert any(t["state"]["turn"] - t["turn"] == 2 for t in golden["turns"])  # a double turn
     assert any(b["trapdoor"] for t in golden["turns"] for b in t["state"]["boards"].values())
     assert golden["turns"][-1]["state"]["over"]
+
+
+def test_advanced_golden_has_a_team_of_two_placed_together():
+    """The golden's Setup carries the players' `team` keys: ben and dan play as one team."""
+    golden = json.loads(golden_path("advanced").read_text(encoding="utf-8"))
+    assert golden["player_keys"] == {"ben": {"team": "blue"}, "dan": {"team": "blue"}}
+    last = golden["turns"][-1]["state"]
+    assert last["teams"]["blue"]["members"] == ["ben", "dan"]
+    assert last["players"]["ben"]["place"] == last["players"]["dan"]["place"] == last["teams"]["blue"]["placing"]
