@@ -23,7 +23,8 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from gm import analysis  # noqa: E402
+from gm.boards import analysis  # noqa: E402
+from gm.rules.postal import analysis as postal_analysis  # noqa: E402
 from gm.boards.board import load_board  # noqa: E402
 from gm.boards.design import build_design, load_design  # noqa: E402
 
@@ -48,8 +49,8 @@ def main() -> None:
     assert big.squares == 1000 and len(big.snakes) + len(big.ladders) == 100
     cases: list[tuple[str, Callable[[], object]]] = [
         ("1,000 squares: whole analysis (`analyze`)", lambda: analysis.analyze(big)),
-        ("1,000 squares: postal (chain, solve, law, landings, fewest)", lambda: analysis.postal(big)),
-        ("1,000 squares: postal expected turns only", lambda: analysis.postal_expected_turns(big)),
+        ("1,000 squares: postal (chain, solve, law, landings, fewest)", lambda: postal_analysis.postal(big)),
+        ("1,000 squares: postal expected turns only", lambda: postal_analysis.postal_expected_turns(big)),
         ("1,000 squares: classic", lambda: analysis.classic(big)),
         ("1,000 squares: one die, exact", lambda: analysis.one_die(big, "exact")),
         ("100 squares (Milton Bradley): whole analysis", lambda: analysis.analyze(classic)),

@@ -4,6 +4,7 @@ knows nothing of the six-turn-cycle shortcut."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 from fractions import Fraction
@@ -15,11 +16,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gm.cli.analysis  # noqa: F401 - registers design/analyze/draw on the board group
-from gm.boards.analysis import AnalysisError, analyze, classic, landing_table, one_die, postal
+from gm.boards.analysis import AnalysisError, analyze, classic, doubles, landing_table, one_die
 from gm.boards.board import Board, load_board
 from gm.boards.design import board_yaml
 from gm.cli.board import board as board_group
 from gm.errors import BoardError
+from gm.rules.postal.analysis import postal
 
 BOARDS = Path(__file__).resolve().parent.parent / "boards"
 
@@ -170,7 +172,7 @@ def test_a_board_nobody_can_cross_is_refused_with_a_reason():
 
 def test_expected_turns_from_the_distribution_agree_with_the_solve(milton_bradley):
     result = analyze(milton_bradley, until=1e-12)
-    for law in (result.postal.length, result.classic, *result.one_die.values()):
+    for law in (result.rulesets["postal"].length, result.rulesets["classic"].length, *result.one_die.values()):
         mean = sum(t * p for t, p in enumerate(law.probabilities))
         assert mean == pytest.approx(law.expected, abs=1e-8)
         assert law.tail < 1e-12
@@ -391,14 +393,14 @@ def test_any_board_is_analysed_consistently_or_refused_with_a_reason(board):
     except AnalysisError as error:
         assert "ever crosses" in str(error)
         return
-    for law in (result.postal.length, result.classic, *result.one_die.values()):
+    for law in (result.rulesets["postal"].length, result.rulesets["classic"].length, *result.one_die.values()):
         if law.expected is None:
             continue
         mean = sum(t * p for t, p in enumerate(law.probabilities))
         assert mean == pytest.approx(law.expected, rel=1e-8, abs=1e-8)
         assert law.median <= law.p90
-    if result.postal.length.median is not None:
-        assert 1 <= result.postal.fewest_turns <= result.postal.length.median
+    if result.rulesets["postal"].length.median is not None:
+        assert 1 <= result.rulesets["postal"].fewest_turns <= result.rulesets["postal"].length.median
 
 
 def test_big_boards_propagate_instead_of_solving_and_agree_with_the_solve(milton_bradley, monkeypatch):
@@ -410,8 +412,63 @@ def test_big_boards_propagate_instead_of_solving_and_agree_with_the_solve(milton
     solved_trap = postal(trap).length
     monkeypatch.setattr(analysis_module, "DENSE_LIMIT", 10)
     summed = analyze(milton_bradley)
-    for a, b in [(solved.postal.length, summed.postal.length), (solved.classic, summed.classic),
+    for a, b in [(solved.rulesets["postal"].length, summed.rulesets["postal"].length), (solved.rulesets["classic"].length, summed.rulesets["classic"].length),
                  *((solved.one_die[f], summed.one_die[f]) for f in solved.one_die)]:
         assert b.expected == pytest.approx(a.expected, abs=1e-9)
-    assert summed.postal.landed == pytest.approx(solved.postal.landed, abs=1e-9)
+    assert summed.rulesets["postal"].landed == pytest.approx(solved.rulesets["postal"].landed, abs=1e-9)
     assert postal(trap).length.never == pytest.approx(solved_trap.never, abs=1e-12)
+
+
+@functools.cache
+def _brute_doubles_turn(board: Board, square: int, sixes: int = 0, depth: int = 12) -> tuple[tuple[tuple[int, Fraction], ...], Fraction]:
+    """One doubles turn from `square` (RULES.md 4.3), written out independently: two dice
+    move their sum with the bounce (4.1, mod 2N on a short board), a double that has not
+    finished throws again, the third double six in a row is not moved and ends the turn;
+    doubles followed `depth` deep."""
+    n, land = board.squares, [int(x) for x in landing_table(board)]
+    ends: dict[int, Fraction] = {}
+    won = Fraction(0)
+    for first in range(1, 7):
+        for second in range(1, 7):
+            chance = Fraction(1, 36)
+            if first == second == 6 and sixes == 2:
+                ends[square] = ends.get(square, Fraction(0)) + chance
+                continue
+            target = (square + first + second) % (2 * n)
+            if target > n:
+                target = 2 * n - target
+            end = land[target]
+            if end == n:
+                won += chance
+            elif first != second:
+                ends[end] = ends.get(end, Fraction(0)) + chance
+            elif depth:
+                more, more_won = _brute_doubles_turn(board, end, sixes + 1 if first == 6 else 0, depth - 1)
+                won += more_won * chance
+                for q, c in more:
+                    ends[q] = ends.get(q, Fraction(0)) + c * chance
+    return tuple(sorted(ends.items())), won
+
+
+@pytest.mark.parametrize("board", TINY[:2], ids=lambda b: f"{b.squares}sq")
+def test_4_3_doubles_chain_matches_brute_force_turns_on_tiny_boards(board):
+    law = _padded(doubles(board, until=1e-12).probabilities, 13)
+    states, brute = {0: Fraction(1)}, [Fraction(0)]
+    turns = {s: _brute_doubles_turn(board, s) for s in range(board.squares + 1)}
+    for _ in range(12):
+        won, after = Fraction(0), {}
+        for square, chance in states.items():
+            ends, win = turns[square]
+            won += chance * win
+            for q, c in ends:
+                after[q] = after.get(q, Fraction(0)) + chance * c
+        brute.append(won)
+        states = after
+    for t, exact in enumerate(brute):
+        assert law[t] == pytest.approx(float(exact), abs=1e-9)
+
+
+def test_4_3_doubles_figures_are_in_analyze_json():
+    result = analyze(load_board(BOARDS / "milton-bradley.yaml")).to_json()
+    assert set(result) >= {"squares", "postal", "one_die", "classic", "doubles"}
+    assert result["doubles"]["expected_turns"] < result["classic"]["expected_turns"]  # two dice go further

@@ -14,7 +14,7 @@ import gm.cli.analysis  # noqa: F401 - registers design/analyze/draw on the boar
 from gm.boards.analysis import analyze
 from gm.boards.board import Board, load_board
 from gm.boards.plot import length_plot
-from gm.boards.svg import CELL, MARGIN, board_svg
+from gm.boards.svg import CELL, MARGIN, Mark, board_svg
 from gm.cli.board import board as board_group
 
 BOARDS = Path(__file__).resolve().parent.parent / "boards"
@@ -51,7 +51,7 @@ def test_svg_scales_by_its_viewbox_to_a_phone_width():
 
 def test_svg_is_self_contained_with_no_ids_links_or_scripts():
     """The archive puts many boards on one page: ids would clash, links would leak."""
-    text = board_svg(load_board(BOARDS / "ziggurat.yaml"), trapdoors=[20], title="Z")
+    text = board_svg(load_board(BOARDS / "ziggurat.yaml"), marks=[Mark(20, "trapdoor")], title="Z")
     assert not re.search(r"\b(id|href|xlink:href)=", text)
     assert "<script" not in text and "<style" not in text and "url(" not in text
 
@@ -81,13 +81,13 @@ def test_squares_stand_in_their_real_columns_level_one_at_the_bottom():
 
 def test_snakes_and_ladders_end_in_arrows_and_trapdoors_are_marked():
     board = Board.build(30, snakes=[(27, 5)], ladders=[(3, 22)])
-    root = parsed(board_svg(board, trapdoors=[12, 40]))  # 40 is off the board: ignored
+    root = parsed(board_svg(board, marks=[Mark(12, "trapdoor"), Mark(40, "trapdoor")]))  # 40 is off the board: ignored
     for kind in ("snake", "ladder"):
         (group,) = groups(root, kind)
         assert group.find(f".//{SVG}polygon") is not None  # the arrowhead
     traps = groups(root, "trapdoor")
     assert [t.find(f"{SVG}title").text for t in traps] == ["trapdoor on 12"]
-    assert "trapdoor 12" in board_svg(board, trapdoors=[12])
+    assert "trapdoor 12" in board_svg(board, marks=[Mark(12, "trapdoor")])
 
 
 def test_the_same_board_always_draws_the_same_picture():
@@ -98,24 +98,25 @@ def test_the_same_board_always_draws_the_same_picture():
 def test_draw_command_writes_the_archive_drawing(tmp_path):
     out = tmp_path / "board.svg"
     result = CliRunner().invoke(board_group, ["draw", str(BOARDS / "small.yaml"), "-o", str(out),
-                                              "--trapdoor", "7"])
+                                              "--mark", "7"])
     assert result.exit_code == 0, result.output
     board = load_board(BOARDS / "small.yaml")
-    assert out.read_text() == board_svg(board, trapdoors=[7], title=board.name)
+    assert out.read_text() == board_svg(board, marks=[Mark(7)], title=board.name)
 
 
-def test_draw_command_refuses_a_trapdoor_off_the_board():
-    result = CliRunner().invoke(board_group, ["draw", str(BOARDS / "small.yaml"), "--trapdoor", "31"])
+def test_draw_command_refuses_a_mark_off_the_board():
+    result = CliRunner().invoke(board_group, ["draw", str(BOARDS / "small.yaml"), "--mark", "31"])
     assert result.exit_code == 1
-    assert "Error: trapdoor 31 is not a square of" in result.output
+    assert "Error: --mark 31 is not a square of" in result.output
 
 
-def test_length_plot_shows_postal_and_classic_side_by_side_for_each_board():
+def test_length_plot_shows_each_analysed_ruleset_side_by_side_for_each_board():
     small = load_board(BOARDS / "small.yaml")
     text = length_plot([("The Garden Path", analyze(small)), ("again <&>", analyze(small))])
     root = parsed(text)
     titles = [t.text for t in root.iter(f"{SVG}text") if t.text and ": expected" in t.text]
-    assert titles == ["postal: expected 9.52 turns, median 9, p90 15",
-                      "classic: expected 15.22 turns, median 12, p90 29"] * 2
+    assert titles == ["classic: expected 15.22 turns, median 12, p90 29",
+                      "doubles: expected 13.31 turns, median 10, p90 27",
+                      "postal: expected 9.52 turns, median 9, p90 15"] * 2
     assert "again &lt;&amp;&gt;" in text
     assert not re.search(r"\b(id|href)=", text)

@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gm.cli.analysis  # noqa: F401 - registers design/analyze/draw on the board group
-from gm.boards.analysis import postal_expected_turns
 from gm.boards.board import load_board
 from gm.boards.design import DesignError, build_design, design_from_data, load_design
 from gm.cli.board import board as board_group
+from gm.rules.postal.analysis import postal_expected_turns
 from gm.yamlfile import parse
 
 DESIGNS = Path(__file__).resolve().parent / "data" / "designs"
@@ -131,8 +131,8 @@ def test_target_is_met_by_search_and_the_board_really_has_that_length():
     result = load_design(DESIGNS / "rules-hundred.yaml")
     made = build_design(result)
     assert made.tries > 1  # the first draws missed: the search went on
-    assert 30 <= made.postal_expected <= 40
-    assert postal_expected_turns(made.board) == pytest.approx(made.postal_expected)
+    assert 30 <= made.expected["postal"] <= 40
+    assert postal_expected_turns(made.board) == pytest.approx(made.expected["postal"])
 
 
 def test_an_impossible_target_fails_saying_how_close_the_search_came():
@@ -153,7 +153,7 @@ def test_a_classic_length_target_is_met_too():
     result = design("squares: 100\nseed: 3\nrules:\n  - {place: snakes, random: {count: [2, 8], longest: 30}}\n"
                     "  - {place: ladders, random: {count: [2, 8], longest: 30}}\n"
                     "target: {classic_expected_turns: [25, 30]}\n")
-    assert 25 <= result.classic_expected <= 30
+    assert 25 <= result.expected["classic"] <= 30
 
 
 # -- impossible requests and bad files --------------------------------------------------

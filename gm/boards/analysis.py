@@ -1,15 +1,11 @@
 """Exact game-length analysis of a board for one player alone (`gm board analyze`,
-CONTRACT.md): the postal game of RULES.md 2.1/2.3, one d6 under three finishes, and the
-`classic` ruleset of RULES.md 4. Nothing here is sampled.
+CONTRACT.md): one d6 under three finishes, and each ruleset's own figures
+(Ruleset.board_figures: the dice rulesets' lengths here, a ruleset's own chain in its
+package). Nothing here is sampled.
 
 Method. Every game here is an absorbing Markov chain over the squares 0..N, observed
-once per *period*: a period is one roll for a die, one turn for `classic`, and one whole
-cycle of six turns for the postal game. The postal chain's true state is (square, numbers
-held), but a player who picks uniformly among the numbers held plays every order of 1..6
-with the same chance 1/720 (1/6 * 1/5 * ... * 1/1), and a fresh set is issued exactly at
-the start of each cycle; so at cycle starts the state is the square alone, and the cycle's
-effect is the average over the 720 orders. For every square at once we walk the tree of
-orders (1,956 prefixes) a level at a time, as numpy arrays, which gives
+once per *period*: one roll for a die, one turn (a go with its extra throws) for the dice
+rulesets, or whatever a ruleset's chain says. For each period we build
 
 * `moves`: the sparse transition (square at the start of a period -> square at the
   start of the next) with its probability, for pieces that did not finish;
@@ -23,15 +19,14 @@ Then
 * the distribution P(T = t) comes from propagating the probability mass forward, period by
   period, until the mass still in play is below `until` (default 1e-3; 1e-12 in the tests
   that check the two against each other): every P(T = t) listed is exact, percentiles up to
-  p99.9 read it, and the expectation never depends on where it stopped;
-* squares landed on (postal) are v times what a cycle started on each square lands on.
+  p99.9 read it, and the expectation never depends on where it stopped.
 
 Landing follows RULES.md 1 through `gm.rules.moving.landing` (effects at most once per
-move); the trapdoor is left out: it is voted in play. Finishes: postal crosses when
-p + k > N (RULES.md 2.3); one die `exact` stays put on a roll past N and wins by ending a
-move on N; `bounce` reflects a roll past N back from N (and, on a board shorter than a
-roll, off Start again) and wins likewise; `crossing` as postal; `classic` is `bounce` plus
-a six rolling again (RULES.md 4), counted in turns.
+move). Finishes: one die `exact` stays put on a roll past N and wins by ending a move on
+N; `bounce` reflects a roll past N back from N (and, on a board shorter than a roll, off
+Start again) and wins likewise; `crossing` finishes when p + k > N. `classic` is `bounce`
+plus a six rolling again (RULES.md 4.2), `doubles` two dice with a double throwing again
+and the third double six in a row not moved (RULES.md 4.3), both counted in turns.
 A board where the piece can be caught forever (every way on leads back) has no finite
 expected length: `expected` is then None and percentiles beyond the reachable mass too.
 """
@@ -41,8 +36,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
@@ -109,67 +103,71 @@ class Distribution:
         return summary
 
 
-@dataclass(frozen=True)
-class PostalAnalysis:
-    """RULES.md 2.1/2.3 for a player who picks uniformly among the numbers still held.
+class Figures(Protocol):
+    """What one ruleset's analysis of a board gives (Ruleset.board_figures): the law of
+    its game length for one player alone, its JSON for `gm board analyze --json`, and the
+    rows it adds to the terminal table under its length."""
 
-    `landed[s]`: expected number of times per game a number brings the piece to square s
-    (before any snake or ladder there); `ended[s]`: expected number of turns that end on s
-    (after them)."""
-
-    fewest_turns: int
-    fewest_sequence: tuple[int, ...]
     length: Distribution
-    landed: np.ndarray = field(repr=False, compare=False)
-    ended: np.ndarray = field(repr=False, compare=False)
+    unit: str
 
-    def most_landed(self, count: int = 10) -> list[tuple[int, float]]:
-        """The `count` squares numbers bring a piece to most often, most first."""
-        return _top(self.landed, count)
+    def to_json(self) -> dict[str, Any]: ...
 
-    def most_ended(self, count: int = 10) -> list[tuple[int, float]]:
-        """The `count` squares turns end on most often, most first."""
-        return _top(self.ended, count)
+    def rows(self) -> list[tuple[str, str]]: ...
 
 
-def _top(counts: np.ndarray, count: int) -> list[tuple[int, float]]:
-    order = sorted(range(1, len(counts)), key=lambda s: (-counts[s], s))
-    return [(s, float(counts[s])) for s in order[:count] if counts[s] > 0]
+@dataclass(frozen=True)
+class LengthFigures:
+    """Figures that are the game length alone (the dice rulesets)."""
+
+    length: Distribution
+    unit: str = "turns"
+
+    def to_json(self) -> dict[str, Any]:
+        return self.length.summary(self.unit)
+
+    def rows(self) -> list[tuple[str, str]]:
+        return []
 
 
 @dataclass(frozen=True)
 class BoardAnalysis:
-    """Everything `gm board analyze` reports about one board."""
+    """Everything `gm board analyze` reports about one board: each ruleset's figures (the
+    rulesets that analyse boards, by name) and one die under the three finishes."""
 
     board: Board
-    postal: PostalAnalysis
+    rulesets: Mapping[str, Figures]
     one_die: Mapping[Finish, Distribution]
-    classic: Distribution
 
     def to_json(self) -> dict[str, Any]:
-        """The CONTRACT.md form (plus the landing figures, which it allows)."""
-        postal = {
-            "fewest_turns": self.postal.fewest_turns,
-            "fewest_sequence": list(self.postal.fewest_sequence),
-            **self.postal.length.summary("turns"),
-            "most_landed": [[s, round(v, 4)] for s, v in self.postal.most_landed()],
-            "most_ended": [[s, round(v, 4)] for s, v in self.postal.most_ended()],
-        }
+        """The CONTRACT.md form (plus what it allows: each ruleset's extra figures)."""
         return {
             "squares": self.board.squares,
-            "postal": postal,
+            **{name: figures.to_json() for name, figures in self.rulesets.items()},
             "one_die": {finish: d.summary("rolls") for finish, d in self.one_die.items()},
-            "classic": self.classic.summary("turns"),
         }
+
+
+def analysing_rulesets() -> dict[str, Any]:
+    """The rulesets that analyse boards (Ruleset.board_figures), by name, in the
+    registry's order."""
+    from ..rules.base import Ruleset
+    from ..rules.registry import find_ruleset, known
+
+    found = {}
+    for name in known():
+        ruleset = find_ruleset(name)
+        if type(ruleset).board_figures is not Ruleset.board_figures:
+            found[name] = ruleset
+    return found
 
 
 def analyze(board: Board, *, until: float = UNTIL) -> BoardAnalysis:
     """The whole exact analysis of one board (`until`: see `Distribution`)."""
     return BoardAnalysis(
         board=board,
-        postal=postal(board, until=until),
+        rulesets={name: r.board_figures(board, until=until) for name, r in analysing_rulesets().items()},
         one_die={finish: one_die(board, finish, until=until) for finish in FINISHES},
-        classic=classic(board, until=until),
     )
 
 
@@ -178,12 +176,12 @@ def analyze(board: Board, *, until: float = UNTIL) -> BoardAnalysis:
 
 def landing_table(board: Board) -> np.ndarray:
     """Where a piece that comes to each square 0..N ends after its snakes and ladders
-    (RULES.md 1, effects once per move; no trapdoor: that is voted in play)."""
+    (RULES.md 1, effects once per move; none of what a ruleset adds in play)."""
     return np.array([landing(s, board.jumps)[0] for s in range(board.squares + 1)], dtype=np.int64)
 
 
 @dataclass(frozen=True)
-class _Stage:
+class Stage:
     """A sparse step of mass: `prob` of each entry goes from `src` to `dst`."""
 
     src: np.ndarray
@@ -191,11 +189,11 @@ class _Stage:
     prob: np.ndarray
 
     @classmethod
-    def merged(cls, parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]], size: int) -> _Stage:
+    def merged(cls, parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]], size: int) -> Stage:
         """One stage from many pieces, repeated (src, dst) pairs summed so that each
         propagation touches a pair once."""
         empty = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0))
-        parts = [empty, *parts]  # a board crossed within one cycle from anywhere has no moves
+        parts = [empty, *parts]  # a board crossed within one period from anywhere has no moves
         src = np.concatenate([part[0] for part in parts])
         dst = np.concatenate([part[1] for part in parts])
         prob = np.concatenate([part[2] for part in parts])
@@ -227,16 +225,16 @@ class _Solution:
 
 
 @dataclass(frozen=True)
-class _Chain:
+class Chain:
     """An absorbing chain over squares 0..size-1 seen once per period (module docstring).
 
     `moves`: one period's moves of pieces still in play; `finish[j, p]`: the chance of
     finishing at step j+1 of a period started on p. `stages`, when given, are sparse
     factors whose product is `moves`: fewer entries to touch per period."""
 
-    moves: _Stage
+    moves: Stage
     finish: np.ndarray
-    stages: tuple[_Stage, ...] = ()
+    stages: tuple[Stage, ...] = ()
 
     @property
     def size(self) -> int:
@@ -385,7 +383,7 @@ def one_die(board: Board, finish: Finish, *, until: float = UNTIL) -> Distributi
         won += win / 6
         go = np.nonzero(~win)[0]
         parts.append((go, end[go], np.full(go.size, 1 / 6)))
-    return _Chain(_Stage.merged(parts, size), won[None, :]).distribution(until)[0]
+    return Chain(Stage.merged(parts, size), won[None, :]).distribution(until)[0]
 
 
 def classic(board: Board, *, until: float = UNTIL) -> Distribution:
@@ -407,20 +405,20 @@ def classic(board: Board, *, until: float = UNTIL) -> Distribution:
         won += going / 6 * steps[6][1][where]
         going = np.where(steps[6][1][where], 0.0, going / 6)
         where = steps[6][0][where]
-    run = _Stage.merged(runs, size)
+    run = Stage.merged(runs, size)
     rolls, after = [], np.zeros(size)  # after[q]: chance a roll of 1-5 from q wins
     for roll in SIX[:-1]:
         end, win = steps[roll]
         after += win / 6
         go = np.nonzero(~win)[0]
         rolls.append((go, end[go], np.full(go.size, 1 / 6)))
-    roll = _Stage.merged(rolls, size)
+    roll = Stage.merged(rolls, size)
     won += np.bincount(run.src, weights=run.prob * after[run.dst], minlength=size)
-    moves = _Stage.merged([_product(run, roll, size)], size)
-    return _Chain(moves, won[None, :], (run, roll)).distribution(until)[0]
+    moves = Stage.merged([_product(run, roll, size)], size)
+    return Chain(moves, won[None, :], (run, roll)).distribution(until)[0]
 
 
-def _product(first: _Stage, then: _Stage, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _product(first: Stage, then: Stage, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The entries of two stages one after the other (joined on the square between), for
     the expectation's solve, which needs the whole period's moves."""
     order = np.argsort(then.src, kind="stable")
@@ -435,115 +433,43 @@ def _product(first: _Stage, then: _Stage, size: int) -> tuple[np.ndarray, np.nda
     return src, then_dst[index], prob
 
 
-# -- the postal game --------------------------------------------------------------------
-
-
-@cache
-def _order_tree() -> tuple[tuple[np.ndarray, np.ndarray], ...]:
-    """The tree of the orders of 1..6, level by level: for the prefixes of length j+1 (in
-    lexicographic order), the index of each one's parent prefix and its last number."""
-    levels = []
-    previous = {(): 0}
-    for length in range(1, 7):
-        prefixes = list(itertools.permutations(SIX, length))
-        parents = np.array([previous[prefix[:-1]] for prefix in prefixes])
-        numbers = np.array([prefix[-1] for prefix in prefixes])
-        levels.append((parents, numbers))
-        previous = {prefix: i for i, prefix in enumerate(prefixes)}
-    return tuple(levels)
-
-
-def _walk_cycle(n: int, land: np.ndarray, visits: np.ndarray | None = None):
-    """Walk the tree of the 720 orders of one cycle from every square 0..n at once, one
-    level (turn) at a time: a (prefixes x squares) array of where each piece stands, -1
-    once crossed. Each prefix of length j has chance (6 - j)!/6!.
-
-    Returns `finish[j, p]` and the cycle's moves as (src, dst, prob) pieces; given the
-    expected cycle starts per square (`visits`), also the expected number of times a number
-    brings the piece to each square (`landed`)."""
-    size = n + 1
-    finish = np.zeros((6, size))
-    landed = np.zeros(size)
-    where = np.arange(size)[None, :]
-    for turn, (parents, numbers) in enumerate(_order_tree()):
-        share = 1.0 / parents.size
-        here = where[parents]
-        playing = here >= 0
-        target = here + numbers[:, None]
-        crossed = playing & (target > n)
-        finish[turn] = crossed.sum(axis=0) * share
-        moving = playing & ~crossed
-        if visits is not None:
-            weight = np.broadcast_to(visits[None, :] * share, target.shape)
-            landed += np.bincount(target[moving], weights=weight[moving], minlength=size)
-        where = np.where(moving, land[np.minimum(target, n)], -1)
-    rows, starts = np.nonzero(where >= 0)
-    ends = [(starts, where[rows, starts], np.full(starts.size, 1.0 / where.shape[0]))]
-    return finish, ends, landed
-
-
-def _postal_chain(board: Board, land: np.ndarray) -> _Chain:
-    finish, ends, _ = _walk_cycle(board.squares, land)
-    return _Chain(_Stage.merged(ends, board.squares + 1), finish)
-
-
-def postal_expected_turns(board: Board) -> float | None:
-    """Only the expected postal length: what the designer's target search needs."""
-    return _postal_chain(board, landing_table(board)).expected()
-
-
-def postal(board: Board, *, until: float = UNTIL) -> PostalAnalysis:
-    """The postal game for one player alone (RULES.md 2.1, 2.3; no trapdoor)."""
+def doubles(board: Board, *, until: float = UNTIL) -> Distribution:
+    """RULES.md 4.3 `doubles`: two d6 moving their sum with the bounce finish; a double
+    that has not finished throws again, and the third double six in a row is not moved
+    and ends the turn; counting turns. The go is followed throw by throw as sparse
+    (start, square, double sixes in a row) mass, merged after each throw, until below
+    1e-20 (a double is 1/6, so that is a few dozen throws)."""
     land = landing_table(board)
-    chain = _postal_chain(board, land)
-    length, visits = chain.distribution(until)
-    # a second walk weighs each landing by how often its cycle start is visited
-    _, _, landed = _walk_cycle(board.squares, land, visits)
-    ended = np.bincount(land, weights=landed, minlength=board.squares + 1)
-    turns, sequence = fewest_postal(board, chain, land)
-    return PostalAnalysis(turns, sequence, length, landed, ended)
-
-
-def _play(board: Board, land: np.ndarray, square: int, numbers: tuple[int, ...]) -> int:
-    """Where a sequence of numbers takes a piece from `square`; -(turn) when it crosses."""
-    for turn, number in enumerate(numbers, 1):
-        if square + number > board.squares:
-            return -turn
-        square = int(land[square + number])
-    return square
-
-
-def fewest_postal(board: Board, chain: _Chain, land: np.ndarray) -> tuple[int, tuple[int, ...]]:
-    """The fewest turns to cross and one sequence of numbers that does it.
-
-    Breadth first over cycles: the squares first reachable at each cycle start, until one
-    of them can finish within the cycle; then the route back, each cycle's numbers being
-    the first order (lexicographically) that makes that step."""
-    can_cross = chain.finish > 0  # [turn, square]
-    parent = {START: None}
-    frontier = [START]
-    while frontier:
-        crossing = [(int(np.argmax(can_cross[:, p])), p) for p in frontier if can_cross[:, p].any()]
-        if crossing:
-            turn, square = min(crossing)
+    size = board.squares + 1
+    steps = {total: _die_step(board, land, "bounce", total) for total in range(2, 13)}
+    src, where, sixes = np.arange(size), np.arange(size), np.zeros(size, dtype=np.int64)
+    prob = np.ones(size)
+    won = np.zeros(size)
+    ends = []  # (start, end, prob) of turns that end without finishing
+    while prob.size and prob.max() > 1e-20:
+        going: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+        for first, second in itertools.product(SIX, SIX):
+            p = prob / 36
+            if first == second == 6:
+                third = sixes == 2  # not moved: the turn ends where it stood
+                ends.append((src[third], where[third], p[third]))
+                keep = ~third
+                s, w, k, p = src[keep], where[keep], sixes[keep], p[keep]
+            else:
+                s, w, k = src, where, sixes
+            end, win = steps[first + second]
+            e, finished = end[w], win[w]
+            won += np.bincount(s[finished], weights=p[finished], minlength=size)
+            on = ~finished
+            if first == second:
+                row = k[on] + 1 if first == 6 else np.zeros(int(on.sum()), dtype=np.int64)
+                going.append((s[on], e[on], row, p[on]))
+            else:
+                ends.append((s[on], e[on], p[on]))
+        if not going:
             break
-        nxt = []
-        in_frontier = np.zeros(chain.size, dtype=bool)
-        in_frontier[frontier] = True
-        mask = in_frontier[chain.moves.src]
-        for p, q in sorted(zip(chain.moves.src[mask].tolist(), chain.moves.dst[mask].tolist(), strict=True)):
-            if q not in parent:
-                parent[q] = p
-                nxt.append(q)
-        frontier = sorted(nxt)
-    else:
-        raise AnalysisError(f"{board.name or 'board'}: no sequence of numbers ever crosses it")
-    orders = list(itertools.permutations(SIX))
-    last = next(o[: turn + 1] for o in orders if _play(board, land, square, o[: turn + 1]) == -(turn + 1))
-    route = [last]
-    while parent[square] is not None:
-        before = parent[square]
-        route.append(next(o for o in orders if _play(board, land, before, o) == square))
-        square = before
-    sequence = tuple(x for part in reversed(route) for x in part)
-    return len(sequence), sequence
+        keys = np.concatenate([(g[0] * size + g[1]) * 3 + g[2] for g in going])
+        keys, inverse = np.unique(keys, return_inverse=True)
+        prob = np.bincount(inverse, weights=np.concatenate([g[3] for g in going]))
+        src, where, sixes = keys // 3 // size, keys // 3 % size, keys % 3
+    return Chain(Stage.merged(ends, size), won[None, :]).distribution(until)[0]

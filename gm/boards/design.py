@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 
 from ..errors import BoardError, ProblemsError
+from ..rules.registry import DEFAULT, find_ruleset
 from ..yamlfile import LineDict, LineList, is_int, key_problems, read
-from .analysis import classic, postal_expected_turns
+from .analysis import analysing_rulesets
 from .board import Board, board_from_data
 
 Kind = Literal["snake", "ladder"]
@@ -26,7 +28,12 @@ SHAPE_PART = ("name", "squares", "shape", "chains")  # read as a board file read
 DESIGN_KEYS = ("name", "squares", "shape", "chains", "seed", "rules", "target")
 RULE_KEYS = ("place", "from", "to", "between", "clash", "random")
 RANDOM_KEYS = ("count", "shortest", "longest", "keep_free")
-TARGET_KEYS = ("postal_expected_turns", "classic_expected_turns", "tries")
+TARGET_SUFFIX = "_expected_turns"  # target `<ruleset>_expected_turns: [low, high]`
+
+
+def target_keys() -> tuple[str, ...]:
+    """A design target's keys: a length for each ruleset that analyses boards, and tries."""
+    return (*(name + TARGET_SUFFIX for name in analysing_rulesets()), "tries")
 WORD_SELECTORS = ("primes", "squares", "level-firsts", "level-lasts", "level-ends")
 VALUE_SELECTORS = ("multiples", "list", "column")
 DEFAULT_TRIES = 200
@@ -78,8 +85,7 @@ class Rule:
 class Target:
     """Inclusive ranges the expected lengths must fall in; None when not asked for."""
 
-    postal: tuple[float, float] | None = None
-    classic: tuple[float, float] | None = None
+    lengths: Mapping[str, tuple[float, float]] = field(default_factory=dict)  # ruleset -> range
     tries: int = DEFAULT_TRIES
 
 
@@ -103,8 +109,9 @@ class Design:
     seed: int
     tries: int
     notes: tuple[str, ...]
-    postal_expected: float | None
-    classic_expected: float | None
+    # the expected length under each ruleset searched on, and the default ruleset's (for
+    # the header), in that order; None: a piece can be caught for good
+    expected: Mapping[str, float | None]
 
 
 def _positive(value: Any) -> bool:
@@ -246,27 +253,27 @@ def _parse_rule(number: int, item: Any, line: int, problems: list[str]) -> Rule 
 
 def _parse_target(value: Any, line: int, problems: list[str]) -> Target | None:
     if not isinstance(value, LineDict):
-        problems.append(f"line {line}: target must be a mapping, e.g. {{postal_expected_turns: [30, 40]}}")
+        problems.append(f"line {line}: target must be a mapping, e.g. {{{DEFAULT}{TARGET_SUFFIX}: [30, 40]}}")
         return None
     before = len(problems)
-    problems += key_problems(value, TARGET_KEYS, "target")
+    keys = target_keys()
+    problems += key_problems(value, keys, "target")
     ranges = {}
-    for key in ("postal_expected_turns", "classic_expected_turns"):
+    for key in keys[:-1]:
         if key in value:
             ranges[key] = _range(value[key], whole=False)
             if ranges[key] is None:
                 problems.append(f"line {value.line_of(key)}: target {key} must be [low, high] "
                                 f"turns, not {value[key]!r}")
     if not ranges and len(problems) == before:
-        problems.append(f"line {line}: target names no length (postal_expected_turns or "
-                        "classic_expected_turns)")
+        problems.append(f"line {line}: target names no length ({' or '.join(keys[:-1])})")
     tries = value.get("tries", DEFAULT_TRIES)
     if not _positive(tries):
         problems.append(f"line {value.line_of('tries')}: target tries must be a whole number of at "
                         f"least 1, not {tries!r}")
     if len(problems) > before:
         return None
-    return Target(ranges.get("postal_expected_turns"), ranges.get("classic_expected_turns"), tries)
+    return Target({key.removesuffix(TARGET_SUFFIX): bounds for key, bounds in ranges.items()}, tries)
 
 
 def design_from_data(data: Any, source: str) -> DesignSpec:
@@ -341,7 +348,7 @@ def selected_squares(shape: Board, select: tuple[str, Any]) -> list[int]:
 
 def end_square(shape: Board, kind: Kind, start: int, to: tuple[str, int]) -> int | None:
     """Where an item starting on `start` ends, or None when that is off the board. By
-    levels: the same column, or that level's end nearest to it (as a trapdoor drops)."""
+    levels: the same column, or that level's end nearest to it (as a piece dropped a level would land)."""
     how, k = to
     sign = 1 if kind == "ladder" else -1
     if how == "squares":
@@ -489,7 +496,7 @@ def build_design(spec: DesignSpec) -> Design:
     target = spec.target
     has_random = any(rule.random for rule in spec.rules)
     tries = (target.tries if target else DEFAULT_TRIES) if has_random else 1
-    best: tuple[float, int, float | None, float | None] | None = None
+    best: tuple[float, int, dict[str, float | None]] | None = None
     no_room: NoRoom | None = None
     for attempt in range(tries):
         try:
@@ -497,29 +504,26 @@ def build_design(spec: DesignSpec) -> Design:
         except NoRoom as error:  # random draws placed greedily may fit on another try
             no_room = error
             continue
-        postal = postal_expected_turns(board) if target and target.postal else None
-        classic_turns = classic(board).expected if target and target.classic else None
-        if not target or (_within(postal, target.postal) and _within(classic_turns, target.classic)):
-            if postal is None and not (target and target.postal):
-                postal = postal_expected_turns(board)  # for the header: it was not searched on
-            return Design(board, spec.seed, attempt + 1, tuple(notes), postal, classic_turns)
-        miss = _miss(postal, target.postal) + _miss(classic_turns, target.classic)
+        lengths = target.lengths if target else {}
+        expected = {name: find_ruleset(name).board_expected(board) for name in lengths}
+        if all(_within(expected[name], bounds) for name, bounds in lengths.items()):
+            if DEFAULT not in expected:  # for the header: it was not searched on
+                expected[DEFAULT] = find_ruleset(DEFAULT).board_expected(board)
+            return Design(board, spec.seed, attempt + 1, tuple(notes), expected)
+        miss = sum(_miss(expected[name], bounds) for name, bounds in lengths.items())
         if best is None or miss < best[0]:
-            best = (miss, attempt + 1, postal, classic_turns)
+            best = (miss, attempt + 1, expected)
     if best is None:
         assert no_room is not None
         raise DesignError(spec.source, [f"{p} (the last of {tries} tries)" if "room" in p else p
                                         for p in no_room.problems])
     assert target is not None
     asked = []
-    if target.postal:
-        asked.append(f"expected postal length {_span(target.postal)} turns")
-    if target.classic:
-        asked.append(f"expected classic length {_span(target.classic)} turns")
+    for name, bounds in target.lengths.items():
+        asked.append(f"expected {name} length {_span(bounds)} turns")
     closest = ", ".join(
         f"{what} {value:.2f}" if value is not None else f"{what} never ends"
-        for what, value in (("postal", best[2]), ("classic", best[3]))
-        if (target.postal if what == "postal" else target.classic)
+        for what, value in best[2].items()
     )
     why = (f"no random rule leaves anything to search, and the rules give {closest}" if not has_random
            else f"no board in {tries} tries met it (closest: {closest}, try {best[1]}); widen the "
@@ -565,13 +569,14 @@ def board_yaml(board: Board, *, header: list[str] = ()) -> str:
 def design_header(design: Design, source: str) -> list[str]:
     """The comment lines a designed board file starts with: where it came from."""
     lines = [f"Designed by `gm board design {source}` (seed {design.seed}, try {design.tries})."]
-    if design.postal_expected is not None:
-        lines.append(f"Expected postal length {design.postal_expected:.2f} turns "
+    first = design.expected.get(DEFAULT)
+    if first is not None:
+        lines.append(f"Expected {DEFAULT} length {first:.2f} turns "
                      "(gm board analyze for the rest).")
     else:
-        lines.append("Warning: a postal game here may never end: a piece can be caught for good "
+        lines.append(f"Warning: a {DEFAULT} game here may never end: a piece can be caught for good "
                      "(gm board analyze shows where).")
-    if design.classic_expected is not None:
-        lines.append(f"Expected classic length {design.classic_expected:.2f} turns.")
+    lines += [f"Expected {name} length {value:.2f} turns." for name, value in design.expected.items()
+              if name != DEFAULT and value is not None]
     lines += [f"Note: {note}" for note in design.notes]
     return lines

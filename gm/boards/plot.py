@@ -1,5 +1,5 @@
 """The game-length plot of `gm board analyze --plot`: for each board, the exact
-distribution of the postal and the classic game side by side, as plain SVG (no plotting
+distribution of each analysed ruleset's game side by side, as plain SVG (no plotting
 library), self-contained like the board drawing so the archive can show it too."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from .analysis import BoardAnalysis, Distribution
 PANEL_W, PANEL_H = 360, 200
 PAD_L, PAD_R, PAD_T, PAD_B = 46, 12, 40, 34
 ROW_TITLE = 26
-COLOURS = {"postal": "#2f6f9f", "classic": "#b5642a", "axis": "#444444", "mark": "#222222"}
+COLOURS = {"axis": "#444444", "mark": "#222222"}
+SERIES = ("#b5642a", "#7a4b9a", "#2f6f9f", "#3b7d3a", "#9a3b4b")  # one per panel, colour-blind safe
 
 
 def _nice_step(span: float, ticks: int = 5) -> float:
@@ -29,11 +30,10 @@ def _f(value: float) -> str:
 
 
 def _panel(x0: float, y0: float, name: str, unit: str, law: Distribution, t_max: int,
-           p_max: float) -> list[str]:
+           p_max: float, colour: str) -> list[str]:
     """One distribution as bars, with the expectation, median and p90 marked."""
     width, height = PANEL_W - PAD_L - PAD_R, PANEL_H - PAD_T - PAD_B
     left, bottom = x0 + PAD_L, y0 + PANEL_H - PAD_B
-    colour = COLOURS[name]
 
     def x(t: float) -> float:
         return left + (t / t_max) * width
@@ -85,24 +85,30 @@ def _panel(x0: float, y0: float, name: str, unit: str, law: Distribution, t_max:
 
 
 def length_plot(analyses: list[tuple[str, BoardAnalysis]]) -> str:
-    """One row per board (label, analysis): postal turns on the left, classic turns on the
-    right, on the same scales so the two games compare at a glance."""
-    width = 2 * PANEL_W
+    """One row per board (label, analysis), one panel per ruleset analysed (turns), on the
+    same scales so the games compare at a glance."""
+    order = list(dict.fromkeys(n for _, a in analyses for n in a.rulesets))  # a column each
+    names = " and ".join(order) or "none"
+    width = max(len(order), 1) * PANEL_W
     height = len(analyses) * (PANEL_H + ROW_TITLE)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
            f'width="{width}" height="{height}" role="img" style="max-width:100%;height:auto" '
            f'font-family="Helvetica, Arial, sans-serif">',
-           "<title>Game length: postal and classic</title>",
+           f"<title>Game length: {escape(names)}</title>",
            f'<rect width="{width}" height="{height}" fill="#ffffff"/>']
     for row, (label, analysis) in enumerate(analyses):
         y0 = row * (PANEL_H + ROW_TITLE)
-        laws = {"postal": analysis.postal.length, "classic": analysis.classic}
-        # the x axis runs to the later p99 of the two, the y axis to the higher peak
+        laws = {name: figures.length for name, figures in analysis.rulesets.items()}
+        if not laws:
+            continue
+        # the x axis runs to the latest p99, the y axis to the highest peak
         t_max = max(max(law.percentile(99) or law.probabilities.size - 1 for law in laws.values()), 1)
         p_max = max(float(law.probabilities[: t_max + 1].max()) for law in laws.values()) or 1.0
         out.append(f'<text x="{width / 2:g}" y="{y0 + 18}" text-anchor="middle" font-size="15" '
                    f'font-weight="bold">{escape(label)}</text>')
-        for column, (name, law) in enumerate(laws.items()):
-            out += _panel(column * PANEL_W, y0 + ROW_TITLE, name, "turns", law, t_max, p_max * 1.1)
+        for name, law in laws.items():
+            column = order.index(name)
+            out += _panel(column * PANEL_W, y0 + ROW_TITLE, name, "turns", law, t_max, p_max * 1.1,
+                          SERIES[column % len(SERIES)])
     out.append("</svg>")
     return "\n".join(out) + "\n"

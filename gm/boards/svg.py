@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from dataclasses import dataclass
 from html import escape
 
 from .board import Board
@@ -23,7 +24,7 @@ COLOURS = {
     "number": "#3b3324",
     "ladder": "#2f7d32",
     "snake": "#c0392b",
-    "trapdoor": "#4a2a6b",
+    "mark": "#4a2a6b",
 }
 
 
@@ -118,24 +119,34 @@ def _snake(frame: _Frame, head: int, tail: int) -> str:
             + _arrow((x2, y2), c2, colour) + "</g>")
 
 
-def _trapdoor(frame: _Frame, square: int) -> str:
-    x, y = frame.corner(square)
-    colour = COLOURS["trapdoor"]
-    # a dashed frame and a downward triangle: "this square drops you a level"
+@dataclass(frozen=True)
+class Mark:
+    """A square a ruleset marks on the drawing (a square that sends pieces down): `kind` is the
+    word its title and the summary say, and its CSS class; `colour` its frame's."""
+
+    square: int
+    kind: str = "mark"
+    colour: str = COLOURS["mark"]
+
+
+def _mark(frame: _Frame, mark: Mark) -> str:
+    x, y = frame.corner(mark.square)
+    kind, colour = escape(mark.kind), mark.colour
+    # a dashed frame and a downward triangle: "this square sends you down"
     triangle = " ".join(f"{_f(px)},{_f(py)}" for px, py in (
         (x + CELL - 18, y + CELL - 16), (x + CELL - 6, y + CELL - 16), (x + CELL - 12, y + CELL - 6)))
-    return (f'<g class="trapdoor"><title>trapdoor on {square}</title>'
+    return (f'<g class="{kind}"><title>{kind} on {mark.square}</title>'
             f'<rect x="{_f(x + 3)}" y="{_f(y + 3)}" width="{CELL - 6}" height="{CELL - 6}" '
             f'fill="none" stroke="{colour}" stroke-width="3" stroke-dasharray="6 3"/>'
             f'<polygon points="{triangle}" fill="{colour}"/></g>')
 
 
-def board_svg(board: Board, *, trapdoors: Iterable[int] = (), title: str | None = None) -> str:
+def board_svg(board: Board, *, marks: Iterable[Mark] = (), title: str | None = None) -> str:
     """The board as a standalone `<svg>` document fragment: squares numbered in their real
     columns, ladders (green, arrow at the top) and snakes (red, head dot, arrow at the
-    tail), and trapdoor squares framed and marked with a downward triangle."""
+    tail), and marked squares framed and marked with a downward triangle."""
     frame = _Frame(board, title)
-    traps = sorted({t for t in trapdoors if 1 <= t <= board.squares})
+    marked = sorted({m for m in marks if 1 <= m.square <= board.squares}, key=lambda m: (m.kind, m.square))
     label = title if title is not None else (board.name or f"{board.squares}-square board")
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {frame.width} {frame.height}" '
@@ -156,7 +167,7 @@ def board_svg(board: Board, *, trapdoors: Iterable[int] = (), title: str | None 
                      f'fill="{COLOURS[shade]}" stroke="{COLOURS["grid"]}"/>')
         numbers.append(f'<text x="{_f(x + 4)}" y="{_f(y + 15)}">{square}</text>')
     out.append('<g class="squares">' + "".join(cells) + "</g>")
-    out += [_trapdoor(frame, t) for t in traps]
+    out += [_mark(frame, m) for m in marked]
     out += [_ladder(frame, foot, top) for foot, top in board.ladders]
     out += [_snake(frame, head, tail) for head, tail in board.snakes]
     # numbers last, haloed in white, so no snake or ladder hides one
@@ -165,9 +176,16 @@ def board_svg(board: Board, *, trapdoors: Iterable[int] = (), title: str | None 
     foot_y = frame.top + len(board.levels) * CELL + 18
     summary = (f"Start is before square 1 · {board.squares} squares · "
                f"{len(board.ladders)} ladders · {len(board.snakes)} snakes"
-               + (f" · trapdoor{'s' if len(traps) > 1 else ''} {', '.join(map(str, traps))}"
-                  if traps else ""))
+               + "".join(f" · {kind}{'s' if len(squares) > 1 else ''} {', '.join(map(str, squares))}"
+                         for kind, squares in _by_kind(marked).items()))
     out.append(f'<text x="{MARGIN}" y="{foot_y}" font-size="13" fill="{COLOURS["number"]}">'
                f"{escape(summary)}</text>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _by_kind(marks: list[Mark]) -> dict[str, list[int]]:
+    kinds: dict[str, list[int]] = {}
+    for mark in marks:
+        kinds.setdefault(mark.kind, []).append(mark.square)
+    return kinds

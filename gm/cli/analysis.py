@@ -16,7 +16,7 @@ from ..boards.analysis import FINISHES, BoardAnalysis, analyze
 from ..boards.board import load_board
 from ..boards.design import board_yaml, build_design, design_header, load_design
 from ..boards.plot import length_plot
-from ..boards.svg import board_svg
+from ..boards.svg import Mark, board_svg
 from ..errors import GmError, ProblemsError
 from .board import board
 
@@ -69,8 +69,8 @@ def board_design(spec: str, output: str | None) -> None:
         _write(text, output)
         load_board(output)  # what was written must read back as the same sound board
         b = design.board
-        expected = ("" if design.postal_expected is None
-                    else f", expected postal length {design.postal_expected:.2f} turns")
+        expected = "".join(f", expected {name} length {value:.2f} turns"
+                           for name, value in design.expected.items() if value is not None)
         click.echo(f"{output}: {b.squares} squares, {_plural(len(b.snakes), 'snake')}, "
                    f"{_plural(len(b.ladders), 'ladder')}{expected} (try {design.tries})", err=True)
         for note in design.notes:
@@ -92,41 +92,44 @@ def _plural(count: int, word: str) -> str:
 
 
 def side_by_side(named: list[tuple[str, BoardAnalysis]]) -> str:
-    """The terminal table of `gm board analyze`: one column per board."""
-    data = [(name, result.to_json()) for name, result in named]
-    rows: list[tuple[str, list[str]]] = [
-        ("squares", [str(d["squares"]) for _, d in data]),
-        ("postal fewest turns", [str(d["postal"]["fewest_turns"]) for _, d in data]),
-        ("  one way", [" ".join(map(str, d["postal"]["fewest_sequence"])) for _, d in data]),
-        ("postal turns", [_cell(d["postal"], "turns") for _, d in data]),
-        *[(f"one die, {finish} (rolls)", [_cell(d["one_die"][finish], "rolls") for _, d in data])
-          for finish in FINISHES],
-        ("classic turns", [_cell(d["classic"], "turns") for _, d in data]),
-        ("landed on most (postal)", [", ".join(str(s) for s, _ in d["postal"]["most_landed"][:5])
-                                     for _, d in data]),
-        ("turns end most on", [", ".join(str(s) for s, _ in d["postal"]["most_ended"][:5])
-                               for _, d in data]),
-    ]
+    """The terminal table of `gm board analyze`: one column per board, a block of rows per
+    ruleset analysed (its length, then its own rows), then one die."""
+    rulesets = list(dict.fromkeys(r for _, result in named for r in result.rulesets))
+    rows: list[tuple[str, list[str]]] = [("squares", [str(result.board.squares) for _, result in named])]
+    for ruleset in rulesets:
+        figures = [result.rulesets.get(ruleset) for _, result in named]
+        rows.append((f"{ruleset} {_unit(figures)}",
+                     [_cell(f.length.summary(f.unit), f.unit) if f else "-" for f in figures]))
+        extra = [dict(f.rows()) if f else {} for f in figures]
+        for label in dict.fromkeys(label for rows_of in extra for label in rows_of):
+            rows.append((label, [rows_of.get(label, "-") for rows_of in extra]))
+    rows += [(f"one die, {finish} (rolls)", [_cell(result.one_die[finish].summary("rolls"), "rolls")
+                                             for _, result in named]) for finish in FINISHES]
     label_width = max(len(label) for label, _ in rows)
-    widths = [max(len(name), *(len(values[i]) for _, values in rows)) for i, (name, _) in enumerate(data)]
-    lines = ["  ".join([" " * label_width, *(n.ljust(w) for (n, _), w in zip(data, widths, strict=True))]).rstrip()]
+    widths = [max(len(name), *(len(values[i]) for _, values in rows)) for i, (name, _) in enumerate(named)]
+    lines = ["  ".join([" " * label_width, *(n.ljust(w) for (n, _), w in zip(named, widths, strict=True))]).rstrip()]
     for label, values in rows:
         lines.append("  ".join([label.ljust(label_width),
                                 *(v.ljust(w) for v, w in zip(values, widths, strict=True))]).rstrip())
-    lines.append("expected (median/p90); exact figures for one player alone, no trapdoor")
+    lines.append("expected (median/p90); exact figures for one player alone, under each ruleset's "
+                 "default options, with nothing decided in play")
     return "\n".join(lines)
+
+
+def _unit(figures: list[Any]) -> str:
+    return next((f.unit for f in figures if f), "turns")
 
 
 @board.command("analyze")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the CONTRACT.md JSON instead.")
 @click.option("--plot", type=click.Path(dir_okay=False),
-              help="Also write an SVG of the game-length distributions, postal and classic.")
+              help="Also write an SVG of the game-length distributions, one panel per ruleset.")
 @refusing
 def board_analyze(files: tuple[str, ...], as_json: bool, plot: str | None) -> None:
-    """Exact game-length analysis of boards: fewest and expected turns, median and 90th
-    percentile, for the postal game, one die and the classic rules. Several boards are
-    shown side by side.
+    """Exact game-length analysis of boards for one player alone: expected turns, median and
+    90th percentile for every ruleset that analyses boards (with each one's own figures)
+    and for one die. Several boards are shown side by side.
 
     Example: gm board analyze boards/milton-bradley.yaml boards/small.yaml --plot lengths.svg
     """
@@ -145,18 +148,19 @@ def board_analyze(files: tuple[str, ...], as_json: bool, plot: str | None) -> No
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False),
               help="The SVG file to write (default: standard output).")
-@click.option("--trapdoor", "trapdoors", type=int, multiple=True,
-              help="Mark a square as a trapdoor (repeatable).")
+@click.option("--mark", "marks", type=int, multiple=True,
+              help="Frame a square and mark it with a downward triangle, as the archive marks a "
+                   "square that sends pieces down (repeatable).")
 @click.option("--title", help="A title above the board (default: the board's name).")
 @refusing
-def board_draw(file: str, output: str | None, trapdoors: tuple[int, ...], title: str | None) -> None:
+def board_draw(file: str, output: str | None, marks: tuple[int, ...], title: str | None) -> None:
     """Draw a board as SVG, exactly as the archive draws it.
 
     Example: gm board draw boards/milton-bradley.yaml -o classic.svg
     """
     b = load_board(file)
-    bad = [t for t in trapdoors if not 1 <= t <= b.squares]
+    bad = [t for t in marks if not 1 <= t <= b.squares]
     if bad:
-        raise GmError(f"trapdoor {bad[0]} is not a square of {file} (1..{b.squares})")
-    _write(board_svg(b, trapdoors=trapdoors, title=title if title is not None else b.name or None),
+        raise GmError(f"--mark {bad[0]} is not a square of {file} (1..{b.squares})")
+    _write(board_svg(b, marks=[Mark(t) for t in marks], title=title if title is not None else b.name or None),
            output)

@@ -1,12 +1,15 @@
-"""Robot players for `gm demo`. Each one plays as a person would: it reads the mail gm
-delivered to its address (its password from the welcome mail, the numbers it still holds
-from its last turn report, whether its order was accepted), picks a number by a simple
-strategy and writes a real order mail into the campaign's inbox: plain text, HTML-only as
-from webmail, multipart/alternative as from a phone, or a reply quoting the last report.
+"""Robot players for `gm demo`, the part every ruleset shares. A robot plays as a person
+would: it reads the mail gm delivered to its address (its password from the welcome mail,
+its reports, whether its order was accepted) and writes a real order mail into the
+campaign's inbox: plain text, HTML-only as from webmail, multipart/alternative as from a
+phone, or a reply quoting the last report.
 
-What is private to a robot it learns only from its own mail, so the demo also checks that
-mail tells a player enough to play on. The reading is deliberately loose (one regular
-expression per fact) and fails loudly (RobotConfused) rather than ordering nonsense.
+What it orders is its ruleset's: each ruleset's package has a `robot` module (found by
+`robots_of`) with a Robot subclass that writes its commands, and a `DEMO` (a DemoSetup)
+giving the demo campaign's boards, options and cast. What is private to a robot it learns
+only from its own mail, so the demo also checks that mail tells a player enough to play
+on. The reading is deliberately loose (one regular expression per fact) and fails loudly
+(RobotConfused) rather than ordering nonsense.
 """
 
 from __future__ import annotations
@@ -17,18 +20,21 @@ import html
 import mailbox
 import random
 import re
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.header import decode_header, make_header
 from email.message import EmailMessage
 from email.utils import format_datetime, formataddr, parseaddr
+from importlib import import_module
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
-STRATEGIES = ("random", "greedy", "cautious")
+if TYPE_CHECKING:
+    from ..campaign.campaign import Campaign
+
 STYLES = ("plain", "html", "phone", "reply")
-FULL_SET = (1, 2, 3, 4, 5, 6)
-TRAP_AHEAD = 3  # plotters nominate this many squares ahead of the leader: a likely landing
 
 
 class RobotConfused(RuntimeError):
@@ -37,27 +43,26 @@ class RobotConfused(RuntimeError):
 
 @dataclass
 class Robot:
-    """One robot player: who it is, how it plays, and what it has learnt from its mail."""
+    """One robot player: who it is, how it writes, and what it has learnt from its mail.
+    A ruleset's robot adds how it plays (`commands`) and what it reads in its reports."""
 
     id: str
     name: str
     email: str
-    strategy: str = "random"
     style: str = "plain"
-    plotter: bool = False  # nominates a trapdoor ahead of the leader with the other plotters
-    misses: int | None = None  # the turn it forgets to write (an NMR)
-    blunders: int | None = None  # the turn its first order names a number it does not hold
+    misses: int | None = None  # the turn it forgets to write
+    blunders: int | None = None  # the turn its first letter holds a mistake gm refuses
     rng: random.Random = field(default_factory=random.Random, repr=False)
     # learnt from mail
     password: str | None = None
-    held: tuple[int, ...] = FULL_SET  # the welcome mail says everyone starts with 1 to 6
     last_from_gm: Letter | None = field(default=None, repr=False)  # what a reply quotes
     refused: bool = False  # its last order was not accepted
     written: int = 0
+    read: Counter[str] = field(default_factory=Counter, repr=False)  # letters read, by kind
 
     def __post_init__(self) -> None:
-        if self.strategy not in STRATEGIES or self.style not in STYLES:
-            raise ValueError(f"robot {self.id}: strategy one of {STRATEGIES}, style one of {STYLES}")
+        if self.style not in STYLES:
+            raise ValueError(f"robot {self.id}: style one of {STYLES}")
 
     # -- reading mail ----------------------------------------------------------------
 
@@ -65,79 +70,83 @@ class Robot:
         """Read one mail from the GM, as its subject says it is."""
         subject, text = letter.subject.casefold(), letter.text
         if "welcome" in subject:
+            kind = "welcome"
             found = re.search(r"^\W*your password: (\S+)", text, re.MULTILINE | re.IGNORECASE)
             if not found:
                 raise RobotConfused(f"{self.id}: no password in the welcome mail")
             self.password = found.group(1)
             self.last_from_gm = letter
         elif re.search(r"\breport\b", subject):
-            self._read_report(text)
+            kind = "report"
+            self.read_report(text)
             self.last_from_gm = letter
         elif "not accepted" in subject:
+            kind = "refusal"
             self.refused = True  # it reads the reasons and writes its order again
+            self.read_refusal(text)
         elif "accepted" in subject:
+            kind = "ack"
             self.refused = False
+            self.read_ack(text)
+        elif "how to write orders" in subject:
+            kind = "help"
+            self.read_help(text)
+        else:
+            kind = "other"
+        self.read[kind] += 1
 
-    def _read_report(self, text: str) -> None:
-        # the numbers still held come from the player's own report, never from the GM's
-        # `gm state --json` (which shows everyone's): if reports stop saying them, this fails
-        held = re.search(r"\byou (?:now )?hold (\d(?:, \d)*)", text)
-        if not held:
-            raise RobotConfused(f"{self.id}: the report does not say which numbers are left")
-        self.held = tuple(int(n) for n in held.group(1).split(", "))
+    def read_report(self, text: str) -> None:
+        """What the robot learns from its turn report (its ruleset's robot reads it)."""
+
+    def read_refusal(self, text: str) -> None:
+        """What the robot learns from a refusal, beside that it was refused."""
+
+    def read_ack(self, text: str) -> None:
+        """What the robot learns from an acknowledgement: its standing order."""
+
+    def read_help(self, text: str) -> None:
+        """What the robot learns from a help reply."""
 
     # -- deciding -------------------------------------------------------------------
-    # `public` is the "boards" part of `gm state --json` (CONTRACT.md): squares, finished
-    # pieces, closed boards, all of which every report shows. Robots take these public facts
-    # from the JSON a player's helper would read, because the report's wording is written for
-    # people and changes; their own numbers and password they still learn from their mail.
+    # `public` is what every player may know (DemoSetup.public: keys of `gm state --json`
+    # that every report shows); what is private a robot learns only from its mail.
 
-    def moving(self, public: dict[str, Any]) -> bool:
-        """Whether a number is still needed: some open board where it has not finished."""
-        return any(
-            not board["closed"] and not board["players"][self.id]["finished"]
-            for board in public.values()
-        )
+    def commands(self, turn: int, public: Mapping[str, Any]) -> list[str]:
+        """This turn's commands, without the envelope; [] for nothing to say."""
+        return []
 
-    def pick(self) -> int:
-        if self.strategy == "greedy":
-            return max(self.held)
-        if self.strategy == "cautious":
-            return min(self.held)
-        return self.rng.choice(self.held)
-
-    def targets(self, public: dict[str, Any]) -> dict[str, int]:
-        """Per open board, the square just ahead of the leading piece still racing. Every
-        plotter reads the same public state, so they agree without talking to each other."""
-        targets = {}
-        for board_id, board in public.items():
-            racing = [p["square"] for p in board["players"].values() if not p["finished"]]
-            if board["closed"] or not racing:
-                continue
-            targets[board_id] = min(board["squares"], max(racing) + TRAP_AHEAD)
-        return targets
-
-    def order_lines(self, turn: int, *, campaign: str, public: dict[str, Any]) -> list[str]:
+    def order_lines(self, turn: int, *, campaign: str, public: Mapping[str, Any]) -> list[str]:
         """This turn's order, or [] when it has nothing to say (or forgets to write)."""
         if turn == self.misses:
             return []
-        lines = []
-        if self.moving(public):
-            number = self.pick()
-            if turn == self.blunders and not self.refused:
-                # the classic slip: a number already played this cycle, so no longer held
-                number = next((n for n in FULL_SET if n not in self.held), 7)
-            lines.append(f"NUMBER {number}")
-        if self.plotter and turn % 2 == 0:
-            lines += [f"TRAPDOOR {b} {square}" for b, square in sorted(self.targets(public).items())]
+        lines = self.commands(turn, public)
         if not lines:
             return []
+        return self.envelope(turn, campaign) + lines
+
+    def envelope(self, turn: int, campaign: str) -> list[str]:
         if self.password is None:
             raise RobotConfused(f"{self.id}: never received its welcome mail")
         head = [f"GAME {campaign}", f"PLAYER {self.id}", f"PASSWORD {self.password}"]
         if self.style == "reply":
             head.append(f"TURN {turn}")  # the careful one guards against a stale order
-        return head + lines
+        return head
+
+    def slip(self, turn: int) -> str | None:
+        """The human slip it makes this turn, said for the demo's log."""
+        return "forgets to write" if turn == self.misses else None
+
+    def mid_week(self, turn: int) -> bool:
+        """Whether it needs the GM's answer before the deadline (its letter had a slip)."""
+        return turn == self.blunders
+
+    def second_letter(self, turn: int, *, campaign: str, public: Mapping[str, Any]) -> tuple[list[str], str]:
+        """What it writes after reading the GM's mid-week answers, and what it does, for
+        the demo's log: by default a corrected order when its order was refused."""
+        if not self.refused:
+            return [], ""
+        return (self.order_lines(turn, campaign=campaign, public=public),
+                "reads the refusal and mails a corrected order")
 
     # -- writing mail ---------------------------------------------------------------
 
@@ -170,6 +179,71 @@ class Robot:
         else:
             message.set_content(text)
         return message
+
+
+class DemoSetup:
+    """What a ruleset gives `gm demo`: the `DEMO` of its package's `robot` module. The
+    demo writes campaign.yaml from it (the ruleset's name, `title`, `boards` copied from
+    gm's boards/, the cast's ids, names and `player_keys`, the `options` block) and plays
+    the cast's robots to the end."""
+
+    robot: ClassVar[type[Robot]] = Robot
+    # Robot keyword arguments, one per robot: id, name, style and the ruleset robot's own
+    cast: ClassVar[tuple[Mapping[str, Any], ...]] = ()
+    boards: ClassVar[Mapping[str, str]] = {}  # board id -> a file of gm's boards/
+    # campaign.yaml's options block: two-space indented lines, each ending in a newline
+    options: ClassVar[str] = ""
+    player_keys: ClassVar[tuple[str, ...]] = ()  # cast keys written into campaign.yaml's players
+    title: ClassVar[str] = "The Robot Derby"
+    heading: ClassVar[str] = "Final standings:"  # above the standings gm demo prints
+
+    def campaign_seed(self, seed: int) -> int:
+        """The campaign's seed for `gm demo --seed` (a ruleset may need a longer one)."""
+        return seed
+
+    def robots(self, seed: int) -> list[Robot]:
+        return [
+            self.robot(email=f"{spec['id']}@robots.example", rng=random.Random(f"{seed}/{spec['id']}"), **spec)
+            for spec in self.cast
+        ]
+
+    def public(self, campaign: Campaign) -> dict[str, Any]:
+        """What every player may know now, as a player's helper would read it from
+        `gm state --json`: by default its boards (squares, finished pieces, closed
+        boards), which every report shows."""
+        return campaign.state_json()["boards"]
+
+    def standings(self, campaign: Campaign) -> list[str]:
+        """The final standings, one printable line per player, best first."""
+        from ..mail.mailout import ordinal
+
+        data = campaign.state_json()
+        names = campaign.names()
+        lines = []
+        for line in campaign.ruleset.archive_standings(campaign.setup, campaign.state(), names):
+            pieces = [board["players"][line.player] for board in data["boards"].values()]
+            where = ", ".join("finished" if p["finished"] else f"square {p['square']}" for p in pieces)
+            place = ordinal(line.place) if line.place is not None else "-"
+            lines.append(f"{place:>4}  {line.name:<16} {where}")
+        return lines
+
+
+def robots_of(ruleset: object) -> DemoSetup | None:
+    """The demo of a ruleset: the `DEMO` of a `robot` module in the package of its class
+    or of a class it derives from (gm.rules.postal.robot; classic and doubles share
+    gm.rules.dice.robot), or None when it has none."""
+    for cls in type(ruleset).__mro__:
+        name = f"{cls.__module__}.robot"
+        try:
+            module = import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name != name:
+                raise
+            continue
+        demo = getattr(module, "DEMO", None)
+        if isinstance(demo, DemoSetup):
+            return demo
+    return None
 
 
 @dataclass(frozen=True)

@@ -1,20 +1,23 @@
 """`gm demo DIR`: a whole campaign played by six robots, in a few seconds.
 
-The demo is an ordinary campaign folder with an ordinary campaign.yaml (two sample boards
-copied beside it), played on the Maildir transport. The robots (gm/demo/robots.py) read what gm
-delivered to `mail/outbox` and write order mail into `mail/inbox`; the GM's side is exactly
-`gm turn` (cycle.run_turn with the CLI's own ingest, send and publish steps). Weeks pass
-through clock.frozen: the robots write before each deadline, and the turn runs at it.
+The demo is an ordinary campaign folder with an ordinary campaign.yaml for the ruleset
+asked for (sample boards copied beside it), played on the Maildir transport. What the
+ruleset's robots order, and the campaign's boards, options and cast, are the ruleset's
+own (its package's `robot` module, gm/demo/robots.py's `robots_of`). The robots read what
+gm delivered to `mail/outbox` and write order mail into `mail/inbox`; the GM's side is
+exactly `gm turn` (weekly.run_turn with the CLI's own ingest, send and publish steps).
+Weeks pass through clock.frozen: the robots write before each deadline, and the turn runs
+at it.
 """
 
 from __future__ import annotations
 
-import random
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from .. import clock
 from ..campaign.campaign import Campaign, deadline_text, start
@@ -22,34 +25,24 @@ from ..campaign.config import CONFIG_NAME
 from ..campaign.store import command_lock
 from ..campaign.weekly import TurnRun
 from ..errors import GmError
-from ..mail.mailout import ordinal
 from ..resources import shipped
-from .robots import Postman, Robot, post
+from ..rules import registry
+from .robots import DemoSetup, Postman, Robot, post, robots_of
 
 DEFAULT_SEED = 20270301
 START = datetime(2027, 3, 1, 18, 0, tzinfo=UTC)  # a Monday evening; the first deadline is a week on
 MARK = "# Written by gm demo"  # --force only ever clears a folder whose campaign.yaml says this
-BOARDS = {"A": "small.yaml", "B": "ziggurat.yaml"}
 CAMPAIGN_ID = "demo"
 GM_ADDRESS = "gm@demo.example"
-
-# Six robots: three strategies, four ways of writing mail, and the usual human slips.
-CAST = (
-    dict(id="ada", name="Ada Random", strategy="random", style="plain", plotter=True),
-    dict(id="brian", name="Brian Greedy", strategy="greedy", style="html"),
-    dict(id="cleo", name="Cleo Cautious", strategy="cautious", style="phone", plotter=True),
-    dict(id="dmitri", name="Dmitri Random", strategy="random", style="reply", plotter=True),
-    dict(id="eve", name="Eve Greedy", strategy="greedy", style="plain", misses=3),
-    dict(id="felix", name="Felix Cautious", strategy="cautious", style="phone", plotter=True,
-         blunders=2),
-)
+RULESETS = tuple(registry.BUILT_IN)  # `gm demo --ruleset`: each has its robots
+DEFAULT_RULESET = registry.DEFAULT
 
 CAMPAIGN_YAML = """\
 {mark}: a demonstration campaign played by six robots.
 # `gm demo DIR --force` replaces it; copy it elsewhere to keep it.
 id: {id}
-title: The Robot Derby
-ruleset: postal
+title: {title}
+ruleset: {ruleset}
 seed: {seed}
 timezone: UTC
 turn_days: 7
@@ -58,11 +51,7 @@ boards:                       # relative to this file: copies of gm's sample boa
 players:                      # no passwords: gm issues them, the robots read their welcome mail
 {players}
 options:
-  close_after: 3
-  trapdoor_threshold: 3
-  nmr: random
-  max_turns: 60               # a guard; the robots finish long before
-mail:
+{options}mail:
   transport: maildir
   from: "Demo GM <{gm}>"
 """
@@ -75,18 +64,26 @@ class DemoResult:
     standings: list[str]  # printable lines, best first
     archive: Path | None  # the archive's index.html, when gm can publish one
     notes: list[str]
+    title: str = "The Robot Derby"
+    heading: str = "Final standings:"
+    ruleset: str = DEFAULT_RULESET
 
 
-def robots_for(seed: int) -> list[Robot]:
-    return [
-        Robot(email=f"{spec['id']}@robots.example", rng=random.Random(f"{seed}/{spec['id']}"), **spec)
-        for spec in CAST
-    ]
+def demo_of(ruleset: str) -> DemoSetup:
+    """The ruleset's demo (its robots, cast, boards and options); GmError when there is none."""
+    try:
+        found = robots_of(registry.find_ruleset(ruleset))
+    except registry.UnknownRuleset as error:
+        raise GmError(str(error)) from None
+    if found is None:
+        raise GmError(f"the {ruleset} ruleset has no robots for gm demo")
+    return found
 
 
-def prepare(folder: Path, *, seed: int, force: bool) -> list[Robot]:
+def prepare(folder: Path, *, seed: int, force: bool, ruleset: str = DEFAULT_RULESET) -> list[Robot]:
     """Write the demo campaign into `folder`: refuse a folder in use unless --force, and
     never clear one whose campaign.yaml gm demo did not write."""
+    demo = demo_of(ruleset)
     if folder.exists() and not folder.is_dir():
         raise GmError(f"{folder} is a file, not a folder")
     if folder.is_dir() and any(folder.iterdir()):
@@ -102,19 +99,27 @@ def prepare(folder: Path, *, seed: int, force: bool) -> list[Robot]:
             else:
                 entry.unlink()
     (folder / "boards").mkdir(parents=True, exist_ok=True)
-    for name in BOARDS.values():
+    for name in demo.boards.values():
         shutil.copyfile(shipped("boards") / name, folder / "boards" / name)
-    robots = robots_for(seed)
+    robots = demo.robots(seed)
     text = CAMPAIGN_YAML.format(
         mark=MARK,
         id=CAMPAIGN_ID,
-        seed=seed,
+        title=demo.title,
+        ruleset=ruleset,
+        seed=demo.campaign_seed(seed),
         gm=GM_ADDRESS,
-        boards="\n".join(f"  {b}: boards/{name}" for b, name in BOARDS.items()),
-        players="\n".join(f"  - {{id: {r.id}, name: {r.name}, email: {r.email}}}" for r in robots),
+        boards="\n".join(f"  {b}: boards/{name}" for b, name in demo.boards.items()),
+        players="\n".join(_player_line(r, spec, demo.player_keys) for r, spec in zip(robots, demo.cast, strict=True)),
+        options=demo.options,
     )
     (folder / CONFIG_NAME).write_text(text, encoding="utf-8")
     return robots
+
+
+def _player_line(robot: Robot, spec: Mapping[str, Any], keys: tuple[str, ...]) -> str:
+    extra = "".join(f", {key}: {spec[key]}" for key in keys if spec.get(key) is not None)
+    return f"  - {{id: {robot.id}, name: {robot.name}, email: {robot.email}{extra}}}"
 
 
 def gm_turn(campaign: Campaign) -> TurnRun:
@@ -124,20 +129,21 @@ def gm_turn(campaign: Campaign) -> TurnRun:
     return weekly_turn(campaign)
 
 
-def play(folder: Path, *, seed: int = DEFAULT_SEED, force: bool = False,
+def play(folder: Path, *, seed: int = DEFAULT_SEED, force: bool = False, ruleset: str = DEFAULT_RULESET,
          echo: Callable[[str], None] = print) -> DemoResult:
-    """Create the demo campaign in `folder` and play it to the end."""
-    robots = prepare(folder, seed=seed, force=force)
+    """Create the demo campaign for `ruleset` in `folder` and play it to the end."""
+    demo = demo_of(ruleset)
+    robots = prepare(folder, seed=seed, force=force, ruleset=ruleset)
     with command_lock(folder):
         with clock.frozen(START):
             campaign, issued = start(folder)
         try:
-            return _play(campaign, robots, echo, issued=len(issued))
+            return _play(campaign, demo, robots, echo, issued=len(issued))
         finally:
             campaign.close()
 
 
-def _play(campaign: Campaign, robots: list[Robot], echo: Callable[[str], None], *,
+def _play(campaign: Campaign, demo: DemoSetup, robots: list[Robot], echo: Callable[[str], None], *,
           issued: int) -> DemoResult:
     from ..cli import campaign as cli_campaign
 
@@ -155,33 +161,41 @@ def _play(campaign: Campaign, robots: list[Robot], echo: Callable[[str], None], 
         turn, deadline = campaign.state().turn, campaign.deadline()
         assert deadline is not None  # a campaign that is not over always has one
         postman.deliver()
-        public = campaign.state_json()["boards"]  # what every report shows (robots.py)
+        public = demo.public(campaign)  # what every player may know (robots.py)
         # the week's orders: each robot writes on its own evening, well before the deadline
         mailed = [robot for index, robot in enumerate(robots)
                   if _write(robot, turn, deadline - timedelta(hours=47 - 3 * index), inbox, public)]
-        echo(f"turn {turn}: {len(mailed)} robots mail orders" + _slips(robots, turn))
-        if any(robot.blunders == turn for robot in robots):
-            # the GM reads mail mid-week, so a refused order is answered in time to fix it
+        echo(f"turn {turn}: {_mailed(len(mailed))}" + _slips(robots, turn))
+        if any(robot.mid_week(turn) for robot in robots):
+            # the GM reads mail mid-week, so a slip is answered in time to put it right
             _run(campaign, deadline - timedelta(days=1), echo, "mid-week")
             postman.deliver()
             for robot in robots:
-                if robot.refused and _write(robot, turn, deadline - timedelta(hours=6), inbox, public):
-                    echo(f"  {robot.name} reads the refusal and mails a corrected order")
+                lines, what = robot.second_letter(turn, campaign=CAMPAIGN_ID, public=public)
+                if lines:
+                    post(inbox, robot.compose(lines, turn=turn, campaign=CAMPAIGN_ID, to=GM_ADDRESS,
+                                              when=deadline - timedelta(hours=6)))
+                    echo(f"  {robot.name} {what}")
         run = _run(campaign, deadline, echo, "the deadline")
         if not run.resolved:
             raise GmError(f"the demo's turn {turn} was not resolved: {'; '.join(run.lines)}")
         turns += 1
     postman.deliver()
-    return _finish(campaign, turns, echo)
+    return _finish(campaign, demo, turns)
+
+
+def _mailed(count: int) -> str:
+    if count == 0:
+        return "no robot writes"
+    return "1 robot mails orders" if count == 1 else f"{count} robots mail orders"
 
 
 def _slips(robots: list[Robot], turn: int) -> str:
-    slips = [f"{r.name} forgets to write" for r in robots if r.misses == turn]
-    slips += [f"{r.name} plays a number already used" for r in robots if r.blunders == turn]
+    slips = [f"{robot.name} {slip}" for robot in robots if (slip := robot.slip(turn))]
     return f" ({'; '.join(slips)})" if slips else ""
 
 
-def _write(robot: Robot, turn: int, when: datetime, inbox: Path, public: dict) -> bool:
+def _write(robot: Robot, turn: int, when: datetime, inbox: Path, public: Mapping[str, Any]) -> bool:
     lines = robot.order_lines(turn, campaign=CAMPAIGN_ID, public=public)
     if lines:
         post(inbox, robot.compose(lines, turn=turn, campaign=CAMPAIGN_ID, to=GM_ADDRESS, when=when))
@@ -199,26 +213,20 @@ def _run(campaign: Campaign, moment: datetime, echo: Callable[[str], None], why:
     return run
 
 
-def _finish(campaign: Campaign, turns: int, echo: Callable[[str], None]) -> DemoResult:
+def _finish(campaign: Campaign, demo: DemoSetup, turns: int) -> DemoResult:
     from ..campaign.reveal import reveal
     from ..publish.write import publish
-    from ..rules.postal.views import standings
 
     notes: list[str] = []
     reveal(campaign)
     archive = publish(campaign)[0] / "index.html"
-    state, board_ids = campaign.state(), list(campaign.config.boards)
-    lines = []
-    for line in standings(campaign.setup, state, campaign.names()):
-        placings = "  ".join(f"{b}: {ordinal(p):>4}" for b, p in zip(board_ids, line.placings, strict=True))
-        lines.append(f"{ordinal(line.place):>4}  {line.name:<16} {placings}   aggregate {line.aggregate}")
-    return DemoResult(campaign.folder, turns, lines, archive, notes)
+    return DemoResult(campaign.folder, turns, demo.standings(campaign), archive, notes,
+                      title=campaign.config.title, heading=demo.heading, ruleset=campaign.config.ruleset_name)
 
 
 def summary(result: DemoResult) -> list[str]:
-    """What `gm demo` prints at the end, even with --quiet."""
-    lines = [f"The Robot Derby is over after {result.turns} turns. "
-             "Final standings (aggregate of placings, lowest wins):"]
+    """What `gm demo` prints at the end, even with --quiet, whatever the ruleset."""
+    lines = [f"{result.title} is over after {result.turns} turns. {result.heading}"]
     lines += [f"  {line}" for line in result.standings]
     lines += [f"note: {note}" for note in result.notes]
     if result.archive is not None:

@@ -263,6 +263,20 @@ class Ruleset(ABC):
         every mail to players, so nothing in it may be secret."""
         return {}
 
+    # -- board tools (gm board analyze, gm board design) ------------------------------
+
+    def board_figures(self, board: Board, *, until: float) -> Any:
+        """This ruleset's exact figures for `board`, for one player alone (a
+        gm.boards.analysis.Figures: the game-length law, its JSON under the ruleset's
+        name in `gm board analyze --json`, rows for the table). A ruleset that does not
+        override it is not analysed (advanced: what a build is worth depends on play)."""
+        raise NotImplementedError
+
+    def board_expected(self, board: Board) -> float | None:
+        """The expected game length alone, for `gm board design`'s
+        `<ruleset>_expected_turns` targets; a ruleset may compute it faster."""
+        return self.board_figures(board, until=1e-3).length.expected
+
     # -- the archive (gm publish, gm reveal; RULES.md 2.6, 4.6, 6.14) ----------------
     # The defaults make a plain archive from the keys every ruleset's state_json shares
     # (CONTRACT.md: turn, over, each board's closed and each piece's square, finished and

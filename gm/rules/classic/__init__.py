@@ -4,7 +4,9 @@ six throws again as long as sixes come, and option `enter_on_one`."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
+from ...boards.board import Board
 from ..base import Setup
 from ..chance import Chance
 from ..dice import Dice, DiceOptions, OpeningThrow, Race
@@ -26,6 +28,12 @@ class Classic(Dice):
         "  max_turns: 200\n"
         "  enter_on_one: false        # a piece leaves Start only on a 1\n"
     )
+
+    def board_figures(self, board: Board, *, until: float) -> Any:
+        """Turns for one player alone under the default options (`gm board analyze`)."""
+        from ...boards.analysis import LengthFigures, classic
+
+        return LengthFigures(classic(board, until=until))
 
     def seat(self, setup: Setup, chance: Chance) -> tuple[tuple[str, ...], tuple[OpeningThrow, ...]]:
         """Turn 0: everyone throws; those sharing the highest throw throw again, until one

@@ -4,7 +4,9 @@ double throws again, and the third double six in a row of a go is not moved."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
+from ...boards.board import Board
 from ..base import Setup
 from ..chance import Chance
 from ..dice import Dice, Race
@@ -21,6 +23,12 @@ class Doubles(Dice):
         "  close_after: 1             # finishers that end the game, or all\n"
         "  max_turns: 200\n"
     )
+
+    def board_figures(self, board: Board, *, until: float) -> Any:
+        """Turns for one player alone under the default options (`gm board analyze`)."""
+        from ...boards.analysis import LengthFigures, doubles
+
+        return LengthFigures(doubles(board, until=until))
 
     def go(self, setup: Setup, race: Race, player: str, chance: Chance) -> None:
         """Throw two dice and move their sum; a double that has not finished throws again.

@@ -27,6 +27,8 @@ from ..moving import Step, landing
 from ..problem import Problem, problem
 from ..ranking import competition_places
 
+TRAPDOOR_COLOUR = "#4a2a6b"  # how the archive frames an elected trapdoor
+
 SHARED = "*"  # the hand key under `numbers: shared`
 FULL_HAND = (1, 2, 3, 4, 5, 6)
 CYCLE = 6
@@ -639,7 +641,7 @@ class Postal(Ruleset):
                        history: Sequence[tuple[PostalState, PostalState]]) -> tuple[ArchivePicture, ...]:
         """Each board drawn with every square that was a trapdoor in some turn; asked only
         once revealed (`hidden_boards`). The view holds those squares."""
-        from ...boards.svg import board_svg
+        from ...boards.svg import Mark, board_svg
 
         in_force: dict[str, set[int]] = {b: set() for b in setup.boards}
         for before, _ in history:
@@ -647,7 +649,8 @@ class Postal(Ruleset):
                 if board_state.trapdoor:
                     in_force[b].add(board_state.trapdoor)
         return tuple(
-            ArchivePicture(b, board_svg(board, trapdoors=sorted(in_force[b]), title=board.name or None),
+            ArchivePicture(b, board_svg(board, marks=[Mark(t, "trapdoor", TRAPDOOR_COLOUR) for t in sorted(in_force[b])],
+                                        title=board.name or None),
                            {"trapdoors": tuple(sorted(in_force[b]))})
             for b, board in setup.boards.items()
         )
@@ -707,6 +710,16 @@ class Postal(Ruleset):
             },
             "players": players,
         }
+
+    def board_figures(self, board: Board, *, until: float) -> Any:
+        from .analysis import postal
+
+        return postal(board, until=until)
+
+    def board_expected(self, board: Board) -> float | None:
+        from .analysis import postal_expected_turns
+
+        return postal_expected_turns(board)
 
     def state_notes(self, setup: Setup, state: PostalState) -> dict[str, str]:
         """The trapdoor of each board that has one, and the numbers each player holds."""

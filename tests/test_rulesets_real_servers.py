@@ -1,0 +1,289 @@
+"""Issue 13: a whole classic, doubles and advanced campaign on the real mail servers of
+tests/servers.py. Every order mail is APPENDed to a private Dovecot and every week's `gm
+turn` (clock through GM_NOW) ingests it over IMAP, resolves at the deadline, sends over
+SMTP (STARTTLS and AUTH, aiosmtpd) and publishes, to the campaign's end. The test reads
+what the SMTP server received: each reply once, reports that say every throw, final
+results; no mail lost or doubled on either side; and `gm state --json`'s end."""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import json
+import sqlite3
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from test_advanced_by_mail import BOARD as STAIR_BOARD
+from test_mail_e2e import PLAYERS, order
+
+from gm.cli import cli
+
+pytestmark = pytest.mark.servers
+
+START = datetime(2027, 1, 1, tzinfo=UTC)
+FIRST_DEADLINE = datetime(2027, 1, 8, 18, tzinfo=UTC)
+DICE_BOARD = "name: Short Lane\nsquares: 20\nsnakes: [[17, 4]]\nladders: [[3, 11]]\n"
+NAMES = {p: p.title() for p in PLAYERS}
+GM_ADDRESS = "gm@example.org"
+
+
+def iso(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def week_of(turn: int) -> datetime:
+    """The deadline of `turn` (weekly, from FIRST_DEADLINE)."""
+    return FIRST_DEADLINE + timedelta(days=7 * (turn - 1))
+
+
+class ServerGame:
+    """A campaign in a folder whose mail goes through the test Dovecot and aiosmtpd."""
+
+    def __init__(self, folder: Path, imap_account, smtp_server, monkeypatch):
+        self.folder, self.imap, self.smtp = folder, imap_account, smtp_server
+        self.monkeypatch = monkeypatch
+        self.runner = CliRunner()
+        self.appended: list[str] = []  # Message-IDs of the order mails, in order
+
+    def gm(self, *args: str, now: datetime) -> str:
+        self.monkeypatch.setenv("GM_NOW", iso(now))
+        result = self.runner.invoke(cli, ["-C", str(self.folder), *args], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    def send_order(self, player: str, *lines: str, at: datetime) -> None:
+        """A player's order mail, delivered to the GM's IMAP inbox at `at` (its INTERNALDATE)."""
+        number = len(self.appended) + 1
+        self.appended.append(f"<{number}.{player}@example.org>")
+        self.imap.append([order(player, "".join(f"{line}\n" for line in lines), number)], msg_time=at)
+
+    def state(self) -> dict:
+        return json.loads(self.gm("state", "--json", now=START))
+
+    def received(self) -> list[tuple[str, str, str, str]]:
+        """(recipient, Message-ID, subject, plain text) of every mail the SMTP server took."""
+        mails = []
+        for item in self.smtp.received:
+            message = email.message_from_bytes(item.data, policy=email.policy.default)
+            plain = message.get_body(("plain",))
+            text = " ".join(plain.get_content().split()) if plain else ""
+            mails.append((item.recipients[0], str(message["Message-ID"]), str(message["Subject"]), text))
+        return mails
+
+    def to(self, player: str, subject_part: str) -> list[str]:
+        """The plain texts (whitespace folded) the SMTP server delivered to `player` whose
+        subject holds `subject_part`."""
+        address = f"{player}@example.org" if player in PLAYERS else player
+        return [text for to, _, subject, text in self.received() if to == address and subject_part in subject]
+
+    def assert_nothing_lost_or_doubled(self) -> None:
+        """Every order mail was ingested once and moved out of INBOX; every queued mail was
+        sent, and the SMTP server took each exactly once."""
+        db = sqlite3.connect(self.folder / "gm.sqlite")
+        ingested = Counter(m for (m,) in db.execute("select message_id from messages"))
+        assert ingested == Counter(self.appended)
+        assert self.imap.count("INBOX") == 0
+        assert self.imap.count("gm-processed") == len(self.appended)
+        queued = db.execute("select message_id, status, recipient from outbox").fetchall()
+        db.close()
+        assert {status for _, status, _ in queued} == {"sent"}, queued
+        received = Counter((mid, to) for to, mid, _, _ in self.received())
+        assert received == Counter((mid, to) for mid, _, to in queued)
+        assert set(received.values()) == {1}
+
+
+@pytest.fixture
+def server_game(tmp_path, monkeypatch, imap_account, smtp_server):
+    """make(ruleset, options, board, teams): a started campaign of ann, ben and cat on the
+    `imap+smtp` transport (the same mail settings as test_mail_e2e.py's `mailgame`)."""
+    monkeypatch.setenv("GM_IMAP_PASSWORD", imap_account.password)
+    monkeypatch.setenv("GM_SMTP_PASSWORD", smtp_server.password)
+    # retries within a run wait on the backoff: none of that in tests
+    monkeypatch.setattr("gm.mail.delivery.smtp_backoff", lambda attempt: 0.0)
+
+    def make(ruleset: str, options: dict, board: str, teams: dict[str, str] | None = None) -> ServerGame:
+        folder = tmp_path / ruleset
+        folder.mkdir()
+        (folder / "board.yaml").write_text(board)
+        imap, smtp = imap_account.settings(), smtp_server.settings()
+        players = []
+        for player, password in PLAYERS.items():
+            entry = {"id": player, "name": NAMES[player], "email": f"{player}@example.org", "password": password}
+            if teams and player in teams:
+                entry["team"] = teams[player]
+            players.append(entry)
+        config = {
+            "id": f"{ruleset}-servers",
+            "title": f"The {ruleset} campaign on real servers",
+            "ruleset": ruleset,
+            "seed": 2**128 + 13,  # advanced needs at least 2^128 (RULES.md 5)
+            "first_deadline": iso(FIRST_DEADLINE),
+            "turn_days": 7,
+            "boards": {"A": "board.yaml"},
+            "players": players,
+            "options": options,
+            "mail": {
+                "transport": "imap+smtp",
+                "from": f"Snakes GM <{GM_ADDRESS}>",
+                "imap": {"host": imap.host, "port": imap.port, "user": imap.user, "ssl": False,
+                         "starttls": True, "cafile": imap.cafile, "timeout": 10},
+                "smtp": {"host": smtp.host, "port": smtp.port, "user": smtp.user, "ssl": False,
+                         "starttls": True, "cafile": smtp.cafile, "timeout": 10, "connections": 2},
+            },
+        }
+        (folder / "campaign.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+        game = ServerGame(folder, imap_account, smtp_server, monkeypatch)
+        game.gm("start", now=START)
+        return game
+
+    return make
+
+
+def throw_text(entry: dict) -> str:
+    """How a dice report words one throw of `gm state --json`'s log (templates/mail/dice/_turn.txt)."""
+    faces = " and ".join(str(d) for d in entry["dice"])
+    total = f" ({sum(entry['dice'])})" if len(entry["dice"]) > 1 else ""
+    return f"threw {faces}{total}:"
+
+
+@pytest.mark.parametrize(("ruleset", "options"), [
+    ("classic", {"close_after": 2, "max_turns": 30}),
+    ("doubles", {"close_after": "all", "max_turns": 30}),
+])
+def test_a_whole_dice_campaign_on_real_servers(server_game, ruleset, options):
+    game = server_game(ruleset, options, DICE_BOARD)
+    opening = game.state()
+    assert opening["ruleset"] == ruleset and opening["turn"] == 1 and not opening["over"]
+
+    # turn 1: cat resigns; ben resigns and withdraws it; ann asks for HELP
+    day_before = week_of(1) - timedelta(days=1)
+    game.send_order("cat", "TURN 1", "RESIGN", at=day_before)
+    game.send_order("ben", "RESIGN", at=day_before)
+    game.send_order("ben", "RESIGN NONE", at=day_before + timedelta(minutes=5))
+    game.send_order("ann", "HELP", at=day_before + timedelta(minutes=10))
+    early = game.gm("turn", now=day_before + timedelta(hours=1))
+    assert "ingest: 4 new messages" in early and "resolve: not yet" in early  # nobody must write
+    assert "send: 8 delivered" in early  # three welcomes, the GM's summary, three acks, the help
+    assert len(game.to("ann", "Welcome")) == 1 and "ORDER OF PLAY" in game.to("ann", "Welcome")[0]
+    cat_ack = game.to("cat", "accepted")
+    assert len(cat_ack) == 1 and "RESIGN" in cat_ack[0]
+    ben_acks = game.to("ben", "accepted")
+    assert len(ben_acks) == 2 and "RESIGN NONE" in ben_acks[0] and "nothing to send" in ben_acks[1]
+    help_text = game.to("ann", "How to write orders")
+    assert len(help_text) == 1 and "RESIGN NONE" in help_text[0]
+
+    out = game.gm("turn", now=week_of(1) + timedelta(hours=1))
+    assert "ingest: no new mail" in out and "turn 1 resolved" in out, out
+    after_1 = game.state()
+    assert after_1["players"]["cat"]["resigned"] and not after_1["players"]["ben"]["resigned"]
+    assert after_1["log"][0] == {"player": "cat", "action": "resign"}
+    report = game.to("ann", "Turn 1 report")
+    assert len(report) == 1 and "Cat resigned" in report[0]
+    for entry in after_1["log"][1:]:  # every throw of the turn, with its faces
+        assert throw_text(entry) in report[0], (entry, report[0])
+    assert len(game.to(GM_ADDRESS, "GM report, turn 1")) == 1
+
+    # turn 2: cat, out of play, cannot resign again; then week after week to the end
+    game.send_order("cat", "RESIGN", at=week_of(2) - timedelta(days=1))
+    state, turn = after_1, 2
+    while not state["over"]:
+        assert turn <= 30, "the campaign did not end"
+        out = game.gm("turn", now=week_of(turn) + timedelta(hours=1))
+        assert f"turn {turn} resolved" in out, out
+        state, turn = game.state(), turn + 1
+    last = turn - 1
+    refusal = game.to("cat", "not accepted")
+    assert len(refusal) == 1 and "no longer in play" in refusal[0]
+
+    # the end, as `gm state --json` gives it
+    placings = {p: v["placing"] for p, v in state["boards"]["A"]["players"].items()}
+    assert state["over"] and state["turn"] == last + 1
+    assert placings["cat"] == 3  # the resigned are placed last
+    assert state["winner"] in ("ann", "ben") and placings[state["winner"]] == 1
+    assert all(v["place"] == placings[p] for p, v in state["players"].items())
+
+    # each player got one report a turn (the last as final results), the GM one a turn
+    for player in PLAYERS:
+        for week in range(1, last):
+            assert len(game.to(player, f"Turn {week} report")) == 1, (player, week)
+        finals = game.to(player, f"Final results after turn {last}")
+        assert len(finals) == 1 and "THE GAME IS OVER" in finals[0] and "FINAL PLACINGS" in finals[0]
+        assert NAMES[state["winner"]] in finals[0]
+    assert len(game.to(GM_ADDRESS, f"GM report, turn {last} (final)")) == 1
+    game.assert_nothing_lost_or_doubled()
+
+    # gm turn published the archive each week; once over, a rerun resolves and sends nothing
+    assert "Order of play" in (game.folder / "archive" / "index.html").read_text()
+    assert (game.folder / "archive" / f"turn-{last:03d}.html").is_file()
+    before = len(game.smtp.received)
+    out = game.gm("turn", now=week_of(last + 1) + timedelta(hours=1))
+    assert "the campaign is over" in out and "send: 0 delivered" in out
+    assert len(game.smtp.received) == before
+
+
+def test_a_whole_advanced_campaign_with_a_team_on_real_servers(server_game):
+    game = server_game("advanced", {"max_turns": 30}, STAIR_BOARD, teams={"ben": "red", "cat": "red"})
+    state = game.state()
+    assert state["teams"] == {
+        "ann": {"members": ["ann"], "finished": False, "placing": None},
+        "red": {"members": ["ben", "cat"], "finished": False, "placing": None},
+    }
+    built_tried = refused = False
+    turn = 1
+    while not state["over"]:
+        assert turn <= 30, "the campaign did not end"
+        pieces = state["boards"]["A"]["players"]
+        ends = {sq for item in state["boards"]["A"]["snakes"] + state["boards"]["A"]["ladders"] for sq in item}
+        at = week_of(turn) - timedelta(days=1)
+        for player in PLAYERS:
+            if pieces[player]["finished"] or (player == "cat" and turn % 3 == 0):
+                continue  # cat is silent every third week: an NMR, she moves all the same
+            square = pieces[player]["square"]
+            action = "MOVE"
+            if player == "ben" and not built_tried and square >= 3 and not {square, square - 1} & ends:
+                action, built_tried = f"BUILD SNAKE {square - 1}", True
+            game.send_order(player, f"TURN {turn}", action, at=at)
+        if turn == 1:
+            game.send_order("ann", "BUILD LADDER 1", at=at + timedelta(minutes=5))  # from Start: refused
+            refused = True
+        out = game.gm("turn", now=week_of(turn) + timedelta(hours=1))
+        assert f"turn {turn} resolved" in out, out
+        state, turn = game.state(), turn + 1
+    last = turn - 1
+    assert built_tried and refused
+
+    # replies: an ack for each accepted order, the refusal from Start said why
+    refusals = game.to("ann", "not accepted")
+    assert len(refusals) == 1 and "Start" in refusals[0]
+    assert any("Action: BUILD SNAKE" in t for t in game.to("ben", "accepted"))
+    assert all("Action: MOVE" in t for t in game.to("ann", "accepted"))
+    # reports: every go of turn 1, the build and the NMR moves named, the final placings
+    first = game.to("ann", "Turn 1 report")
+    assert len(first) == 1 and "THE GOES" in first[0]
+    for player in PLAYERS:
+        assert f"- {NAMES[player]} threw " in first[0]
+    reports = [t for p in PLAYERS for t in game.to(p, " report")]
+    assert any(f"{NAMES['ben']} builds a snake" in t for t in reports)
+    assert any(", NMR" in t for t in reports)
+
+    # the end: the winning team all in End, placed 1; the other team 2
+    winner = state["winner"]
+    assert state["over"] and state["boards"]["A"]["closed"] and winner in ("ann", "red")
+    loser = "red" if winner == "ann" else "ann"
+    assert state["teams"][winner] | {"members": None} == {"members": None, "finished": True, "placing": 1}
+    assert state["teams"][loser]["placing"] == 2 and not state["teams"][loser]["finished"]
+    for values in state["players"].values():
+        assert values["place"] == values["aggregate"] == state["teams"][values["team"]]["placing"]
+    for player in PLAYERS:
+        finals = game.to(player, f"Final results after turn {last}")
+        assert len(finals) == 1 and "FINAL PLACINGS" in finals[0]
+        assert f"Team {winner} wins" in finals[0]
+        assert "1. red: Ben, Cat" in finals[0] or "2. red: Ben, Cat" in finals[0]
+    assert not any("TRAPDOOR" in text or "RESIGN" in text for _, _, _, text in game.received())
+    game.assert_nothing_lost_or_doubled()
+    assert "Turn 0" in (game.folder / "archive" / "index.html").read_text()
