@@ -1,6 +1,7 @@
 """What every ruleset offers the rest of gm.
 
-A ruleset is pure: state and orders in, new state and events out. It reads no clock,
+A ruleset is pure: state and orders in, new state and events out (a state has `turn`,
+the turn taking orders, and `over`; the rest is the ruleset's). It reads no clock,
 file or database, and every random choice goes through `Chance` (RULES.md 5), so a turn
 can be previewed, replayed and tested in microseconds. Storage, mail and reports sit
 around it and speak to it only through this interface.
