@@ -19,8 +19,10 @@ import pytest
 from click.testing import CliRunner
 
 from gm.cli.demo import demo_cmd
-from gm.demo.robots import Letter, Robot
-from gm.demo.run import CAST, MARK
+from gm.demo.robots import Letter
+from gm.demo.run import MARK
+from gm.rules.postal.robot import CAST
+from gm.rules.postal.robot import PostalRobot as Robot
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -6,17 +6,19 @@ from pathlib import Path
 
 import click
 
-from ..demo.run import DEFAULT_SEED, play, summary
+from ..demo.run import DEFAULT_RULESET, DEFAULT_SEED, RULESETS, play, summary
 from ..errors import GmError
 
 
 @click.command("demo")
 @click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--ruleset", type=click.Choice(RULESETS), default=DEFAULT_RULESET, show_default=True,
+              help="The rules the robots play (RULES.md 2 and 4), each with its own boards and robots.")
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
               help="The campaign's seed and the robots' choices: the same seed plays the same game.")
 @click.option("--force", is_flag=True, help="Replace an earlier demo in DIRECTORY.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the final standings and the archive's path.")
-def demo_cmd(directory: str, seed: int, force: bool, quiet: bool) -> None:
+def demo_cmd(directory: str, ruleset: str, seed: int, force: bool, quiet: bool) -> None:
     """Play a whole demonstration campaign in DIRECTORY with six robot players.
 
     The robots read their mail from DIRECTORY/mail/outbox and mail real orders into
@@ -24,9 +26,10 @@ def demo_cmd(directory: str, seed: int, force: bool, quiet: bool) -> None:
     a second. At the end the boards are revealed and the archive is published to
     DIRECTORY/archive/index.html. Refuses a folder that is in use unless --force.
     Example: gm demo /tmp/demo && gm -C /tmp/demo status
+    (or gm demo /tmp/advanced --ruleset advanced)
     """
     try:
-        result = play(Path(directory), seed=seed, force=force,
+        result = play(Path(directory), seed=seed, force=force, ruleset=ruleset,
                       echo=(lambda _line: None) if quiet else click.echo)
     except GmError as error:
         # exit 1 with one line, under gm's own group or any other

@@ -230,8 +230,8 @@ class DemoSetup:
 
 def robots_of(ruleset: object) -> DemoSetup | None:
     """The demo of a ruleset: the `DEMO` of a `robot` module in the package of its class
-    or of a class it derives from (gm.rules.postal.robot; classic and doubles share
-    gm.rules.dice.robot), or None when it has none."""
+    or of a class it derives from (classic and doubles share gm.rules.dice.robot), or
+    None when it has none."""
     for cls in type(ruleset).__mro__:
         name = f"{cls.__module__}.robot"
         try:
