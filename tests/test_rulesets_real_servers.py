@@ -10,6 +10,7 @@ from __future__ import annotations
 import email
 import email.policy
 import json
+import re
 import sqlite3
 from collections import Counter
 from datetime import UTC, datetime, timedelta
@@ -18,7 +19,6 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-from test_advanced_by_mail import BOARD as STAIR_BOARD
 from test_mail_e2e import PLAYERS, order
 
 from gm.cli import cli
@@ -28,17 +28,14 @@ pytestmark = pytest.mark.servers
 START = datetime(2027, 1, 1, tzinfo=UTC)
 FIRST_DEADLINE = datetime(2027, 1, 8, 18, tzinfo=UTC)
 DICE_BOARD = "name: Short Lane\nsquares: 20\nsnakes: [[17, 4]]\nladders: [[3, 11]]\n"
+# staggered rows (RULES.md 4.4), long enough for builds to come before the end
+STAIR_BOARD = "name: Stair\nsquares: 30\nshape: {levels: [8, 8, 7, 7], offsets: [1, 2, 1, 2]}\nladders: [[2, 9]]\n"
 NAMES = {p: p.title() for p in PLAYERS}
 GM_ADDRESS = "gm@example.org"
 
 
 def iso(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def week_of(turn: int) -> datetime:
-    """The deadline of `turn` (weekly, from FIRST_DEADLINE)."""
-    return FIRST_DEADLINE + timedelta(days=7 * (turn - 1))
 
 
 class ServerGame:
@@ -62,6 +59,12 @@ class ServerGame:
         self.appended.append(f"<{number}.{player}@example.org>")
         self.imap.append([order(player, "".join(f"{line}\n" for line in lines), number)], msg_time=at)
 
+    def deadline(self) -> datetime:
+        """The current turn's deadline: FIRST_DEADLINE, then `turn_days` after each resolution."""
+        with sqlite3.connect(self.folder / "gm.sqlite") as db:
+            (text,) = db.execute("select deadline from campaign").fetchone()
+        return datetime.fromisoformat(text)
+
     def state(self) -> dict:
         return json.loads(self.gm("state", "--json", now=START))
 
@@ -76,10 +79,11 @@ class ServerGame:
         return mails
 
     def to(self, player: str, subject_part: str) -> list[str]:
-        """The plain texts (whitespace folded) the SMTP server delivered to `player` whose
-        subject holds `subject_part`."""
+        """The plain texts (whitespace folded) the SMTP server delivered to `player` (or an
+        address) whose subject holds `subject_part` as words ("turn 1" is not "turn 10")."""
         address = f"{player}@example.org" if player in PLAYERS else player
-        return [text for to, _, subject, text in self.received() if to == address and subject_part in subject]
+        words = re.compile(rf"(?<!\w){re.escape(subject_part)}(?!\w)")
+        return [text for to, _, subject, text in self.received() if to == address and words.search(subject)]
 
     def assert_nothing_lost_or_doubled(self) -> None:
         """Every order mail was ingested once and moved out of INBOX; every queued mail was
@@ -144,6 +148,14 @@ def server_game(tmp_path, monkeypatch, imap_account, smtp_server):
     return make
 
 
+def go_text(go: dict, name: str, die: int) -> str:
+    """How an advanced report words one go of `gm state --json`'s log (templates/mail/advanced/_turn.txt)."""
+    if go["action"] == "build":
+        target = go["target"] or "Start"
+        return f"- {name} builds a {go['kind']} from {go['from']} to {target}: threw {go['dice'][0]} (d{die})"
+    return f"- {name} threw {go['dice'][0]} (d{die}){', NMR' if go['nmr'] else ''}:"
+
+
 def throw_text(entry: dict) -> str:
     """How a dice report words one throw of `gm state --json`'s log (templates/mail/dice/_turn.txt)."""
     faces = " and ".join(str(d) for d in entry["dice"])
@@ -161,7 +173,8 @@ def test_a_whole_dice_campaign_on_real_servers(server_game, ruleset, options):
     assert opening["ruleset"] == ruleset and opening["turn"] == 1 and not opening["over"]
 
     # turn 1: cat resigns; ben resigns and withdraws it; ann asks for HELP
-    day_before = week_of(1) - timedelta(days=1)
+    assert game.deadline() == FIRST_DEADLINE
+    day_before = FIRST_DEADLINE - timedelta(days=1)
     game.send_order("cat", "TURN 1", "RESIGN", at=day_before)
     game.send_order("ben", "RESIGN", at=day_before)
     game.send_order("ben", "RESIGN NONE", at=day_before + timedelta(minutes=5))
@@ -177,7 +190,7 @@ def test_a_whole_dice_campaign_on_real_servers(server_game, ruleset, options):
     help_text = game.to("ann", "How to write orders")
     assert len(help_text) == 1 and "RESIGN NONE" in help_text[0]
 
-    out = game.gm("turn", now=week_of(1) + timedelta(hours=1))
+    out = game.gm("turn", now=FIRST_DEADLINE + timedelta(hours=1))
     assert "ingest: no new mail" in out and "turn 1 resolved" in out, out
     after_1 = game.state()
     assert after_1["players"]["cat"]["resigned"] and not after_1["players"]["ben"]["resigned"]
@@ -189,14 +202,16 @@ def test_a_whole_dice_campaign_on_real_servers(server_game, ruleset, options):
     assert len(game.to(GM_ADDRESS, "GM report, turn 1")) == 1
 
     # turn 2: cat, out of play, cannot resign again; then week after week to the end
-    game.send_order("cat", "RESIGN", at=week_of(2) - timedelta(days=1))
-    state, turn = after_1, 2
+    game.send_order("cat", "RESIGN", at=game.deadline() - timedelta(days=1))
+    state, turn, logs = after_1, 2, {1: after_1["log"]}
     while not state["over"]:
         assert turn <= 30, "the campaign did not end"
-        out = game.gm("turn", now=week_of(turn) + timedelta(hours=1))
+        out = game.gm("turn", now=game.deadline() + timedelta(hours=1))
         assert f"turn {turn} resolved" in out, out
-        state, turn = game.state(), turn + 1
+        state = game.state()
+        logs[turn], turn = state["log"], turn + 1
     last = turn - 1
+    assert last >= 3
     refusal = game.to("cat", "not accepted")
     assert len(refusal) == 1 and "no longer in play" in refusal[0]
 
@@ -207,10 +222,17 @@ def test_a_whole_dice_campaign_on_real_servers(server_game, ruleset, options):
     assert state["winner"] in ("ann", "ben") and placings[state["winner"]] == 1
     assert all(v["place"] == placings[p] for p, v in state["players"].items())
 
-    # each player got one report a turn (the last as final results), the GM one a turn
+    # each player got one report a turn (the last as final results) saying every throw of
+    # the turn with its faces, and the GM one a turn
+    for week, log in logs.items():
+        subject = f"Final results after turn {week}" if week == last else f"Turn {week} report"
+        assert len(game.to(GM_ADDRESS, f"GM report, turn {week}")) == 1, week
+        for player in PLAYERS:
+            (report,) = game.to(player, subject)
+            for entry in log:
+                if entry["action"] != "resign":
+                    assert throw_text(entry) in report, (entry, report)
     for player in PLAYERS:
-        for week in range(1, last):
-            assert len(game.to(player, f"Turn {week} report")) == 1, (player, week)
         finals = game.to(player, f"Final results after turn {last}")
         assert len(finals) == 1 and "THE GAME IS OVER" in finals[0] and "FINAL PLACINGS" in finals[0]
         assert NAMES[state["winner"]] in finals[0]
@@ -221,7 +243,7 @@ def test_a_whole_dice_campaign_on_real_servers(server_game, ruleset, options):
     assert "Order of play" in (game.folder / "archive" / "index.html").read_text()
     assert (game.folder / "archive" / f"turn-{last:03d}.html").is_file()
     before = len(game.smtp.received)
-    out = game.gm("turn", now=week_of(last + 1) + timedelta(hours=1))
+    out = game.gm("turn", now=datetime(2027, 12, 1, tzinfo=UTC))
     assert "the campaign is over" in out and "send: 0 delivered" in out
     assert len(game.smtp.received) == before
 
@@ -234,15 +256,16 @@ def test_a_whole_advanced_campaign_with_a_team_on_real_servers(server_game):
         "red": {"members": ["ben", "cat"], "finished": False, "placing": None},
     }
     built_tried = refused = False
-    turn = 1
+    turn, logs = 1, {}
     while not state["over"]:
         assert turn <= 30, "the campaign did not end"
         pieces = state["boards"]["A"]["players"]
         ends = {sq for item in state["boards"]["A"]["snakes"] + state["boards"]["A"]["ladders"] for sq in item}
-        at = week_of(turn) - timedelta(days=1)
+        deadline = game.deadline()
+        at = deadline - timedelta(days=1)
         for player in PLAYERS:
-            if pieces[player]["finished"] or (player == "cat" and turn % 3 == 0):
-                continue  # cat is silent every third week: an NMR, she moves all the same
+            if pieces[player]["finished"] or (player == "cat" and turn % 2 == 0):
+                continue  # cat is silent every second week: an NMR, she moves all the same
             square = pieces[player]["square"]
             action = "MOVE"
             if player == "ben" and not built_tried and square >= 3 and not {square, square - 1} & ends:
@@ -251,25 +274,32 @@ def test_a_whole_advanced_campaign_with_a_team_on_real_servers(server_game):
         if turn == 1:
             game.send_order("ann", "BUILD LADDER 1", at=at + timedelta(minutes=5))  # from Start: refused
             refused = True
-        out = game.gm("turn", now=week_of(turn) + timedelta(hours=1))
+        out = game.gm("turn", now=deadline + timedelta(hours=1))
         assert f"turn {turn} resolved" in out, out
-        state, turn = game.state(), turn + 1
+        state = game.state()
+        logs[turn], turn = state["log"], turn + 1
     last = turn - 1
-    assert built_tried and refused
+    assert built_tried and refused and last >= 3
 
     # replies: an ack for each accepted order, the refusal from Start said why
     refusals = game.to("ann", "not accepted")
     assert len(refusals) == 1 and "Start" in refusals[0]
     assert any("Action: BUILD SNAKE" in t for t in game.to("ben", "accepted"))
     assert all("Action: MOVE" in t for t in game.to("ann", "accepted"))
-    # reports: every go of turn 1, the build and the NMR moves named, the final placings
-    first = game.to("ann", "Turn 1 report")
-    assert len(first) == 1 and "THE GOES" in first[0]
-    for player in PLAYERS:
-        assert f"- {NAMES[player]} threw " in first[0]
-    reports = [t for p in PLAYERS for t in game.to(p, " report")]
-    assert any(f"{NAMES['ben']} builds a snake" in t for t in reports)
-    assert any(", NMR" in t for t in reports)
+    # reports: one a turn to each player (the last as final results) and to the GM, each
+    # saying every go of its turn, with its throw and die, NMR moves marked
+    dice = {p: v["die"] for p, v in state["players"].items()}
+    for week, log in logs.items():
+        subject = f"Final results after turn {week}" if week == last else f"Turn {week} report"
+        assert len(game.to(GM_ADDRESS, f"GM report, turn {week}")) == 1, week
+        for player in PLAYERS:
+            (report,) = game.to(player, subject)
+            for go in log:
+                assert go_text(go, NAMES[go["player"]], dice[go["player"]]) in report, (go, report)
+    built = [go for log in logs.values() for go in log if go["action"] == "build"]
+    assert [(go["player"], go["kind"]) for go in built] == [("ben", "snake")]
+    assert any(go["nmr"] and go["player"] == "cat" for log in logs.values() for go in log)
+    assert all(e["by"] == "ben" for e in state["boards"]["A"]["built"])
 
     # the end: the winning team all in End, placed 1; the other team 2
     winner = state["winner"]
