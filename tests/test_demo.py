@@ -95,6 +95,21 @@ def test_demo_reveals_the_boards_and_publishes_the_archive(played):
     assert revealed[0] is not None
 
 
+def test_demo_alone_is_still_the_postal_robot_derby_with_the_same_results(played):
+    folder, output, _ = played
+    assert "\nruleset: postal\n" in (folder / "campaign.yaml").read_text(encoding="utf-8")
+    assert "The Robot Derby is over after 17 turns. Final standings (aggregate of placings, lowest wins):" in output
+    standings = output.split("lowest wins):\n", 1)[1].splitlines()[:6]
+    assert standings == [
+        "   1st  Ada Random       A:  3rd  B:  1st   aggregate 4",
+        "   2nd  Eve Greedy       A:  1st  B:  4th   aggregate 5",
+        "   3rd  Brian Greedy     A:  2nd  B:  4th   aggregate 6",
+        "   4th  Cleo Cautious    A:  5th  B:  2nd   aggregate 7",
+        "   4th  Felix Cautious   A:  5th  B:  2nd   aggregate 7",
+        "   6th  Dmitri Random    A:  4th  B:  4th   aggregate 8",
+    ]
+
+
 def test_demo_takes_seconds_not_minutes(played):
     *_, elapsed = played
     # the aim is 15 s on a 2-core machine; the bound leaves room for a busy test run

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -67,6 +67,7 @@ class DemoResult:
     title: str = "The Robot Derby"
     heading: str = "Final standings:"
     ruleset: str = DEFAULT_RULESET
+    robots: list[Robot] = field(default_factory=list)  # as they ended, with what they read
 
 
 def demo_of(ruleset: str) -> DemoSetup:
@@ -181,7 +182,9 @@ def _play(campaign: Campaign, demo: DemoSetup, robots: list[Robot], echo: Callab
             raise GmError(f"the demo's turn {turn} was not resolved: {'; '.join(run.lines)}")
         turns += 1
     postman.deliver()
-    return _finish(campaign, demo, turns)
+    result = _finish(campaign, demo, turns)
+    result.robots = robots
+    return result
 
 
 def _mailed(count: int) -> str:
