@@ -267,6 +267,7 @@ class Letter:
             if part.get_content_type() == "text/plain":
                 data = part.get_payload(decode=True) or b""
                 text = data.decode(part.get_content_charset() or "utf-8", errors="replace")
+                text = text.replace("\r\n", "\n")  # as a mail program shows it
                 break
 
         def header(name: str) -> str:

@@ -13,9 +13,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...demo.robots import DemoSetup, Robot
+from ...demo.robots import DemoSetup, Robot, RobotConfused
 
 __all__ = ["CAST", "DEMO", "DiceDemo", "DiceRobot"]
+
+# the standing order an acknowledgement or a help reply shows: "RESIGN: ..." or "nothing ..."
+STANDING = re.compile(r"^Your order for turn \d+:\n\s*(\S.*)$", re.MULTILINE)
 
 
 @dataclass
@@ -33,14 +36,17 @@ class DiceRobot(Robot):
     helped: bool = False  # a help reply showed its standing order
 
     def read_ack(self, text: str) -> None:
-        self.resigning = bool(re.search(r"^\s*RESIGN: you leave the game", text, re.MULTILINE))
+        standing = STANDING.search(text)
+        if not standing:
+            raise RobotConfused(f"{self.id}: the acknowledgement does not show its standing order")
+        self.resigning = standing.group(1).startswith("RESIGN:")
 
     def read_report(self, text: str) -> None:
         if re.search(r"\byou are no longer in play\b", text, re.IGNORECASE):
             self.in_play = False
 
     def read_help(self, text: str) -> None:
-        self.helped = bool(re.search(r"^Your order for turn \d+:", text, re.MULTILINE))
+        self.helped = bool(STANDING.search(text))
 
     def commands(self, turn: int, public: Mapping[str, Any]) -> list[str]:
         if not self.in_play:
