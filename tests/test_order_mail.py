@@ -335,3 +335,16 @@ def test_sent_welcome_mail_leaves_no_password_in_the_database(gm):
         assert password.encode() not in raws
         assert password not in hashes
     assert hashes.count("scrypt:") == len(FIXTURE_PLAYERS)
+
+
+def test_3_a_refusal_shows_the_standing_order_in_the_rulesets_own_words(gm, tmp_path):
+    """The refusal is the generic template; its standing order is postal's partial
+    (mail/postal/_order.*, found by `partial`), in both parts."""
+    good = drop(tmp_path, "good", order_mail(
+        "alice@example.org", "PLAYER alice\nPASSWORD Tea-Party-6\nNUMBER 3\n", message_id="<good@x>"))
+    bad = drop(tmp_path, "bad", order_mail(
+        "alice@example.org", "PLAYER alice\nPASSWORD Tea-Party-6\nNUMBER 9\n", message_id="<bad@x>"))
+    gm("ingest", str(good), str(bad))
+    refusal = [r for r in replies(gm.folder) if r["kind"] == "refusal"][0]
+    assert "Your standing order is unchanged" in refusal["text"]
+    assert "Number: 3" in refusal["text"] and "Number: 3" in refusal["html"].replace("<strong>", "").replace("</strong>", "")

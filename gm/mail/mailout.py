@@ -73,6 +73,9 @@ def environment(kind: str) -> jinja2.Environment:
     env.filters["ordinal"] = ordinal
     env.filters["mailto"] = mailto
     env.globals["once"] = _once()
+    # `{% import partial("_order.html") as o %}`: a part looked up for the mail's ruleset
+    # like a whole mail, so a generic mail shows each ruleset's own order without a copy
+    env.globals["partial"] = jinja2.pass_context(lambda context, name: find_template(kind, "mail", name, context))
     return env
 
 
