@@ -22,6 +22,7 @@ from ...errors import RulesError
 from ..base import ArchivePicture, ArchiveStanding, ArchiveTurn, Outcome, Ruleset, Setup
 from ..chance import Chance
 from ..dice import OpeningThrow, OrderOfPlay, parse_dice_options
+from ..events import event_reader
 from ..geometry import steps
 from ..grammar import Command, Grammar
 from ..moving import Step, landing
@@ -168,21 +169,8 @@ class CampaignOver:
     kind: str = "campaign_over"
 
 
-EVENT_TYPES = {
-    cls.__dataclass_fields__["kind"].default: cls
-    for cls in (OpeningThrow, OrderOfPlay, Moved, BuildTried, TeamPlaced, CampaignOver)
-}
-
-
-def event_from_json(data: Mapping[str, Any]) -> Any:
-    cls = EVENT_TYPES[data["kind"]]
-    values = dict(data)
-    if cls is Moved:
-        values["steps"] = tuple(Step(**s) for s in values["steps"])
-    for key in ("order", "dice", "members"):
-        if key in values and isinstance(values[key], list):
-            values[key] = tuple(values[key])
-    return cls(**values)
+# an event as stored (`dataclasses.asdict`), read back
+event_from_json = event_reader(OpeningThrow, OrderOfPlay, Moved, BuildTried, TeamPlaced, CampaignOver)
 
 
 @dataclass(frozen=True)

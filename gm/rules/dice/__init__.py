@@ -20,6 +20,7 @@ from ...errors import ProblemsError, RulesError
 from ...yamlfile import is_int
 from ..base import ArchivePiece, ArchiveTurn, Outcome, Ruleset, Setup
 from ..chance import Chance
+from ..events import event_reader
 from ..grammar import Command, Grammar
 from ..moving import Finish, Step, aim, landing
 from ..problem import Problem, problem
@@ -164,22 +165,8 @@ class CampaignOver:
     kind: str = "campaign_over"
 
 
-EVENT_TYPES: dict[str, type] = {
-    cls.__dataclass_fields__["kind"].default: cls
-    for cls in (OpeningThrow, OrderOfPlay, Resigned, Thrown, Placed, CampaignOver)
-}
-
-
-def event_from_json(data: Mapping[str, Any]) -> Any:
-    """An event as stored (`dataclasses.asdict`), read back."""
-    values = dict(data)
-    cls = EVENT_TYPES[values["kind"]]
-    if cls is Thrown:
-        values["dice"] = tuple(values["dice"])
-        values["steps"] = tuple(Step(**s) for s in values["steps"])
-    if cls is OrderOfPlay:
-        values["order"] = tuple(values["order"])
-    return cls(**values)
+# an event as stored (`dataclasses.asdict`), read back
+event_from_json = event_reader(OpeningThrow, OrderOfPlay, Resigned, Thrown, Placed, CampaignOver)
 
 
 # -- state and orders -------------------------------------------------------------------

@@ -22,6 +22,7 @@ from ..base import (
     Setup,
 )
 from ..chance import Chance
+from ..events import event_reader
 from ..grammar import Command, Grammar
 from ..moving import Step, landing
 from ..problem import Problem, problem
@@ -219,21 +220,8 @@ class CampaignOver:
     kind: str = "campaign_over"
 
 
-EVENT_TYPES = {
-    cls.__dataclass_fields__["kind"].default: cls
-    for cls in (NumberPlayed, Moved, Placed, BoardClosed, TrapdoorElection, CampaignOver)
-}
-
-
-def event_from_json(data: Mapping[str, Any]) -> Any:
-    cls = EVENT_TYPES[data["kind"]]
-    values = dict(data)
-    if cls is Moved:
-        values["steps"] = tuple(Step(**step) for step in values["steps"])
-    if cls is TrapdoorElection:
-        values["tally"] = tuple(tuple(pair) for pair in values["tally"])
-        values["tied"] = tuple(values["tied"])
-    return cls(**values)
+# an event as stored (`dataclasses.asdict`), read back
+event_from_json = event_reader(NumberPlayed, Moved, Placed, BoardClosed, TrapdoorElection, CampaignOver)
 
 
 # -- moving -----------------------------------------------------------------------------
