@@ -166,6 +166,8 @@ class Campaign:
             "boards": [{"id": b, "squares": board.squares} for b, board in config.boards.items()],
             "facts": ruleset.mail_facts(self.setup),
             "commands": tuple(ruleset.grammar(self.setup.options).forms.values()),
+            # the published archive, when the GM names where (campaign.yaml archive_url)
+            "archive_url": config.archive_url,
         }
 
     def opening_view(self) -> Any:
@@ -179,7 +181,39 @@ class Campaign:
         return dict(self.ruleset.state_notes(self.setup, self.state()))
 
     def names(self) -> dict[str, str]:
-        return {p.id: p.name for p in self.config.players}
+        """Every id that has held a seat, with its name: a former holder's name stays in the
+        history (reports and the archive say who held the seat when)."""
+        former = {r["id"]: r["name"] for r in self.store.rows(
+            "select id, name from players where replaced_by is not null")} if self.started() else {}
+        return former | {p.id: p.name for p in self.config.players}
+
+    def paused(self) -> bool:
+        """`gm pause` holds the campaign: nothing resolves, orders are refused."""
+        return bool(self.row().get("paused"))
+
+    def dropped(self, player: str) -> bool:
+        """Whether the player has left the game (`gm player drop`)."""
+        row = self.store.one("select dropped_turn from players where id = ?", (player,))
+        return bool(row and row["dropped_turn"] is not None)
+
+    def held_by(self) -> dict[str, list[str]]:
+        """Each current holder's seat's former holders, oldest first (CONTRACT `held_by`)."""
+        rows = self.store.rows("select id, replaced_by from players where replaced_by is not null")
+        before = {r["replaced_by"]: r["id"] for r in rows}
+        result = {}
+        for player in self.config.players:
+            chain, current = [], player.id
+            while current in before:
+                current = before[current]
+                chain.append(current)
+            result[player.id] = chain[::-1]
+        return result
+
+    def holders(self) -> list[dict[str, Any]]:
+        """Who held which seat when: one row per holder (seat, player, name, from_turn,
+        until_turn: the last turn they held it, None for the current holder)."""
+        return self.store.rows(
+            "select seat, id as player, name, from_turn, until_turn from players order by seat, from_turn")
 
     def state_json(self) -> dict[str, Any]:
         """`gm state --json` exactly as CONTRACT.md gives it."""
@@ -269,7 +303,7 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
                     "commitment": commitment(salt, canonical),
                 }
             )
-        for player in config.players:
+        for seat, player in enumerate(config.players):
             password = player.password or issue_password()
             if not player.password:
                 issued[player.id] = password
@@ -281,6 +315,8 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
                     "password_hash": hash_password(password),
                     "timezone": player.timezone,
                     "failing": None,
+                    "seat": seat,
+                    "from_turn": 1,
                 }
             )
         context = welcome_context(campaign, deadline)

@@ -19,14 +19,16 @@ from ..yamlfile import LineDict, is_int, key_problems, read
 CONFIG_NAME = "campaign.yaml"
 TOP_KEYS = (
     "id", "title", "ruleset", "seed", "boards", "players", "options", "mail",
-    "timezone", "turn_days", "first_deadline",
+    "timezone", "turn_days", "first_deadline", "observers", "archive_url",
 )
+OBSERVER_KEYS = ("name", "email")
 PLAYER_KEYS = ("id", "name", "email", "password", "timezone")
 MAIL_KEYS = ("transport", "from", "imap", "smtp")
 # options the campaign layer owns, beside the ruleset's own (RULES.md 3)
 CAMPAIGN_OPTIONS = {"max_order_text": 65536, "allow_other_senders": False, "max_message_bytes": 1024 * 1024}
 ID_PATTERN = re.compile(r"^\w[\w.-]*$")
 EMAIL_PATTERN = re.compile(r"^[^@\s<>]+@[^@\s<>]+$")
+URL_PATTERN = re.compile(r"^https?://[^\s<>\"']+$")
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
 # sample boards gm renamed: an old campaign.yaml naming one is told the new name
 RENAMED_BOARDS = {"classic.yaml": "milton-bradley.yaml"}
@@ -40,6 +42,14 @@ class PlayerConfig:
     password: str | None = None
     timezone: str | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)  # the ruleset's own player keys (team)
+
+
+@dataclass(frozen=True)
+class Observer:
+    """Someone who reads every public report and sends no orders (CONTRACT.md)."""
+
+    name: str
+    email: str
 
 
 @dataclass(frozen=True)
@@ -73,6 +83,8 @@ class CampaignConfig:
     timezone: str = "UTC"
     turn_days: float = 7
     first_deadline: str | None = None
+    observers: tuple[Observer, ...] = ()
+    archive_url: str | None = None  # ends with "/": mails link the published archive
 
     @property
     def ruleset(self) -> Ruleset:
@@ -206,6 +218,11 @@ def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConf
     if not is_int(max_bytes) or max_bytes < 4096:
         problems.append(f"line {raw_options.line_of('max_message_bytes')}: option max_message_bytes must be a whole number of at least 4096")
     mail = _mail(data, problems)
+    observers = _observers(data, problems)
+    archive_url = need("archive_url", lambda v: isinstance(v, str) and bool(URL_PATTERN.match(v)),
+                       "an http(s) address such as https://example.org/spring-2027/", None, required=False)
+    if archive_url and not archive_url.endswith("/"):
+        archive_url += "/"  # the archive is a folder: pages are linked relative to it
     if problems:
         raise ConfigError(source, problems)
     return CampaignConfig(
@@ -224,6 +241,8 @@ def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConf
         timezone=timezone,
         turn_days=turn_days,
         first_deadline=str(first_deadline) if first_deadline is not None else None,
+        observers=observers,
+        archive_url=archive_url,
     )
 
 
@@ -285,6 +304,28 @@ def _players(data: LineDict, problems: list[str], ruleset_keys: tuple[str, ...])
     _unique_casefold([p.id for p in players], "player id", problems, raw.line)
     _unique_casefold([p.email for p in players], "player email", problems, raw.line)
     return tuple(players)
+
+
+def _observers(data: LineDict, problems: list[str]) -> tuple[Observer, ...]:
+    raw = data.get("observers")
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        problems.append(f"line {data.line_of('observers')}: observers must be a list of {{name, email}}")
+        return ()
+    observers = []
+    for index, item in enumerate(raw):
+        line = raw.line_of(index) if hasattr(raw, "line_of") else data.line_of("observers")
+        if not isinstance(item, LineDict):
+            problems.append(f"line {line}: an observer is a mapping with name and email")
+            continue
+        problems += key_problems(item, OBSERVER_KEYS, "observer")
+        email = item.get("email")
+        if not isinstance(email, str) or not EMAIL_PATTERN.match(email) or _CONTROLS.search(email):
+            problems.append(f"line {line}: observer email {email!r} is not an address")
+            continue
+        observers.append(Observer(name=str(item.get("name") or email), email=email.strip().lower()))
+    return tuple(observers)
 
 
 def _mail(data: LineDict, problems: list[str]) -> MailConfig:

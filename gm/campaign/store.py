@@ -164,12 +164,30 @@ def _m005_orders_as_json(db: sqlite_utils.Database) -> None:
     db["orders"].transform(drop={"numbers", "trapdoors"})
 
 
+def _m006_administration(db: sqlite_utils.Database) -> None:
+    # CONTRACT.md's GM commands (gm player, pause, resume, deadline). A seat keeps its
+    # place in the order of play whoever holds it: `seat` is its index in campaign.yaml. A
+    # player who gave up their seat keeps their row (their id stays taken, their name is in
+    # the history) with `replaced_by` and the turns they held it; `dropped_turn` is the
+    # first turn a dropped player no longer orders. `admin` logs every GM change, for gm
+    # status and the audit.
+    for column in ("seat", "dropped_turn", "from_turn", "until_turn"):
+        db["players"].add_column(column, int)
+    db["players"].add_column("replaced_by", str)
+    for seat, row in enumerate(db.query("select id from players order by rowid")):
+        db.execute("update players set seat = ?, from_turn = 1 where id = ?", (seat, row["id"]))
+    db["campaign"].add_column("paused", int)
+    db["admin"].create({"id": int, "at": str, "turn": int, "command": str, "player": str, "detail": str},
+                       pk="id")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("001_initial", _m001_initial),
     ("002_fixed_at_start", _m002_fixed_at_start),
     ("003_desk_trust", _m003_desk_trust),
     ("004_draws", _m004_draws),
     ("005_orders_as_json", _m005_orders_as_json),
+    ("006_administration", _m006_administration),
 ]
 
 
