@@ -1,5 +1,11 @@
 """The race chart of one board: each player's square after every turn, as numbers ready
-for `templates/archive/_chart.html` to draw as inline SVG. Pure geometry, no words."""
+for `templates/archive/_chart.html` to draw as inline SVG. Pure geometry, no words.
+
+Every point is drawn exactly where its square is: a finished piece's line ends on the
+finish line, and pieces on the same square share a height. Lines that run together stay
+apart by width instead: the first player's line is the widest and is drawn first, each
+later one narrower on top of it, so equal paths show as nested bands of their colours,
+and each line ends in a marker of its own shape (repeated in the legend)."""
 
 from __future__ import annotations
 
@@ -14,6 +20,8 @@ DASHES = ("", "6 3", "2 3", "8 3 2 3")
 WIDTH = 360
 HEIGHT = 220
 LEFT, RIGHT, TOP, BOTTOM = 34, 10, 12, 26
+MARKERS = ("circle", "square", "triangle", "diamond")
+THINNEST, WIDEST = 1.8, 9.0  # stroke widths of the last and the first player's line
 
 
 @dataclass(frozen=True)
@@ -26,6 +34,10 @@ class Line:
     last_x: float
     last_y: float
     finished: bool
+    width: float  # stroke width: earlier players' lines are wider and drawn beneath
+    marker: str  # one of MARKERS
+    marker_path: str  # the marker at the line's last point, an SVG path
+    legend_path: str  # the same marker in a 14 x 14 box, for the legend
 
 
 @dataclass(frozen=True)
@@ -67,6 +79,23 @@ def _ticks(top: int, count: int) -> tuple[int, ...]:
     return tuple(range(0, top + 1, step))
 
 
+def marker_path(shape: str, cx: float, cy: float, r: float) -> str:
+    """An SVG path of `shape` centred on (cx, cy), about `r` from centre to edge."""
+    def pt(x: float, y: float) -> str:
+        return f"{round(cx + x, 1):g},{round(cy + y, 1):g}"
+
+    if shape == "square":
+        k = r * 0.85
+        corners = ((-k, -k), (k, -k), (k, k), (-k, k))
+    elif shape == "triangle":
+        corners = ((0, -r * 1.1), (r, r * 0.8), (-r, r * 0.8))
+    elif shape == "diamond":
+        corners = ((0, -r * 1.2), (r * 1.2, 0), (0, r * 1.2), (-r * 1.2, 0))
+    else:  # a circle as two arcs, so every marker is one <path>
+        return f"M{pt(-r, 0)}A{r:g},{r:g} 0 1,0 {pt(r, 0)}A{r:g},{r:g} 0 1,0 {pt(-r, 0)}Z"
+    return "M" + "L".join(pt(x, y) for x, y in corners) + "Z"
+
+
 def race_chart(board: str, squares: int, series: Sequence[Series]) -> Chart:
     """Squares on the y axis (Start at the bottom, the finish line above N), turns on x."""
     turns = max((len(s.squares) - 1 for s in series), default=0)
@@ -81,16 +110,17 @@ def race_chart(board: str, squares: int, series: Sequence[Series]) -> Chart:
         return round(TOP + plot_h * (1 - square / span_y), 1)
 
     lines = []
+    step = min(1.4, (WIDEST - THINNEST) / (len(series) - 1)) if len(series) > 1 else 0
     for index, s in enumerate(series):
-        # players who stood on the same squares would hide each other's line: each line is
-        # shifted by a pixel or two, so equal paths show as parallel lines
-        shift = round((index - (len(series) - 1) / 2) * 2.2, 1)
         points = []
         for turn, square in enumerate(s.squares):
             crossed = s.finished_from is not None and turn >= s.finished_from
-            points.append((x(turn), round(y(squares + 1 if crossed else square) + shift, 1)))
+            points.append((x(turn), y(squares + 1 if crossed else square)))
             if crossed:
                 break  # a finished piece never moves again: its line ends at the finish
+        width = round(THINNEST + step * (len(series) - 1 - index), 1)
+        shape = MARKERS[index % len(MARKERS)]
+        radius = round(width / 2 + 1.6, 1)
         lines.append(
             Line(
                 player=s.player,
@@ -101,6 +131,10 @@ def race_chart(board: str, squares: int, series: Sequence[Series]) -> Chart:
                 last_x=points[-1][0],
                 last_y=points[-1][1],
                 finished=s.finished_from is not None,
+                width=width,
+                marker=shape,
+                marker_path=marker_path(shape, points[-1][0], points[-1][1], radius),
+                legend_path=marker_path(shape, 7, 7, 4.5),
             )
         )
     x_values = _ticks(turns, 8) if turns else (0,)
