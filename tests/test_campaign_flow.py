@@ -115,9 +115,9 @@ def test_undo_refuses_once_reports_were_sent_unless_forced(campaign):
 
 
 def test_deadline_is_shown_in_the_gm_zone_and_utc_and_can_be_moved(campaign):
-    out = campaign("deadline", "2027-01-05 20:00", now="2027-01-01T00:00:00Z")
+    out = campaign("deadline", "2027-01-05 20:00", "--earlier", now="2027-01-01T00:00:00Z")
     assert "Tuesday 05 January 2027, 20:00 UTC" in out
-    out = campaign("deadline", "2027-01-05T20:00+01:00", now="2027-01-01T00:00:00Z")
+    out = campaign("deadline", "2027-01-05T20:00+01:00", "--earlier", now="2027-01-01T00:00:00Z")
     assert "19:00 UTC" in out
     assert campaign.state()["deadline"] == "2027-01-05T19:00:00Z"
 

@@ -19,7 +19,7 @@ from ..commitment import commitment, matches, new_salt, seed_text
 from ..errors import GmError
 from ..mail.mailout import compose, queue
 from ..rules.chance import SeededChance
-from .config import CampaignConfig, load_config
+from .config import CampaignConfig, PlayerConfig, load_config
 from .fixed import Fixed, differences, played_config
 from .store import DB_NAME, Store, dumps
 
@@ -104,13 +104,15 @@ class Campaign:
 
     def _played_config(self) -> CampaignConfig:
         fixed = self._fixed()
-        changed = differences(fixed, self.config)
+        rows = self.store.rows("select * from players order by seat, from_turn")
+        changed = differences(fixed, self.config, _seats(fixed, rows, self.store.rows(
+            "select detail from admin where command = 'email'")))
         if changed:
             raise GmError(
                 f"campaign.yaml or a board file differs from what gm start fixed: {', '.join(changed)}; "
                 "restore them (players change only through gm player)"
             )
-        return played_config(self.config, fixed)
+        return _with_holders(played_config(self.config, fixed), fixed, rows)
 
     def _fixed(self) -> Fixed:
         row = self.row()
@@ -196,6 +198,9 @@ class Campaign:
         row = self.store.one("select dropped_turn from players where id = ?", (player,))
         return bool(row and row["dropped_turn"] is not None)
 
+    def dropped_players(self) -> set[str]:
+        return {r["id"] for r in self.store.rows("select id from players where dropped_turn is not null")}
+
     def held_by(self) -> dict[str, list[str]]:
         """Each current holder's seat's former holders, oldest first (CONTRACT `held_by`)."""
         rows = self.store.rows("select id, replaced_by from players where replaced_by is not null")
@@ -236,7 +241,52 @@ class Campaign:
                 },
             }
         result["deadline"] = row["deadline"]
+        # CONTRACT.md's added keys: the GM's administration
+        result["paused"] = bool(row.get("paused"))
+        dropped, held_by = self.dropped_players(), self.held_by()
+        for player, facts in result.get("players", {}).items():
+            facts["dropped"] = player in dropped
+            facts["held_by"] = held_by.get(player, [])
         return result
+
+
+def _seats(fixed: Fixed, rows: list[dict[str, Any]], email_changes: list[dict[str, Any]]):
+    """Every id and address each seat has had (fixed.Seats), from the players table (one
+    row per holder) and the addresses `gm player email` replaced."""
+    ids = [{player} for player, _ in fixed.players]
+    emails = [{email} for _, email in fixed.players]
+    seat_of = {}
+    for row in rows:
+        if row["seat"] is None or row["seat"] >= len(ids):
+            continue
+        ids[row["seat"]].add(row["id"])
+        emails[row["seat"]].add(row["email"])
+        seat_of[row["id"]] = row["seat"]
+    for change in email_changes:
+        detail = json.loads(change["detail"])
+        if detail.get("player") in seat_of:
+            emails[seat_of[detail["player"]]].add(detail["old"])
+    return tuple((frozenset(i), frozenset(e)) for i, e in zip(ids, emails, strict=True))
+
+
+def _with_holders(config: CampaignConfig, fixed: Fixed, rows: list[dict[str, Any]]) -> CampaignConfig:
+    """The players as they are now: each seat's current holder with the address on record
+    (`gm player` changes them, not campaign.yaml), and the name and time zone campaign.yaml
+    gives that id, which are free to edit. A seat keeps the ruleset's keys (a team)."""
+    current = [r for r in rows if r["replaced_by"] is None and r["seat"] is not None]
+    if not current:  # not started yet
+        return config
+    listed = {p.id: p for p in config.players}
+    start_ids = [player for player, _ in fixed.players]
+    players = []
+    for row in current:
+        own = listed.get(row["id"])
+        players.append(PlayerConfig(
+            id=row["id"], name=own.name if own else row["name"], email=row["email"],
+            timezone=own.timezone if own else row["timezone"],
+            extra=dict(fixed.player_keys.get(start_ids[row["seat"]], {})),
+        ))
+    return dataclasses.replace(config, players=tuple(players))
 
 
 def next_deadline(config: CampaignConfig, after: datetime) -> datetime:
@@ -325,7 +375,9 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
                 sender=config.mail.sender,
                 to=player.email,
                 template="welcome",
-                context=context | {"player": player, "password": issued.get(player.id)},
+                # the deadline in the player's own zone, as their reports give it
+                context=context | {"player": player, "password": issued.get(player.id),
+                                   "deadline": deadline_text(deadline, player.timezone)},
                 now=now,
             )
             queue(db, message, kind="welcome", now=now, player=player.id)
@@ -346,6 +398,7 @@ def welcome_context(campaign: Campaign, deadline: datetime) -> dict[str, Any]:
         "opening": campaign.opening_view(),
         "deadline": deadline_text(deadline, config.timezone),
         "players": [{"id": p.id, "name": p.name} for p in config.players],
+        "seats": (),  # who held a seat when (PlayerMail.seats): nobody yet at the start
         "commitments": {
             "seed": campaign.row()["seed_commitment"],
             "boards": {r["id"]: r["commitment"] for r in campaign.store.rows("select * from boards")},

@@ -67,7 +67,12 @@ def effective_options(config: CampaignConfig) -> dict[str, Any]:
     }
 
 
-def differences(fixed: Fixed, config: CampaignConfig) -> list[str]:
+# Per seat (in campaign.yaml's order), every id and every address it has had: after `gm
+# player` changes a seat, campaign.yaml may still show it as at start or as it is now.
+Seats = tuple[tuple[frozenset[str], frozenset[str]], ...]
+
+
+def differences(fixed: Fixed, config: CampaignConfig, seats: Seats | None = None) -> list[str]:
     """What campaign.yaml and the board files say differently from the stored copy, one
     short phrase each, naming the key or board (empty when they agree)."""
     found = []
@@ -81,7 +86,7 @@ def differences(fixed: Fixed, config: CampaignConfig) -> list[str]:
     now = effective_options(config)
     found += [f"options.{key}" for key in sorted(set(now) | set(fixed.options))
               if now.get(key) != fixed.options.get(key)]
-    found += _player_differences(fixed.players, tuple((p.id, p.email) for p in config.players))
+    found += _player_differences(fixed.players, tuple((p.id, p.email) for p in config.players), seats)
     found += [f"player {p.id} ({key})" for p in config.players if p.id in dict(fixed.players)
               for key in sorted(set(p.extra) | set(fixed.player_keys.get(p.id, {})))
               if p.extra.get(key) != fixed.player_keys.get(p.id, {}).get(key)]
@@ -89,12 +94,28 @@ def differences(fixed: Fixed, config: CampaignConfig) -> list[str]:
     return found
 
 
-def _player_differences(before: tuple[tuple[str, str], ...], now: tuple[tuple[str, str], ...]) -> list[str]:
+def _player_differences(before: tuple[tuple[str, str], ...], now: tuple[tuple[str, str], ...],
+                        seats: Seats | None = None) -> list[str]:
+    if seats is not None and any(len(ids) > 1 or len(emails) > 1 for ids, emails in seats):
+        return _seat_differences(seats, now)
     old, new = dict(before), dict(now)
     found = [f"player {p} (added)" for p in new if p not in old]
     found += [f"player {p} (removed)" for p in old if p not in new]
     found += [f"player {p} (email)" for p in new if p in old and new[p] != old[p]]
     if not found and [p for p, _ in before] != [p for p, _ in now]:
+        found.append("players (order)")
+    return found
+
+
+def _seat_differences(seats: Seats, now: tuple[tuple[str, str], ...]) -> list[str]:
+    """campaign.yaml against seats that changed hands or address: each seat may be listed
+    under any id and any address it has had."""
+    owner = {player: seat for seat, (ids, _) in enumerate(seats) for player in ids}
+    found = [f"player {p} (added)" for p, _ in now if p not in owner]
+    listed = {owner[p] for p, _ in now if p in owner}
+    found += [f"player {sorted(ids)[0]} (removed)" for seat, (ids, _) in enumerate(seats) if seat not in listed]
+    found += [f"player {p} (email)" for p, email in now if p in owner and email not in seats[owner[p]][1]]
+    if not found and [owner[p] for p, _ in now] != list(range(len(seats))):
         found.append("players (order)")
     return found
 

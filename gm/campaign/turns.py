@@ -33,8 +33,15 @@ class OrderStatus:
 def order_statuses(campaign: Campaign) -> list[OrderStatus]:
     state = campaign.state()
     ruleset, setup = campaign.ruleset, campaign.setup
+    dropped = campaign.dropped_players()
     statuses = []
     for player in campaign.config.players:
+        if player.id in dropped:
+            # gone (gm player drop): moved by the nmr option, waited for and counted by nobody
+            empty = ruleset.empty_order()
+            statuses.append(OrderStatus(player.id, player.name, False, False,
+                                        ruleset.order_complete(setup, state, player.id, empty), 0, empty))
+            continue
         order, receipt = standing_order(campaign, state.turn, player.id)
         statuses.append(
             OrderStatus(
@@ -59,13 +66,6 @@ def missing_orders(campaign: Campaign, statuses: list[OrderStatus] | None = None
     statuses = order_statuses(campaign) if statuses is None else statuses
     must = [s for s in statuses if s.must_send]
     return [s.player for s in must if not s.complete], len(must)
-
-
-def set_deadline(campaign: Campaign, when: datetime) -> None:
-    if campaign.state().over:
-        raise GmError("the campaign is over; there is no deadline to set")
-    with campaign.store.transaction() as db:
-        db["campaign"].update(campaign.config.id, {"deadline": clock.iso(when)})
 
 
 def remind(campaign: Campaign) -> list[str]:
@@ -119,6 +119,7 @@ def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *,
         deadline=deadline_view(deadline_text(deadline, player.timezone)),
         next_turn=None if state.over else state.turn,
         calendar=deadline is not None and not state.over,
+        archive_url=basics.get("archive_url"),
         **parts,
     )
 
@@ -154,6 +155,8 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
     state = campaign.state()
     if state.over:
         raise GmError("the campaign is over; there is no turn to resolve")
+    if campaign.paused():
+        raise GmError("the campaign is paused; gm resume [WHEN] goes on")
     now = clock.now()
     deadline = campaign.deadline()
     if not force and deadline is not None and now < deadline:
@@ -245,6 +248,11 @@ def undo(campaign: Campaign, *, force: bool = False) -> int:
     if last is None:
         raise GmError("no turn has been resolved yet")
     turn = last["turn"]
+    changed = campaign.store.one("select command, player from admin where command = 'replace' and turn > ? limit 1",
+                                 (turn,))
+    if changed:
+        raise GmError(f"{changed['player']} took over a seat after turn {turn} was resolved; "
+                      "undoing it would give the seat back to its former holder")
     sent = campaign.store.one(
         "select count(*) as n from outbox where turn = ? and kind in ('report', 'gm-report') and status = 'sent'",
         (turn,),

@@ -47,6 +47,11 @@ def run_turn(
 ) -> TurnRun:
     """One whole turn. Each step is passed in and returns its one-line summary, so the CLI
     can wrap steps in progress bars and the demo runs exactly the same path."""
+    if campaign.paused():
+        # CONTRACT.md: a paused campaign refuses `gm turn` whole; `gm ingest` and `gm send`
+        # still answer the mail that comes meanwhile, with a refusal saying it is paused
+        raise GmError("the campaign is paused: nothing is resolved until gm resume [WHEN] "
+                      "(gm ingest and gm send still answer mail meanwhile)")
     run = TurnRun()
     run.lines.append(ingest(campaign))
     ready, why = due(campaign)

@@ -10,6 +10,7 @@ import click
 
 from ..errors import GmError, ProblemsError
 from . import analysis as cli_analysis  # noqa: F401  (adds design, analyze and draw to `gm board`)
+from .admin import COMMANDS as ADMIN_COMMANDS
 from .archive import COMMANDS as ARCHIVE_COMMANDS
 from .board import board
 from .campaign import COMMANDS, campaign_group
@@ -49,7 +50,7 @@ def cli(ctx: click.Context, campaign_dir: str) -> None:
 
 cli.add_command(board)
 cli.add_command(campaign_group)
-for command in (*COMMANDS, *ARCHIVE_COMMANDS, demo_cmd):
+for command in (*COMMANDS, *ADMIN_COMMANDS, *ARCHIVE_COMMANDS, demo_cmd):
     cli.add_command(command)
 
 

@@ -221,29 +221,6 @@ def orders_cmd(ctx: click.Context, full: bool) -> None:
         click.echo(line)
 
 
-@click.command("deadline")
-@click.argument("when", required=False)
-@click.pass_context
-def deadline_cmd(ctx: click.Context, when: str | None) -> None:
-    """Show or set the current turn's deadline.
-
-    WHEN is a date and time in the GM's time zone unless it names one
-    (2027-03-28 18:00, 2027-03-28T18:00+02:00), or +7d / +12h from now.
-    Example: gm -C campaigns/spring-2027 deadline "2027-03-28 18:00"
-    """
-    from ..campaign.turns import set_deadline
-
-    with opened(ctx, lock=when is not None) as campaign:
-        if when is not None:
-            set_deadline(campaign, clock.parse_local(when, campaign.config.timezone, clock.now()))
-        text = deadline_text(campaign.deadline(), campaign.config.timezone)
-        turn = campaign.state().turn
-    if text is None:
-        click.echo("no deadline: the campaign is over")
-        return
-    click.echo(f"turn {turn} deadline: {(text['local'] or text['utc'])}" + (f" = {text['utc']}" if text['local'] else ""))
-
-
 @click.command("remind")
 @click.pass_context
 def remind_cmd(ctx: click.Context) -> None:
@@ -454,5 +431,5 @@ def weekly_turn(campaign: Campaign, *, force: bool = False) -> TurnRun:
     )
 
 
-COMMANDS = [turn_cmd, start_cmd, ingest_cmd, orders_cmd, deadline_cmd, remind_cmd, resolve_cmd, undo_cmd,
+COMMANDS = [turn_cmd, start_cmd, ingest_cmd, orders_cmd, remind_cmd, resolve_cmd, undo_cmd,
             send_cmd, state_cmd, status_cmd]

@@ -34,6 +34,16 @@ class Setup:
     player_keys: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
+def renamed(mapping: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
+    """`mapping` with the key `old` now `new`, in the same place (Ruleset.rename_player)."""
+    return {new if key == old else key: value for key, value in mapping.items()}
+
+
+def renamed_in(items: Sequence[str], old: str, new: str) -> tuple[str, ...]:
+    """`items` with `old` now `new`, in the same place (an order of play)."""
+    return tuple(new if item == old else item for item in items)
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What starting a campaign or resolving a turn gives: the state after it, what
@@ -220,6 +230,13 @@ class Ruleset(ABC):
     @abstractmethod
     def load_state(self, data: Mapping[str, Any]) -> Any:
         ...
+
+    def rename_player(self, state: Any, old: str, new: str) -> Any:
+        """The state with `old`'s seat now held by `new` (`gm player replace`): everything
+        the seat holds (its pieces, numbers, dice, place in the order of play) is keyed by
+        `new`. What is history keeps `old` (a turn's log, the opening throws, who built
+        what): `old` held the seat then. A ruleset that cannot do this refuses."""
+        raise NotImplementedError(f"the {self.name} ruleset cannot hand a seat to another player")
 
     # -- what players read by mail (RULES.md 2.6) -----------------------------------
     # Each view is a type with no field for what its reader must not see; the ruleset's

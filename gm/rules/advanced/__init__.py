@@ -19,7 +19,16 @@ from typing import Any, Literal
 
 from ...boards.board import START, Board
 from ...errors import RulesError
-from ..base import ArchivePicture, ArchiveStanding, ArchiveTurn, Outcome, Ruleset, Setup
+from ..base import (
+    ArchivePicture,
+    ArchiveStanding,
+    ArchiveTurn,
+    Outcome,
+    Ruleset,
+    Setup,
+    renamed,
+    renamed_in,
+)
 from ..chance import Chance
 from ..dice import OpeningThrow, OrderOfPlay, parse_dice_options
 from ..events import event_reader
@@ -588,6 +597,16 @@ class Advanced(Ruleset):
             builds=dict(data["builds"]),
             built=tuple(Built(**b) for b in data["built"]),
             winner=data["winner"],
+    def rename_player(self, state: AdvancedState, old: str, new: str) -> AdvancedState:
+        import dataclasses
+
+        # the log, the opening throws and who built what are history: who held the seat then
+        return dataclasses.replace(
+            state, order=renamed_in(state.order, old, new), dice=renamed(state.dice, old, new),
+            squares=renamed(state.squares, old, new), ended=renamed(state.ended, old, new),
+            builds=renamed(state.builds, old, new), placings=renamed(state.placings, old, new),
+            winner=new if state.winner == old else state.winner)
+
             placings=dict(data["placings"]),
             opening=tuple(event_from_json(t) for t in data["opening"]),
             log=tuple(event_from_json(go) for go in data["log"]),

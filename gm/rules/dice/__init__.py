@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Literal
 
 from ...errors import ProblemsError, RulesError
 from ...yamlfile import is_int
-from ..base import ArchivePiece, ArchiveTurn, Outcome, Ruleset, Setup
+from ..base import ArchivePiece, ArchiveTurn, Outcome, Ruleset, Setup, renamed, renamed_in
 from ..chance import Chance
 from ..events import event_reader
 from ..grammar import Command, Grammar
@@ -469,6 +469,11 @@ class Dice(Ruleset):
             "opening": [asdict(t) for t in state.opening],
             "log": [asdict(e) for e in state.log],
         }
+
+    def rename_player(self, state: DiceState, old: str, new: str) -> DiceState:
+        # the log and the opening throws are history: who held the seat then
+        return replace(state, order=renamed_in(state.order, old, new), pieces=renamed(state.pieces, old, new),
+                       winner=new if state.winner == old else state.winner)
 
     def load_state(self, data: Mapping[str, Any]) -> DiceState:
         return DiceState(

@@ -20,6 +20,7 @@ from ..base import (
     Outcome,
     Ruleset,
     Setup,
+    renamed,
 )
 from ..chance import Chance
 from ..events import event_reader
@@ -720,6 +721,11 @@ class Postal(Ruleset):
     def dump_state(self, state: PostalState) -> dict[str, Any]:
         return {
             "turn": state.turn,
+    def rename_player(self, state: PostalState, old: str, new: str) -> PostalState:
+        boards = {b: BoardState(bs.closed, bs.trapdoor, renamed(bs.pieces, old, new))
+                  for b, bs in state.boards.items()}
+        return PostalState(state.turn, state.over, boards, renamed(state.hands, old, new))
+
             "over": state.over,
             "boards": {
                 b: {

@@ -1,0 +1,247 @@
+"""The GM's administration of a running campaign (CONTRACT.md: `gm player`, `gm pause`,
+`gm resume`, `gm deadline`). Each command checks everything first and refuses with one
+line, changing nothing; otherwise it makes its change, logs it in the `admin` table and
+queues the mail that tells the people concerned, all in one transaction."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+from typing import Any
+
+from .. import clock
+from ..errors import GmError
+from ..mail.mailout import compose, queue
+from .campaign import Campaign, deadline_text, hash_password, issue_password, next_deadline
+from .config import EMAIL_PATTERN, ID_PATTERN
+from .store import dumps
+
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
+# kinds of the mails sent here: a password in clear goes as a kind whose body `gm send`
+# drops once sent (delivery.SECRET_KINDS), like a welcome
+NOTICE_KIND = "notice"
+SEAT_KIND = "welcome"
+PASSWORD_KIND = "reset"
+
+
+# -- players ----------------------------------------------------------------------------
+
+
+def replace_player(campaign: Campaign, old: str, new: str, *, name: str, email: str) -> str:
+    """NEW takes OLD's seat now: its pieces, numbers, placings and the open turn's standing
+    order (until NEW sends one). NEW gets a fresh password by mail; OLD's password and
+    address stop working, and OLD is told. Returns NEW's id."""
+    state = _open_state(campaign)
+    holder = _holder(campaign, old)
+    new = new.strip()
+    if not ID_PATTERN.match(new):
+        raise GmError(f"player id {new!r} must be letters, digits, '-', '_' or '.'")
+    taken = {r["id"].casefold(): r["id"] for r in campaign.store.rows("select id from players")}
+    if new.casefold() in taken:
+        raise GmError(f"the id {new} is taken: {taken[new.casefold()]} plays or played in this campaign")
+    address = _address(campaign, email)
+    name = _name(name)
+    turn = state.turn
+    password = issue_password()
+    renamed = campaign.ruleset.rename_player(state, holder.id, new)
+    now = clock.now()
+    with campaign.store.transaction() as db:
+        seat = db.execute("select seat from players where id = ?", [holder.id]).fetchone()[0]
+        db["players"].insert({
+            "id": new, "name": name, "email": address, "password_hash": hash_password(password),
+            "timezone": None, "failing": None, "seat": seat, "from_turn": turn,
+        })
+        db["players"].update(holder.id, {"replaced_by": new, "until_turn": turn - 1, "pending_password_hash": None})
+        db["campaign"].update(campaign.config.id, {"state": dumps(campaign.ruleset.dump_state(renamed))})
+        # the open turn's standing order stays with the seat until NEW sends one
+        db.execute("update orders set player = ? where turn = ? and player = ?", [new, turn, holder.id])
+        _log(db, now, turn, "replace", new, {"old": holder.id, "new": new, "name": name, "email": address})
+        seat_context = {"old": {"id": holder.id, "name": holder.name}, "from_turn": turn}
+        _tell(campaign, db, now, to=address, template="admin_seat", kind=SEAT_KIND, player=new,
+              context=seat_context | {"player": {"id": new, "name": name}, "password": password})
+        _tell(campaign, db, now, to=holder.email, template="admin_replaced", kind=NOTICE_KIND, player=holder.id,
+              context=seat_context | {"player": {"id": holder.id, "name": holder.name}, "new": {"id": new, "name": name}})
+    return new
+
+
+def drop_player(campaign: Campaign, player: str) -> str:
+    """The player leaves: sends no more orders, is waited for by nobody and not counted by
+    `resolve`'s "more than half" rule, and moves by the `nmr` option from the open turn on."""
+    state = _open_state(campaign)
+    holder = _holder(campaign, player)
+    if campaign.dropped(holder.id):
+        raise GmError(f"{holder.id} has already left the game")
+    now = clock.now()
+    with campaign.store.transaction() as db:
+        db["players"].update(holder.id, {"dropped_turn": state.turn})
+        _log(db, now, state.turn, "drop", holder.id, {"player": holder.id})
+        _tell(campaign, db, now, to=holder.email, template="admin_dropped", kind=NOTICE_KIND, player=holder.id,
+              context={"player": {"id": holder.id, "name": holder.name}, "from_turn": state.turn})
+    return holder.id
+
+
+def change_email(campaign: Campaign, player: str, email: str) -> tuple[str, str]:
+    """The player's registered address becomes `email`; the old and the new address are both
+    told. Returns (old, new)."""
+    holder = _holder(campaign, player)
+    address = _address(campaign, email, but=holder.id)
+    if address == holder.email:
+        raise GmError(f"{holder.id}'s address is already {address}")
+    now = clock.now()
+    turn = campaign.state().turn
+    with campaign.store.transaction() as db:
+        db["players"].update(holder.id, {"email": address, "failing": None})
+        _log(db, now, turn, "email", holder.id, {"player": holder.id, "old": holder.email, "new": address})
+        context = {"player": {"id": holder.id, "name": holder.name}, "old_address": holder.email,
+                   "new_address": address}
+        for to in (holder.email, address):
+            _tell(campaign, db, now, to=to, template="admin_email", kind=NOTICE_KIND, player=holder.id,
+                  context=context | {"to_old": to == holder.email})
+    return holder.email, address
+
+
+def new_password(campaign: Campaign, player: str) -> str:
+    """A new password for the player, mailed to their registered address; the old one (and
+    any RESET's pending one) stops working at once."""
+    holder = _holder(campaign, player)
+    password = issue_password()
+    now = clock.now()
+    turn = campaign.state().turn
+    with campaign.store.transaction() as db:
+        db["players"].update(holder.id, {"password_hash": hash_password(password), "pending_password_hash": None})
+        _log(db, now, turn, "password", holder.id, {"player": holder.id})
+        _tell(campaign, db, now, to=holder.email, template="admin_password", kind=PASSWORD_KIND, player=holder.id,
+              context={"player": {"id": holder.id, "name": holder.name}, "password": password})
+    return holder.id
+
+
+# -- the clock ----------------------------------------------------------------------------
+
+
+def pause(campaign: Campaign) -> None:
+    """Nothing resolves and every order is refused until `resume`."""
+    state = _open_state(campaign)
+    if campaign.paused():
+        raise GmError("the campaign is already paused (gm resume goes on)")
+    now = clock.now()
+    with campaign.store.transaction() as db:
+        db["campaign"].update(campaign.config.id, {"paused": 1})
+        _log(db, now, state.turn, "pause", None, {"deadline": campaign.row()["deadline"]})
+        _tell_everyone(campaign, db, now, "admin_paused", {"turn": state.turn}, deadline=None)
+
+
+def resume(campaign: Campaign, when: str | None = None) -> datetime:
+    """The campaign goes on with a new deadline (default: `turn_days` from now)."""
+    state = _open_state(campaign)
+    if not campaign.paused():
+        raise GmError("the campaign is not paused")
+    now = clock.now()
+    deadline = (clock.parse_local(when, campaign.config.timezone, now) if when
+                else next_deadline(campaign.config, now))
+    if deadline <= now:
+        raise GmError(f"the deadline {_shown(campaign, deadline)} has passed already")
+    with campaign.store.transaction() as db:
+        db["campaign"].update(campaign.config.id, {"paused": 0, "deadline": clock.iso(deadline)})
+        _log(db, now, state.turn, "resume", None, {"deadline": clock.iso(deadline)})
+        _tell_everyone(campaign, db, now, "admin_resumed", {"turn": state.turn}, deadline=deadline)
+    return deadline
+
+
+def move_deadline(campaign: Campaign, when: str, *, earlier: bool = False) -> datetime:
+    """The current turn's deadline moves to `when`: `+3d` counts from the current
+    deadline, so extending never shortens it; a deadline earlier than the current one
+    needs `earlier`. Everyone still in the game and every observer is told."""
+    state = _open_state(campaign)
+    if campaign.paused():
+        raise GmError("the campaign is paused: gm resume WHEN sets the deadline")
+    now = clock.now()
+    current = campaign.deadline() or now
+    deadline = clock.parse_local(when, campaign.config.timezone, current)
+    if deadline == current:
+        raise GmError(f"the deadline is {_shown(campaign, deadline)} already")
+    if deadline <= now:
+        raise GmError(f"{_shown(campaign, deadline)} has passed already")
+    if deadline < current and not earlier:
+        raise GmError(f"{_shown(campaign, deadline)} is earlier than the current deadline "
+                      f"{_shown(campaign, current)}; use --earlier to shorten the turn")
+    with campaign.store.transaction() as db:
+        db["campaign"].update(campaign.config.id, {"deadline": clock.iso(deadline)})
+        _log(db, now, state.turn, "deadline", None, {"old": clock.iso(current), "new": clock.iso(deadline)})
+        _tell_everyone(campaign, db, now, "admin_deadline",
+                       {"turn": state.turn, "earlier": deadline < current}, deadline=deadline)
+    return deadline
+
+
+# -- parts ------------------------------------------------------------------------------
+
+
+def _open_state(campaign: Campaign) -> Any:
+    state = campaign.state()
+    if state.over:
+        raise GmError("the campaign is over")
+    return state
+
+
+def _holder(campaign: Campaign, player: str):
+    """The current holder of a seat, by id (case-insensitive), else a refusal that says
+    who the seat went to when `player` once held one."""
+    holder = campaign.config.player(player)
+    if holder is not None:
+        return holder
+    row = campaign.store.one("select id, replaced_by from players where id = ? collate nocase", (player,))
+    if row and row["replaced_by"]:
+        raise GmError(f"{row['id']} no longer plays: {row['replaced_by']} holds the seat")
+    raise GmError(f"no player {player!r} in this campaign (players: {', '.join(p.id for p in campaign.config.players)})")
+
+
+def _address(campaign: Campaign, email: str, *, but: str | None = None) -> str:
+    address = email.strip().lower()
+    if not EMAIL_PATTERN.match(address) or _CONTROLS.search(address):
+        raise GmError(f"{email!r} is not an address")
+    other = next((p for p in campaign.config.players if p.email == address and p.id != but), None)
+    if other is not None:
+        raise GmError(f"{address} is {other.id}'s address")
+    return address
+
+
+def _name(name: str) -> str:
+    name = " ".join(name.split())
+    if not name or _CONTROLS.search(name):
+        raise GmError("the new player needs a name (--name)")
+    return name
+
+
+def _shown(campaign: Campaign, when: datetime) -> str:
+    text = deadline_text(when, campaign.config.timezone)
+    assert text is not None
+    return text["local"] or text["utc"]  # type: ignore[return-value]
+
+
+def _log(db: Any, now: datetime, turn: int, command: str, player: str | None, detail: dict[str, Any]) -> None:
+    db["admin"].insert({"at": clock.iso(now), "turn": turn, "command": command, "player": player,
+                        "detail": json.dumps(detail, sort_keys=True)})
+
+
+def _tell(campaign: Campaign, db: Any, now: datetime, *, to: str, template: str, kind: str,
+          context: dict[str, Any], player: str | None = None, zone: str | None = None) -> None:
+    config = campaign.config
+    deadline = context.pop("deadline", campaign.deadline())
+    holder = config.player(player) if player else None
+    zone = zone or (holder.timezone if holder and holder.timezone else config.timezone)
+    message = compose(sender=config.mail.sender, to=to, template=template, now=now,
+                      context=campaign.mail_basics() | {"deadline": deadline_text(deadline, zone),
+                                                         "player": None} | context)
+    queue(db, message, kind=kind, now=now, player=player, turn=campaign.state().turn)
+
+
+def _tell_everyone(campaign: Campaign, db: Any, now: datetime, template: str, context: dict[str, Any], *,
+                   deadline: datetime | None) -> None:
+    """Every player still in the game and every observer."""
+    for player in campaign.config.players:
+        if not campaign.dropped(player.id):
+            _tell(campaign, db, now, to=player.email, template=template, kind=NOTICE_KIND, player=player.id,
+                  context=context | {"player": {"id": player.id, "name": player.name}, "deadline": deadline})
+    for observer in campaign.config.observers:
+        _tell(campaign, db, now, to=observer.email, template=template, kind=NOTICE_KIND,
+              context=context | {"observer": {"name": observer.name}, "deadline": deadline})
