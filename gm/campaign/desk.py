@@ -173,12 +173,13 @@ class Desk:
         if mail.hostile:
             return self._reply(db, mail, now, to=reply_to, template="refusal", outcome="hostile",
                                context={"problems": self._words([self._hostile(mail.hostile)]),
-                                        "authenticated": False, "ignored": []})
+                                        "authenticated": False, "ignored": [],
+                                        **self._refusal_facts([], self.state)})
         if mail.oversize:
             return self._reply(
                 db, mail, now, to=reply_to, template="refusal", outcome="refused",
                 context={"problems": self._words([problem("too_long", characters=self.config.max_order_text)]),
-                         "authenticated": False, "ignored": []},
+                         "authenticated": False, "ignored": [], **self._refusal_facts([], self.state)},
             )
         grammar = self.campaign.ruleset.grammar(self.campaign.setup.options)
         parsed = parse_orders(mail.text, grammar=grammar, other_keywords=self._other_keywords())
@@ -196,30 +197,36 @@ class Desk:
             problems = [*syntax, problem("unknown_sender")]
             return self._reply(db, mail, now, to=reply_to, template="refusal", outcome="refused",
                                context={"problems": self._words(problems), "authenticated": False,
-                                        "ignored": ignored})
+                                        "ignored": ignored, **self._refusal_facts(problems, self.state)})
 
         state = self.state
         email = player.email
+        zone = player.timezone or self.config.timezone
+        who = {"id": player.id, "name": player.name}
         if parsed.help and not has_orders and not syntax:
-            return self._reply(db, mail, now, to=email, template="help", outcome="help", player=player.id,
+            return self._reply(db, mail, now, to=email, template="help", outcome="help", player=player.id, zone=zone,
                                context={"order": order_view(self.campaign, player.id, self.state), "ignored": ignored,
-                                        "player": {"id": player.id, "name": player.name}})
-        problems = syntax + self._game_problems(parsed, state, received)
+                                        "player": who})
+        problems = syntax + self._game_problems(parsed, state, received, zone)
         order, receipt = standing_order(self.campaign, state.turn, player.id)
         new_order = order
-        if not problems:
-            new_order, more = self.campaign.ruleset.merge(
-                self.campaign.setup, state, player.id, order, parsed.commands)
-            problems += more
-            if not more:
-                problems += self.campaign.ruleset.order_problems(self.campaign.setup, state, player.id, new_order)
+        if self.campaign.dropped(player.id):
+            # nothing they send counts any more, so the lines are not judged against the game
+            problems.append(problem("dropped", gm=self.config.mail.address))
+        elif not state.over:
+            if self.campaign.paused():
+                # refused however good the order; the other problems are still worth knowing
+                problems.append(problem("paused"))
+            new_order, found = self._order_checks(state, player.id, order, parsed)
+            problems += found
         if not has_orders and not problems:
             problems.append(problem("no_order", commands=list(grammar.keywords)))
         if problems:
             return self._reply(db, mail, now, to=email, template="refusal", outcome="refused", player=player.id,
-                               context={"problems": self._words(problems), "authenticated": True, "ignored": ignored,
-                                        "player": {"id": player.id, "name": player.name},
-                                        "order": order_view(self.campaign, player.id, self.state)})
+                               zone=zone, context={"problems": self._words(problems), "authenticated": True,
+                                                   "ignored": ignored, "player": who,
+                                                   "order": order_view(self.campaign, player.id, self.state),
+                                                   **self._refusal_facts(problems, state)})
         db["orders"].insert(
             {
                 "turn": state.turn,
@@ -230,9 +237,25 @@ class Desk:
             }
         )
         view = order_view(self.campaign, player.id, self.state)
-        return self._reply(db, mail, now, to=email, template="ack", outcome="applied", player=player.id,
+        complete = self.campaign.ruleset.order_complete(self.campaign.setup, state, player.id, new_order)
+        return self._reply(db, mail, now, to=email, template="ack", outcome="applied", player=player.id, zone=zone,
                            context={"order": view, "replaces": receipt or None, "ignored": ignored,
-                                    "player": {"id": player.id, "name": player.name}, "help": parsed.help})
+                                    "player": who, "help": parsed.help, "complete": complete})
+
+    def _order_checks(self, state: Any, player: str, standing: Any, parsed: OrderText) -> tuple[Any, list[Problem]]:
+        """Every problem the ruleset finds with the message's commands (merge, each on its
+        line) and with the order they make (order_problems), even when other lines have
+        problems of their own: RULES.md 3, the reply says every problem found. Returns the
+        merged order with them. order_problems judges the whole order and knows no lines;
+        what it says of a part this message named, merge said already on its line, so only
+        what it adds is kept."""
+        ruleset, setup = self.campaign.ruleset, self.campaign.setup
+        merged, found = ruleset.merge(setup, state, player, standing, parsed.commands)
+        found = list(found)
+        for why in ruleset.order_problems(setup, state, player, merged):
+            if not any(why.code == said.code and why.facts == said.facts for said in found):
+                found.append(why)
+        return merged, found
 
     # -- parts ------------------------------------------------------------------------
 
@@ -312,7 +335,7 @@ class Desk:
             to=player.email,
             template="reset",
             context=self.campaign.mail_basics() | {
-                "deadline": deadline_text(self.deadline, config.timezone),
+                "deadline": deadline_text(self.deadline, player.timezone or config.timezone),
                 "player": {"id": player.id, "name": player.name},
                 "password": password,
             },
@@ -334,26 +357,39 @@ class Desk:
         who = "a player's registered address" if registered else "an address no player registered"
         return f"not answered: {sent} refusals went to {to}, {who}, in the 24 hours before (cap {cap})"
 
-    def _game_problems(self, parsed: OrderText, state: Any, received: datetime) -> list[Problem]:
+    def _game_problems(self, parsed: OrderText, state: Any, received: datetime, zone: str) -> list[Problem]:
         problems = []
         if parsed.game is not None and parsed.game.casefold() != self.config.id.casefold():
-            problems.append(problem("other_game", game=parsed.game, campaign=self.config.id))
+            problems.append(problem("other_game", parsed.lines.get("GAME"), game=parsed.game, campaign=self.config.id))
         if state.over:
             problems.append(problem("campaign_over"))
             return problems
         if parsed.turn is not None and parsed.turn != state.turn:
-            problems.append(problem("wrong_turn", turn=parsed.turn, open=state.turn))
+            problems.append(problem("wrong_turn", parsed.lines.get("TURN"), turn=parsed.turn, open=state.turn))
         deadline = self.deadline
         if deadline is not None and received > deadline:
-            text = deadline_text(deadline)["utc"]  # type: ignore[index]
-            problems.append(problem("late", turn=state.turn, deadline=text))
+            text = deadline_text(deadline, zone)
+            assert text is not None
+            problems.append(problem("late", turn=state.turn, deadline=text["utc"], local=text["local"]))
         return problems
 
+    def _refusal_facts(self, problems: list[Problem], state: Any) -> dict[str, Any]:
+        """What a refusal's closing words depend on: the codes of its problems (a late,
+        paused or dropped order cannot be fixed by sending it again, RULES.md 3) and the
+        turn that would take orders."""
+        return {"codes": [p.code for p in problems], "turn": state.turn, "over": state.over}
+
     def _words(self, problems: list[Problem]) -> list[str]:
-        return problem_texts(self.campaign.ruleset.name, problems)
+        """The problems worded, in the order of the message's lines: what is about the
+        message as a whole (late, paused, not a player) first (RULES.md 3, line by line)."""
+        ordered = sorted(problems, key=lambda p: (p.line is not None, p.line or 0))
+        return problem_texts(self.campaign.ruleset.name, ordered)
 
     def _reply(self, db: Any, mail: InboundMail, now: datetime, *, to: str, template: str,
-               outcome: str, context: dict[str, Any], player: str | None = None) -> Outcome:
+               outcome: str, context: dict[str, Any], player: str | None = None,
+               zone: str | None = None) -> Outcome:
+        """Queue the one reply. `zone` is the time zone its deadline is shown in: the
+        authenticated player's own, else the campaign's (a stranger's)."""
         problems = context.get("problems", [])
         if template in UNASKED:
             capped = self._capped(db, to, now)
@@ -363,7 +399,7 @@ class Desk:
                                problems=list(problems))
         config = self.config
         base = self.campaign.mail_basics() | {
-            "deadline": deadline_text(self.deadline, config.timezone),
+            "deadline": deadline_text(self.deadline, zone or config.timezone),
             "subject": mail.subject,
             "player": None,
             "order": None,

@@ -19,8 +19,8 @@ import difflib
 import functools
 import re
 import unicodedata
-from collections.abc import Collection, Hashable, Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Collection, Hashable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 
 from ..rules.grammar import (
     ENVELOPE,
@@ -81,6 +81,9 @@ class OrderText:
     reset: bool = False  # RESET: mail a new password to PLAYER's registered address
     problems: tuple[Problem, ...] = ()
     ignored: tuple[tuple[int, str], ...] = ()
+    # the line of each envelope command that set a value (GAME, PLAYER, PASSWORD, TURN),
+    # so that a problem the caller finds with it (a wrong TURN) is told on its line
+    lines: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -462,4 +465,6 @@ def _result(reader: _Reader) -> OrderText:
         problems=tuple(Problem(p.line, hide(p.text), replace(p.why, facts={
             k: hide(v) if isinstance(v, str) else v for k, v in p.why.facts.items()})) for p in reader.problems),
         ignored=tuple((n, hide(t)) for n, t in reader.ignored),
+        lines={keyword: first.line for (keyword, target), (first, _, _) in reader.seen.items()
+               if keyword in ENVELOPE and target is None},
     )

@@ -438,9 +438,20 @@ class Advanced(Ruleset):
 
     def merge(self, setup: Setup, state: AdvancedState, player: str, standing: AdvancedOrder,
               commands: Iterable[Command]) -> tuple[AdvancedOrder, list[Problem]]:
+        """The action the message names replaces the standing one (orders.merge), and every
+        problem of its action lines, each on its line: a second action, and what
+        `order_problems` says of each action named (RULES.md 3: every problem found)."""
         from .orders import merge  # it imports this module
 
-        return merge(standing, commands)
+        commands = tuple(commands)
+        order, problems = merge(standing, commands)
+        for command in commands:
+            if command.keyword not in ("MOVE", "BUILD"):
+                continue
+            action, *built = command.value
+            named = AdvancedOrder(action, *built)
+            problems += [p.on_line(command.line) for p in self.order_problems(setup, state, player, named)]
+        return (standing if problems else order), problems
 
     def order_problems(self, setup: Setup, state: AdvancedState, player: str,
                        order: AdvancedOrder) -> list[Problem]:
@@ -586,6 +597,16 @@ class Advanced(Ruleset):
             "log": [dataclasses.asdict(go) for go in state.log],
         }
 
+    def rename_player(self, state: AdvancedState, old: str, new: str) -> AdvancedState:
+        import dataclasses
+
+        # the log, the opening throws and who built what are history: who held the seat then
+        return dataclasses.replace(
+            state, order=renamed_in(state.order, old, new), dice=renamed(state.dice, old, new),
+            squares=renamed(state.squares, old, new), ended=renamed(state.ended, old, new),
+            builds=renamed(state.builds, old, new), placings=renamed(state.placings, old, new),
+            winner=new if state.winner == old else state.winner)
+
     def load_state(self, data: Mapping[str, Any]) -> AdvancedState:
         return AdvancedState(
             turn=data["turn"],
@@ -597,16 +618,6 @@ class Advanced(Ruleset):
             builds=dict(data["builds"]),
             built=tuple(Built(**b) for b in data["built"]),
             winner=data["winner"],
-    def rename_player(self, state: AdvancedState, old: str, new: str) -> AdvancedState:
-        import dataclasses
-
-        # the log, the opening throws and who built what are history: who held the seat then
-        return dataclasses.replace(
-            state, order=renamed_in(state.order, old, new), dice=renamed(state.dice, old, new),
-            squares=renamed(state.squares, old, new), ended=renamed(state.ended, old, new),
-            builds=renamed(state.builds, old, new), placings=renamed(state.placings, old, new),
-            winner=new if state.winner == old else state.winner)
-
             placings=dict(data["placings"]),
             opening=tuple(event_from_json(t) for t in data["opening"]),
             log=tuple(event_from_json(go) for go in data["log"]),

@@ -26,7 +26,7 @@ from ..chance import Chance
 from ..events import event_reader
 from ..grammar import Command, Grammar
 from ..moving import Step, landing
-from ..problem import Problem, problem
+from ..problem import Problem
 from ..ranking import competition_places
 
 TRAPDOOR_COLOUR = "#4a2a6b"  # how the archive frames an elected trapdoor
@@ -311,9 +311,9 @@ class Postal(Ruleset):
     def merge(
         self, setup: Setup, state: PostalState, player: str, standing: PostalOrder,
         commands: Iterable[Command],
-    ) -> tuple[PostalOrder, list[str]]:
+    ) -> tuple[PostalOrder, list[Problem]]:
         """The standing order with what one accepted message names replaced (RULES.md
-        2.4), and why its commands do not fit the campaign's boards."""
+        2.4), and every problem of its commands, each on its line."""
         from .orders import merge  # it imports this module
 
         return merge(setup, state, player, standing, commands)
@@ -337,27 +337,15 @@ class Postal(Ruleset):
     def order_problems(
         self, setup: Setup, state: PostalState, player: str, order: PostalOrder
     ) -> list[Problem]:
-        """Why an order cannot be played this turn (empty when it can)."""
+        """Why an order cannot be played this turn (empty when it can). `merge` says the
+        same of each line it reads, on that line."""
+        from .orders import number_problem, trapdoor_problem  # it imports this module
+
         options: PostalOptions = setup.options
-        problems = []
-        moving = state.moving_boards(player)
-        moving_hands = {options.hand(b) for b in moving}
-        for hand, number in order.numbers.items():
-            held = state.hands[player].get(hand)
-            board = None if hand == SHARED else hand
-            if held is None:
-                problems.append(problem("no_such_board", board=hand))
-            elif hand not in moving_hands:
-                problems.append(problem("no_number_needed", board=board))
-            elif number not in held:
-                problems.append(problem("number_not_held", number=number, board=board, held=list(held)))
-        for board_id, square in order.trapdoors.items():
-            board = setup.boards.get(board_id)
-            if board is None:
-                problems.append(problem("no_such_board", board=board_id))
-            elif not 1 <= square <= board.squares:
-                problems.append(problem("square_off_board", board=board_id, squares=board.squares, square=square))
-        return problems
+        moving_hands = {options.hand(b) for b in state.moving_boards(player)}
+        found = [number_problem(state, player, hand, number, moving_hands) for hand, number in order.numbers.items()]
+        found += [trapdoor_problem(setup, board_id, square) for board_id, square in order.trapdoors.items()]
+        return [p for p in found if p is not None]
 
     @staticmethod
     def _plainly_playable(
@@ -721,11 +709,6 @@ class Postal(Ruleset):
     def dump_state(self, state: PostalState) -> dict[str, Any]:
         return {
             "turn": state.turn,
-    def rename_player(self, state: PostalState, old: str, new: str) -> PostalState:
-        boards = {b: BoardState(bs.closed, bs.trapdoor, renamed(bs.pieces, old, new))
-                  for b, bs in state.boards.items()}
-        return PostalState(state.turn, state.over, boards, renamed(state.hands, old, new))
-
             "over": state.over,
             "boards": {
                 b: {
@@ -737,6 +720,11 @@ class Postal(Ruleset):
             },
             "hands": {p: {h: list(held) for h, held in hs.items()} for p, hs in state.hands.items()},
         }
+
+    def rename_player(self, state: PostalState, old: str, new: str) -> PostalState:
+        boards = {b: BoardState(bs.closed, bs.trapdoor, renamed(bs.pieces, old, new))
+                  for b, bs in state.boards.items()}
+        return PostalState(state.turn, state.over, boards, renamed(state.hands, old, new))
 
     def load_state(self, data: Mapping[str, Any]) -> PostalState:
         return PostalState(

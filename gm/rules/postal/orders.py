@@ -15,7 +15,7 @@ from . import SHARED, PostalOptions, PostalOrder
 if TYPE_CHECKING:
     from ..base import Setup
 
-__all__ = ["FORMS", "BoardName", "merge", "postal_grammar"]
+__all__ = ["FORMS", "BoardName", "merge", "number_problem", "postal_grammar", "trapdoor_problem"]
 
 FORMS = {
     "NUMBER": "NUMBER <1-6>",
@@ -96,7 +96,10 @@ def merge(
     a NUMBER replaces the number for its hand, a TRAPDOOR the nomination for its board,
     `TRAPDOOR <board> NONE` withdraws it; what the message does not name stands. Returns
     the new order and why the commands do not fit this campaign's boards (empty when
-    they do). Whether the order can be played is `Postal.order_problems`."""
+    they do), each on its line: a board that does not exist, and what
+    `Postal.order_problems` would say of the number or nomination the line sets (a number
+    not held, a square off the board), so that the reply tells every problem by its line
+    (RULES.md 3). A line with a problem changes nothing."""
     per_board = setup.options.per_board
     boards = list(setup.boards)
     only_board = boards[0] if len(boards) == 1 else None
@@ -105,6 +108,7 @@ def merge(
         wanted = written.casefold()
         return next((b for b in boards if b.casefold() == wanted), None)
 
+    moving_hands = {setup.options.hand(b) for b in state.moving_boards(player)}
     problems: list[Problem] = []
     numbers, trapdoors = dict(standing.numbers), dict(standing.trapdoors)
     commands = list(commands)
@@ -117,6 +121,10 @@ def merge(
             if written is not None:
                 problems.append(problem("numbers_shared", command.line, board=written, number=number))
                 continue
+            why = number_problem(state, player, SHARED, number, moving_hands)
+            if why is not None:
+                problems.append(why.on_line(command.line))
+                continue
             numbers[SHARED] = number
             continue
         board = board_id(written) if written is not None else only_board
@@ -124,6 +132,10 @@ def merge(
             problems.append(problem("no_such_board_named", command.line, keyword="NUMBER", board=written, value=number)
                             if written is not None else
                             problem("name_the_board", command.line, keyword="NUMBER", value=number, example=boards[0]))
+            continue
+        why = number_problem(state, player, setup.options.hand(board), number, moving_hands)
+        if why is not None:
+            problems.append(why.on_line(command.line))
             continue
         numbers[board] = number
     for command in commands:
@@ -140,6 +152,33 @@ def merge(
             continue
         if square is None:
             trapdoors.pop(board, None)
-        else:
-            trapdoors[board] = square
+            continue
+        why = trapdoor_problem(setup, board, square)
+        if why is not None:
+            problems.append(why.on_line(command.line))
+            continue
+        trapdoors[board] = square
     return PostalOrder(numbers, trapdoors), problems
+
+
+def number_problem(state: Any, player: str, hand: str, number: int, moving_hands: set[str]) -> Problem | None:
+    """Why `number` cannot be played for `hand` this turn (RULES.md 2.4), or None."""
+    held = state.hands[player].get(hand)
+    board = None if hand == SHARED else hand
+    if held is None:
+        return problem("no_such_board", board=hand)
+    if hand not in moving_hands:
+        return problem("no_number_needed", board=board)
+    if number not in held:
+        return problem("number_not_held", number=number, board=board, held=list(held))
+    return None
+
+
+def trapdoor_problem(setup: Setup, board_id: str, square: int) -> Problem | None:
+    """Why a nomination of `square` on `board_id` cannot stand (RULES.md 2.4), or None."""
+    board = setup.boards.get(board_id)
+    if board is None:
+        return problem("no_such_board", board=board_id)
+    if not 1 <= square <= board.squares:
+        return problem("square_off_board", board=board_id, squares=board.squares, square=square)
+    return None
