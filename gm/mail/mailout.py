@@ -17,14 +17,35 @@ import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from email.message import EmailMessage
+from email.policy import EmailPolicy
 from email.utils import format_datetime, formataddr, make_msgid, parseaddr
 from functools import cache
 from typing import Any
 
 import jinja2
+import jinja2.ext
 
 from ..clock import iso
 from ..resources import shipped
+
+# A subject longer than this is cut at a word: mail apps show about 60 characters, and a
+# header line past 78 is folded, so a longer one only makes the header harder to read.
+MAX_SUBJECT = 140
+# The first line of a mail text template (`Subject: ...`) or a calendar text (`Summary:
+# ...`): it ends where its line ends, whatever tag closes it (_FirstLineKeepsItsNewline).
+_LABEL_LINE = re.compile(r"^(?P<line>.*?\b(?:Subject|Summary):.*?)(?<![+-])%\}[ \t]*$", re.MULTILINE)
+
+
+class _FirstLineKeepsItsNewline(jinja2.ext.Extension):
+    """trim_blocks eats the newline after a block tag, so a Subject line ending in `{%
+    endif %}` ran into the body ("How to write ordersOrders are plain lines ..."). The
+    first `Subject:`/`Summary:` line's closing tag is written `+%}` (Jinja's "keep this
+    newline"), so no template can lose it, however its first line ends."""
+
+    def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
+        if not name or not name.endswith(".txt"):
+            return source
+        return _LABEL_LINE.sub(lambda m: m["line"] + "+%}", source, count=1)
 
 
 class _Templates(jinja2.BaseLoader):
@@ -67,16 +88,43 @@ def environment(kind: str) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        extensions=["jinja2.ext.do"],  # lets a template build a small list (welcome.html)
+        # `do` lets a template build a small list (welcome.html)
+        extensions=["jinja2.ext.do", _FirstLineKeepsItsNewline],
     )
     env.filters["square"] = lambda s: "Start" if s == 0 else str(s)
     env.filters["ordinal"] = ordinal
     env.filters["mailto"] = mailto
+    env.filters["turn_page"] = _turn_page
     env.globals["once"] = _once()
     # `{% import partial("_order.html") as o %}`: a part looked up for the mail's ruleset
     # like a whole mail, so a generic mail shows each ruleset's own order without a copy
     env.globals["partial"] = jinja2.pass_context(lambda context, name: find_template(kind, "mail", name, context))
     return env
+
+
+def _turn_page(view: Any) -> str:
+    """The archive's page of the turn a report tells (its file name, as the archive names it)."""
+    from ..publish.archive import turn_page
+
+    return turn_page(view)
+
+
+def rules_file(ruleset: str) -> Any:
+    """docs/rules/<ruleset>.md (or that of the ruleset it derives from), which the archive
+    publishes as rules.html; None when gm ships no rules for it."""
+    try:
+        docs = shipped("docs")
+    except FileNotFoundError:
+        return None
+    for name in lineage(ruleset):
+        path = docs / "rules" / f"{name}.md"
+        if path.is_file():
+            return path
+    return None
+
+
+# Mail that carries the ruleset's rules, so a player without an archive still has them
+RULES_ATTACHED = ("help", "welcome")
 
 
 def _once():
@@ -167,7 +215,50 @@ def render(template: str, context: Mapping[str, Any]) -> tuple[str, str, str]:
         raise ValueError(f"templates/{text_template.name} must start with a Subject: line")
     # templates read better with blank lines around blocks; mail reads better without runs
     body = re.sub(r"\n{3,}", "\n\n", body.lstrip("\n"))
-    return first[len("Subject:") :].strip(), body, html
+    return subject_line(first[len("Subject:") :]), body, html
+
+
+def subject_line(text: str) -> str:
+    """One line of at most MAX_SUBJECT characters: runs of white space made one space, and
+    a longer one cut after a whole word (the campaign tag stays first)."""
+    text = " ".join(text.split())
+    if len(text) <= MAX_SUBJECT:
+        return text
+    cut = text[: MAX_SUBJECT - 3].rsplit(" ", 1)[0]
+    return cut.rstrip(" ,;:") + "..."
+
+
+def references_header(parent_references: Sequence[str], parent: str) -> str:
+    """RFC 5322 3.6.4: the parent's References (or, lacking them, its In-Reply-To) then
+    the parent's Message-ID, each id once, in order. The ten last at most: the thread's
+    first message and the nearest ones say most about where a reply belongs."""
+    ids = list(dict.fromkeys([*parent_references, parent]))
+    if len(ids) > 10:
+        ids = ids[:1] + ids[-9:]
+    return " ".join(ids)
+
+
+class _MailPolicy(EmailPolicy):
+    """SMTP's policy, but a plain-ASCII Subject folds between its words with at least one
+    on the `Subject:` line. The email package moves a subject of 70 to 77 characters whole
+    to the next line, leaving `Subject:` alone, which some mail apps show as no subject."""
+
+    def _fold(self, name: str, value: Any, refold_binary: bool = False) -> str:
+        text = str(value)
+        if name.lower() != "subject" or not text.isascii() or not text.isprintable():
+            return super()._fold(name, value, refold_binary)
+        limit = self.max_line_length or 78
+        lines = [f"{name}:"]
+        for word in text.split():
+            # a word too long for any line stays on the line it starts (never alone: a
+            # line that is only `Subject:` or only white space is a broken header)
+            if len(lines[-1]) + 1 + len(word) > limit and lines[-1] not in (f"{name}:", ""):
+                lines.append("")
+            lines[-1] += " " + word
+        return self.linesep.join(lines) + self.linesep
+
+
+MAIL_POLICY = _MailPolicy(linesep="\r\n")
 
 
 def compose(
@@ -182,7 +273,13 @@ def compose(
     auto_reply: bool = False,
     attachments: Sequence[tuple[bytes, str, str, str]] = (),
 ) -> EmailMessage:
-    """One message. `attachments` are (data, maintype, subtype, filename)."""
+    """One message. `attachments` are (data, maintype, subtype, filename). Help and
+    welcome mail also carry the ruleset's rules (RULES_ATTACHED); their templates say so
+    through `rules_attached`, the attachment's name, or None."""
+    rules = None
+    if template in RULES_ATTACHED:
+        rules = rules_file(str(context.get("ruleset", "")))
+        context = {**context, "rules_attached": f"rules-{context['ruleset']}.md" if rules else None}
     subject, text, html = render(template, context)
     message = EmailMessage()
     message["From"] = sender
@@ -194,7 +291,7 @@ def compose(
     message["Message-ID"] = make_msgid(domain=domain)
     if in_reply_to:
         message["In-Reply-To"] = in_reply_to
-        message["References"] = " ".join([*references, in_reply_to][-10:]) if references else in_reply_to
+        message["References"] = references_header(references, in_reply_to)
     if auto_reply:
         # RULES.md 3: every reply says it is automatic, so no well-behaved robot answers it
         message["Auto-Submitted"] = "auto-replied"
@@ -203,6 +300,10 @@ def compose(
     message.add_alternative(html, subtype="html", cte=transfer_encoding(html))
     for data, maintype, subtype, filename in attachments:
         message.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
+    if rules is not None:
+        # as text, so it is labelled UTF-8 and readable in any mail app
+        message.add_attachment(rules.read_text(encoding="utf-8"), subtype="markdown",
+                               filename=context["rules_attached"])
     return message
 
 
@@ -216,8 +317,6 @@ def queue(
     player: str | None = None,
 ) -> int:
     """Put a message in the outbox table (inside the caller's transaction)."""
-    from email import policy
-
     row = db["outbox"].insert(
         {
             "kind": kind,
@@ -226,7 +325,7 @@ def queue(
             "recipient": parseaddr(str(message["To"]))[1],
             "message_id": str(message["Message-ID"]),
             "subject": str(message["Subject"]),
-            "raw": message.as_bytes(policy=policy.SMTP),
+            "raw": message.as_bytes(policy=MAIL_POLICY),
             "queued_at": iso(now),
             "status": "queued",
             "attempts": 0,

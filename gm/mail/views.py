@@ -63,6 +63,12 @@ class PlayerMail:
     own: Any = None  # Ruleset.player_view: what only this player knows, what they may send
     order: Any = None  # the standing order (reminders): desk.order_view, the player's own
     calendar: bool = False  # a .ics file with the deadline is attached
+    # the published archive's address, ending "/" (campaign.yaml archive_url); None: the
+    # mail links nothing
+    archive_url: str | None = None
+    # who held a seat when, public: ({"player", "name", "held_by": [{"player", "name",
+    # "from_turn", "until_turn"}]}, ...); templates/mail/_notes.* say it when not empty
+    seats: tuple[Mapping[str, Any], ...] = ()
 
     def context(self) -> dict[str, Any]:
         """The template context: exactly these fields, nothing else."""
