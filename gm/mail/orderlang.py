@@ -46,7 +46,9 @@ FORMS = {
 }
 
 # A line whose first word is this close to one of the game's commands (difflib's ratio)
-# and at least this long is taken for a misspelt command, not for a free line.
+# and at least this long is taken for a misspelt command, not for a free line. Not 0.75:
+# every four-letter word one letter off a command scores that, so "Name: Ann", "Same
+# here" and "More soon" would read as GAME, GAME and MOVE and refuse the message.
 NEAR_MISS_CUTOFF = 0.8
 NEAR_MISS_LETTERS = 4
 # ... and only a line as short as a command: prose ("Turns out I'm away, sorry.") is free text.
