@@ -170,7 +170,23 @@ class Campaign:
             "commands": tuple(ruleset.grammar(self.setup.options).forms.values()),
             # the published archive, when the GM names where (campaign.yaml archive_url)
             "archive_url": config.archive_url,
+            "seats": self.seat_changes(),
         }
+
+    def seat_changes(self) -> tuple[dict[str, Any], ...]:
+        """The seats that changed hands, for the reports' note of who held a seat when:
+        the current holder, and every holder of the seat oldest first."""
+        if not self.started():
+            return ()
+        by_seat: dict[int, list[dict[str, Any]]] = {}
+        for row in self.holders():
+            by_seat.setdefault(row["seat"], []).append(row)
+        names = self.names()
+        return tuple(
+            {"player": rows[-1]["player"], "name": names.get(rows[-1]["player"], rows[-1]["name"]),
+             "held_by": [{"player": r["player"], "name": names.get(r["player"], r["name"]),
+                          "from_turn": r["from_turn"], "until_turn": r["until_turn"]} for r in rows]}
+            for rows in by_seat.values() if len(rows) > 1)
 
     def opening_view(self) -> Any:
         """The ruleset's public view of the start (Ruleset.opening_view)."""
@@ -218,7 +234,7 @@ class Campaign:
         """Who held which seat when: one row per holder (seat, player, name, from_turn,
         until_turn: the last turn they held it, None for the current holder)."""
         return self.store.rows(
-            "select seat, id as player, name, from_turn, until_turn from players order by seat, from_turn")
+            "select seat, id as player, name, from_turn, until_turn from players order by seat, rowid")
 
     def state_json(self) -> dict[str, Any]:
         """`gm state --json` exactly as CONTRACT.md gives it."""

@@ -120,6 +120,7 @@ def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *,
         next_turn=None if state.over else state.turn,
         calendar=deadline is not None and not state.over,
         archive_url=basics.get("archive_url"),
+        seats=basics.get("seats", ()),
         **parts,
     )
 
@@ -221,6 +222,13 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
             )
             # kind stays "report" for the final results too: undo withdraws reports by kind
             queue(db, message, kind="report", now=now, player=player.id, turn=state.turn)
+        # observers (campaign.yaml) read the public part only: no field of theirs holds a hand
+        observed = basics | {"view": view, "player": None, "next_turn": None if result.state.over else result.state.turn,
+                             "deadline": deadline_view(deadline_text(new_deadline, config.timezone))}
+        for observer in config.observers:
+            message = compose(sender=config.mail.sender, to=observer.email, template="observer",
+                              context=observed | {"observer": {"name": observer.name}}, now=now)
+            queue(db, message, kind="report", now=now, turn=state.turn)
         message = compose(sender=config.mail.sender, to=config.mail.sender, template="gm_report",
                           context=gm_context, now=now)
         queue(db, message, kind="gm-report", now=now, turn=state.turn)
