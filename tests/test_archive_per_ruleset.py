@@ -192,7 +192,7 @@ def test_generic_archive_of_a_ruleset_with_no_archive_of_its_own():
     assert not any(postal_words(text) for text in site.values())
     index = site["index.html"]
     assert "Final standings" in index and "<code>step</code> rules for 3 players on 1 board." in index
-    assert index.count("<svg") == 1 and "Race on board A" in index  # the race chart
+    assert index.count('<svg xmlns') == 1 and "Race on board A" in index  # the race chart (the legend's keys aside)
     assert "Toy &lt;Cup&gt;" in index and "<Cup>" not in index
     # RULES.md 4.1: the layout is public, so the board is drawn from the first publish
     boards = site["boards.html"]
@@ -212,7 +212,10 @@ def test_generic_archive_while_the_toy_campaign_runs():
     check_site(site)
     assert "Turn 3 is open until Fri 15 Jan 2027 18:00 UTC." in site["index.html"]
     assert SECRET_NAME in site["boards.html"] and "as the board stands now" in site["boards.html"]
-    assert "Placings so far: board A -." in site["player-cat.html"]
+    # nobody is placed yet: the player's page and the standings say where each piece stands
+    square = data.positions["cat"][0].square
+    assert f'So far: board A <span class="muted">on</span> {square or "Start"}.' in site["player-cat.html"]
+    assert "-</td>" not in site["index.html"] and f'<span class="muted">on</span> {square or "Start"}</td>' in site["index.html"]
 
 
 def test_generic_archive_after_the_reveal_shows_how_to_check_every_commitment(tmp_path):

@@ -30,9 +30,12 @@ only once revealed, with the salts and the seed. Nobody's secret orders ever do.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from markupsafe import Markup
 
 from ..rules.base import ArchivePicture, ArchivePiece, ArchiveStanding, ArchiveTurn, Ruleset, Setup
 from .chart import Chart, Series, race_chart
@@ -70,9 +73,39 @@ class Revealed:
 
 
 @dataclass(frozen=True)
+class FormerHolder:
+    """Someone who held a seat before its current holder, up to and including `until_turn`."""
+
+    player: str
+    name: str
+    until_turn: int
+
+
+@dataclass(frozen=True)
 class PlayerPublic:
     id: str
     name: str
+    former: tuple[FormerHolder, ...] = ()  # who held this seat before, oldest first
+
+
+@dataclass(frozen=True)
+class Holder:
+    """One row of Campaign.holders(): who held which seat (its index in campaign.yaml) when."""
+
+    seat: int
+    player: str
+    name: str
+    from_turn: int | None
+    until_turn: int | None  # None for the current holder
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a piece stands on a board: its square (0 is Start) and whether it has finished.
+    Public in every ruleset (each turn's report shows where each piece ended)."""
+
+    square: int
+    finished: bool
 
 
 @dataclass(frozen=True)
@@ -94,6 +127,12 @@ class ArchiveInput:
     deadline: str | None
     revealed: Revealed | None = None
     opening: Any = None  # the ruleset's public view of the start (Ruleset.opening_view)
+    # each player's piece per board now, in board order, for the standings during play
+    positions: Mapping[str, tuple[Position, ...]] = field(default_factory=dict)
+    resolved_at: tuple[str, ...] = ()  # when each of `turns` was resolved (UTC, ISO 8601)
+    started_at: str | None = None
+    archive_url: str | None = None  # campaign.yaml's, ending with "/": the feed's links are absolute
+    rules: str | None = None  # the ruleset's rules in Markdown (docs/rules/<ruleset>.md), when shipped
 
 
 @dataclass(frozen=True)
@@ -107,6 +146,7 @@ class Page:
     context: Mapping[str, Any] = field(default_factory=dict)
     data: bytes | None = None
     rulesets: tuple[str, ...] = ()
+    kind: str = "html"  # "atom": the feed, built by gm.publish.feed from `context`
 
 
 @dataclass(frozen=True)
@@ -187,6 +227,7 @@ def load_archive(campaign: Any) -> ArchiveInput:
         )
     over = ruleset.state_json(setup, state)["over"]
     deadline = None if over else deadline_text(campaign.deadline(), config.timezone)
+    resolved = tuple(r["resolved_at"] or "" for r in campaign.store.rows("select resolved_at from turns order by turn"))
     return assemble(
         ruleset, setup,
         campaign=config.id,
@@ -199,7 +240,66 @@ def load_archive(campaign: Any) -> ArchiveInput:
         deadline=deadline["utc"] if deadline else None,
         secrets=secrets,
         opening=campaign.opening_view(),
+        holders=tuple(Holder(**h) for h in campaign.holders()),
+        resolved_at=resolved,
+        started_at=row.get("started_at"),
+        archive_url=config.archive_url,
+        rules=rules_text(template_rulesets(ruleset)),
     )
+
+
+def rules_text(rulesets: Sequence[str]) -> str | None:
+    """docs/rules/<ruleset>.md of the first of `rulesets` that has one (a house ruleset
+    shows the rules of the one it derives from), or None."""
+    from ..resources import shipped
+
+    try:
+        folder = shipped("docs") / "rules"
+    except FileNotFoundError:
+        return None
+    for name in rulesets:
+        path = folder / f"{name}.md"
+        if path.is_file():
+            return path.read_text(encoding="utf-8")
+    return None
+
+
+def _names_at(names: Mapping[str, str], holders: Sequence[Holder], turn: int) -> Mapping[str, str]:
+    """The names as they stood in `turn`: a seat's current holder is shown under the name of
+    whoever held the seat then (a state renamed to the new id still shows the old holder)."""
+    current = {h.seat: h.player for h in holders if h.until_turn is None}
+    result = dict(names)
+    for h in holders:
+        if h.until_turn is not None and h.seat in current and (h.from_turn or 0) <= turn <= h.until_turn:
+            result[current[h.seat]] = h.name
+    return result
+
+
+def _former(holders: Sequence[Holder], player: str) -> tuple[FormerHolder, ...]:
+    seat = next((h.seat for h in holders if h.player == player and h.until_turn is None), None)
+    return tuple(
+        FormerHolder(h.player, h.name, h.until_turn)
+        for h in sorted(holders, key=lambda h: (h.from_turn or 0, h.until_turn or 0))
+        if h.seat == seat and h.until_turn is not None and seat is not None
+    )
+
+
+def positions_of(setup: Setup, now: Mapping[str, Any]) -> dict[str, tuple[Position, ...]]:
+    """Each player's piece on every board, from the CONTRACT.md keys of `state_json`."""
+    return {
+        p: tuple(Position(now["boards"][b]["players"][p]["square"], bool(now["boards"][b]["players"][p]["finished"]))
+                 for b in setup.boards)
+        for p in setup.players
+    }
+
+
+def turn_positions(turn: ArchiveTurn) -> dict[str, tuple[Position, ...]]:
+    """Each player's piece on every board at the end of `turn`."""
+    result: dict[str, list[Position]] = {}
+    for line in turn.boards:
+        for piece in line.pieces:
+            result.setdefault(piece.player, []).append(Position(piece.end, piece.finished))
+    return {p: tuple(v) for p, v in result.items()}
 
 
 def assemble(
@@ -216,11 +316,21 @@ def assemble(
     deadline: str | None = None,
     secrets: Secrets | None = None,
     opening: Any = None,
+    holders: Sequence[Holder] = (),
+    resolved_at: Sequence[str] = (),
+    started_at: str | None = None,
+    archive_url: str | None = None,
+    rules: str | None = None,
 ) -> ArchiveInput:
     """The archive's input from a ruleset's views of a campaign (no store: the tests feed
     it campaigns played in the rules core). The boards are drawn, and named, only when
-    the ruleset's layouts are public or the campaign has been revealed."""
-    turns = tuple(ruleset.archive_turn(setup, t.before, t.after, t.events, names) for t in played)
+    the ruleset's layouts are public or the campaign has been revealed. Each turn is
+    told under the names of the seats' holders of that turn (`holders`)."""
+    turns = tuple(
+        ruleset.archive_turn(setup, t.before, t.after, t.events,
+                             _names_at(names, holders, ruleset.state_json(setup, t.before)["turn"]))
+        for t in played
+    )
     now = ruleset.state_json(setup, state)
     shown = secrets is not None or not ruleset.hidden_boards
     pictures: dict[str, ArchivePicture] = {}
@@ -265,7 +375,7 @@ def assemble(
         ruleset=ruleset.name,
         template_rulesets=template_rulesets(ruleset),
         hidden_boards=ruleset.hidden_boards,
-        players=tuple(PlayerPublic(p, names.get(p, p)) for p in setup.players),
+        players=tuple(PlayerPublic(p, names.get(p, p), _former(holders, p)) for p in setup.players),
         boards=boards,
         seed_commitment=seed_commitment,
         turns=turns,
@@ -275,10 +385,41 @@ def assemble(
         deadline=deadline,
         revealed=revealed,
         opening=opening,
+        positions=positions_of(setup, now),
+        resolved_at=tuple(resolved_at),
+        started_at=started_at,
+        archive_url=archive_url,
+        rules=rules,
     )
 
 
 # -- the pure step: pages -------------------------------------------------------------------
+
+FEED = "feed.xml"
+RULES_PAGE = "rules.html"
+SAFE_LINK = re.compile(r"^(https?://|mailto:|#|[A-Za-z0-9_./-]*(#[A-Za-z0-9_.-]*)?$)")
+
+
+def rules_html(text: str) -> Markup:
+    """The rules' Markdown as HTML for the archive's frame. The docs are ours, but raw HTML in
+    them is shown as text rather than passed through, and a link or image to anything but
+    the web, mail, an anchor or a relative path loses its target (no javascript: URL)."""
+    import markdown
+    from markdown.treeprocessors import Treeprocessor
+
+    class SafeLinks(Treeprocessor):
+        def run(self, root):
+            for element in root.iter():
+                for attribute in ("href", "src"):
+                    value = element.get(attribute)
+                    if value is not None and not SAFE_LINK.match(value.strip()):
+                        del element.attrib[attribute]
+
+    md = markdown.Markdown(extensions=["tables", "toc"], output_format="html")
+    md.preprocessors.deregister("html_block")
+    md.inlinePatterns.deregister("html")
+    md.treeprocessors.register(SafeLinks(md), "safe_links", 0)
+    return Markup(md.convert(text))
 
 
 def turn_label(turn: ArchiveTurn) -> str:
@@ -348,6 +489,9 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
         "player_links": tuple((p.name, player_page(p.id)) for p in data.players),
         "revealed": data.revealed,
         "over": data.over,
+        "former": {p.id: p.former for p in data.players},
+        "feed": FEED,
+        "rules_page": RULES_PAGE if data.rules is not None else None,
     }
     board_charts = charts(data)
     rulesets = data.template_rulesets
@@ -361,6 +505,7 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
             "next_turn": data.next_turn,
             "deadline": data.deadline,
             "last_turn": data.turns[-1].turns[-1] if data.turns else None,
+            "positions": data.positions,
         }, rulesets=rulesets),
         Page("boards.html", "archive/boards.html", site | {
             "page": "boards",
@@ -372,7 +517,7 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
         following = turn_links[index + 1] if index + 1 < len(turn_links) else None
         pages.append(Page(turn_page(turn), "archive/turn.html", site | {
             "page": "turn", "record": turn, "view": turn.view, "label": turn_label(turn),
-            "previous": previous, "next": following,
+            "previous": previous, "next": following, "positions": turn_positions(turn),
         }, rulesets=rulesets))
     for player in data.players:
         line = next(s for s in data.standings if s.player == player.id)
@@ -380,7 +525,23 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
             "page": "player", "player": player, "standing": line,
             "histories": _histories(data, player.id),
             "chart_colour": _colour_of(board_charts, player.id),
+            "position": data.positions.get(player.id),
         }, rulesets=rulesets))
+    if data.rules is not None:
+        pages.append(Page(RULES_PAGE, "archive/rules.html", site | {
+            "page": "rules", "rules": rules_html(data.rules),
+        }, rulesets=rulesets))
+    pages.append(Page(FEED, None, site | {
+        "page": "feed",
+        "archive_url": data.archive_url,
+        "seed_commitment": data.seed_commitment,
+        "started_at": data.started_at,
+        "entries": tuple(
+            {"turn": turn, "label": turn_label(turn), "page": turn_page(turn),
+             "resolved_at": data.resolved_at[index] if index < len(data.resolved_at) else data.started_at}
+            for index, turn in enumerate(data.turns)
+        ),
+    }, rulesets=rulesets, kind="atom"))
     if data.revealed:
         for board in data.revealed.boards:
             # the exact canonical text, byte for byte, so anyone can hash the file itself

@@ -88,6 +88,10 @@ def canonical_html(board: RevealedBoard) -> Markup:
 def render_page(page: Page) -> bytes:
     if page.data is not None:
         return page.data
+    if page.kind == "atom":
+        from .feed import render_feed
+
+        return render_feed(page.context, _environment(page.rulesets))
     assert page.template is not None
     return _environment(page.rulesets).get_template(page.template).render(page.context).encode("utf-8")
 

@@ -1,0 +1,64 @@
+"""The archive's Atom feed (feed.xml): one entry per published turn, so spectators can follow
+the campaign in a feed reader. Built with feedgen from the same public input as the pages
+(`archive.build_site` gives it a Page of kind "atom"); its words come from
+templates/archive/_feed.txt.
+
+Its bytes depend only on the published turns: every date in it is a turn's resolution time
+(or the campaign's start), never the time of publishing, so a publish with no new turn
+leaves feed.xml alone like any other page.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+import jinja2
+from feedgen.feed import FeedGenerator
+from markupsafe import Markup
+
+EPOCH = "1970-01-01T00:00:00Z"  # a campaign assembled without a start time (tests)
+
+
+def _moment(text: str | None) -> datetime:
+    return datetime.strptime(text or EPOCH, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+
+
+def feed_id(campaign: str, seed_commitment: str, *parts: str) -> str:
+    """A permanent id with no address of its own: the campaign's id and seed commitment
+    name it uniquely, and a name-based UUID keeps it the same on every publish."""
+    return "urn:uuid:" + str(uuid.uuid5(uuid.NAMESPACE_URL, ":".join(("gm", campaign, seed_commitment, *parts))))
+
+
+def render_feed(context: Mapping[str, Any], env: jinja2.Environment) -> bytes:
+    """feed.xml from the feed page's context (built by archive.build_site)."""
+    words = env.get_template("archive/_feed.txt").module
+    base = context["archive_url"] or ""  # ends with "/" when set (config.py): pages are relative to it
+
+    def text(macro: Any, *args: Any) -> str:
+        # the archive's templates escape what they print; feedgen escapes again, so the
+        # words go to it as the plain text they stand for, on one line
+        return " ".join(Markup(macro(*args)).unescape().split())
+
+    fg = FeedGenerator()
+    fg.id(base + "feed.xml" if base else feed_id(context["campaign"], context["seed_commitment"]))
+    fg.title(text(words.feed_title, context))
+    fg.subtitle(text(words.feed_subtitle, context))
+    fg.link(href=base + "feed.xml", rel="self", type="application/atom+xml")
+    fg.link(href=base + "index.html", rel="alternate", type="text/html")
+    fg.generator("gm")
+    fg.language("en")
+    entries = context["entries"]
+    fg.updated(_moment(entries[-1]["resolved_at"] if entries else context["started_at"]))
+    for entry in entries:
+        fe = fg.add_entry(order="prepend")  # newest first, as feed readers list them
+        fe.id(base + entry["page"] if base else
+              feed_id(context["campaign"], context["seed_commitment"], entry["page"]))
+        fe.title(text(words.entry_title, context, entry))
+        fe.link(href=base + entry["page"], rel="alternate", type="text/html")
+        fe.updated(_moment(entry["resolved_at"]))
+        fe.published(_moment(entry["resolved_at"]))
+        fe.summary(text(words.entry_summary, context, entry))
+    return fg.atom_str(pretty=True)
