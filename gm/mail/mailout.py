@@ -43,7 +43,7 @@ class _FirstLineKeepsItsNewline(jinja2.ext.Extension):
     newline"), so no template can lose it, however its first line ends."""
 
     def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
-        if not name or not name.endswith(".txt"):
+        if name is not None and not name.endswith(".txt"):
             return source
         return _LABEL_LINE.sub(lambda m: m["line"] + "+%}", source, count=1)
 
