@@ -229,3 +229,12 @@ def test_readme_shows_each_administration_command_with_an_example(command):
     section = README.split("### Administration\n", 1)[1].split("\n### ", 1)[0]
     # an example is the command run on a campaign: `gm -C $C player drop carol`
     assert re.search(rf"`gm -C \S+ {command}\b[^`]*`", section), f"README's Administration has no example of gm {command}"
+
+
+@pytest.mark.parametrize("name", RULESETS)
+def test_rules_page_renders_as_written_with_the_archives_markdown(name):
+    # the archive renders docs/rules/<name>.md with python-markdown's tables and toc only:
+    # a fenced block would come out as one run-on line of code
+    html = markdown.markdown((DOCS / "rules" / f"{name}.md").read_text(encoding="utf-8"), extensions=["tables", "toc"])
+    assert "```" not in html and "~~~" not in html
+    assert "<table>" in html and "<pre><code>" in html
