@@ -311,3 +311,60 @@ def test_observers_get_every_public_report_and_nothing_private(campaign):
     # what only players see: their numbers left, the order lines with a password
     assert "PASSWORD" not in body and "numbers" not in body.lower().replace("numbers each", "")
     assert json.dumps(body)  # a real text part
+
+
+# -- gm status ------------------------------------------------------------------------------------
+
+
+def test_status_shows_what_became_of_each_players_mail_this_turn(campaign):
+    date = "Sat, 02 Jan 2027 11:00:00 +0000"
+    wrong = order_mail(campaign, "ben@example.org", "ben", "not-my-password", "NUMBER 2\n", date)
+    held = order_mail(campaign, "ann@example.org", "ann", PASSWORDS["ann"], "NUMBER 9\n", date)
+    good = campaign.order("ann", "NUMBER 2\n", date=date)
+    campaign("ingest", str(wrong), str(held), str(good), now=NOW)
+    campaign("player", "drop", "cat", now=NOW)
+    out = campaign("status", now=NOW)
+    lines = out.splitlines()
+    ann = lines.index(next(line for line in lines if line.strip().startswith("ann ")))
+    assert "ok, order #1" in lines[ann]
+    assert "refused:" in lines[ann + 1] and "9" in lines[ann + 1]  # the NUMBER 9 it refused, and why
+    ben = lines.index(next(line for line in lines if line.strip().startswith("ben ")))
+    assert "MISSING" in lines[ben]
+    assert "refused:" in lines[ben + 1]  # the wrong password, matched by sender
+    assert any(line.strip().startswith("cat ") and "left the game" in line for line in lines)
+    assert "PAUSED" not in out
+    campaign("pause", now=NOW)
+    assert "turn 1: PAUSED" in campaign("status", now=NOW)
+
+
+def test_status_shows_where_everyone_stands_during_play(campaign):
+    campaign("ingest", str(campaign.order("ann", "NUMBER 5\n", date="Sat, 02 Jan 2027 09:00:00 +0000")), now=NOW)
+    campaign("resolve", "--force", now="2027-01-03T19:00:00Z")
+    standings = campaign("status", now="2027-01-03T19:00:00Z").split("standings:")[1]
+    assert "-" not in standings.replace("Start", "")
+    assert "on " in standings  # squares, not dashes, while nobody has finished
+
+
+def test_start_says_the_deadline_in_the_gm_zone_with_plurals(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from gm.cli import cli
+
+    folder = tmp_path / "solo"
+    folder.mkdir()
+    (folder / "campaign.yaml").write_text(yaml.safe_dump({
+        "id": "solo", "seed": 2**70, "timezone": "Europe/Berlin", "first_deadline": "2027-01-08 18:00",
+        "boards": {"A": str((campaign_boards() / "small.yaml").resolve())},
+        "players": [{"id": "ann", "name": "Ann", "email": "ann@example.org"}],
+    }))
+    monkeypatch.setenv("GM_NOW", "2027-01-01T00:00:00Z")
+    out = CliRunner().invoke(cli, ["-C", str(folder), "start"]).output
+    assert "1 player, 1 board," in out
+    assert "Friday 08 January 2027, 18:00 Europe/Berlin" in out
+    assert "T17:00:00Z" not in out  # no bare UTC ISO form
+
+
+def campaign_boards():
+    from pathlib import Path
+
+    return Path(__file__).resolve().parent.parent / "boards"

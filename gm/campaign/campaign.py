@@ -173,6 +173,28 @@ class Campaign:
             "seats": self.seat_changes(),
         }
 
+    def setup_at(self, turn: int) -> Any:
+        """The setup as it stood in `turn`: each seat's holder of that turn. A stored turn
+        keeps the ids of its time (its state, events and draws: who held the seat then),
+        so a view of an old turn is made with the setup of that turn."""
+        holders: dict[int, str] = {}
+        for row in self.holders():  # oldest first within each seat
+            if (row["from_turn"] or 1) <= max(turn, 1):  # the opening (turn 0) had the first holders
+                holders[row["seat"]] = row["player"]
+        setup = self.setup
+        if not holders or tuple(holders.get(s, p) for s, p in enumerate(setup.players)) == setup.players:
+            return setup
+        players = tuple(holders.get(seat, player) for seat, player in enumerate(setup.players))
+        keys = {players[seat]: setup.player_keys[p] for seat, p in enumerate(setup.players) if p in setup.player_keys}
+        return dataclasses.replace(setup, players=players, player_keys=keys)
+
+    def seat_holders(self) -> dict[str, str]:
+        """Every id that ever held a seat -> the seat's current holder: a seat's history
+        read as one line (the race chart, a player's page)."""
+        current = {p: i for i, p in enumerate(self.setup.players)}
+        seat_now = {i: p for p, i in current.items()}
+        return {row["player"]: seat_now[row["seat"]] for row in self.holders() if row["seat"] in seat_now}
+
     def seat_changes(self) -> tuple[dict[str, Any], ...]:
         """The seats that changed hands, for the reports' note of who held a seat when:
         the current holder, and every holder of the seat oldest first."""
@@ -192,7 +214,7 @@ class Campaign:
         """The ruleset's public view of the start (Ruleset.opening_view)."""
         stored = json.loads(self.row()["opening"] or "{}")
         events = [self.ruleset.event_from_json(e) for e in stored.get("events", ())]
-        return self.ruleset.opening_view(self.setup, events, self.names())
+        return self.ruleset.opening_view(self.setup_at(0), events, self.names())
 
     def state_notes(self) -> dict[str, str]:
         """What the ruleset adds for the GM beside each board and player (Ruleset.state_notes)."""

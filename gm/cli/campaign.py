@@ -354,16 +354,22 @@ def status_cmd(ctx: click.Context) -> None:
         # CONTRACT.md's state keys are every ruleset's, so this summary fits them all
         config, data, notes = campaign.config, campaign.state_json(), campaign.state_notes()
         names = campaign.names()
-        click.echo(f"{config.title} ({config.id}), {config.ruleset_name}, {len(config.players)} players")
+        click.echo(f"{config.title} ({config.id}), {config.ruleset_name}, {plural(len(config.players), 'player')}"
+                   + (f", {plural(len(config.observers), 'observer')}" if config.observers else ""))
         if data["over"]:
             click.echo(f"over after turn {data['turn'] - 1}")
+        elif data["paused"]:
+            click.echo(f"turn {data['turn']}: PAUSED (gm resume [WHEN] goes on)")
         else:
             text = deadline_text(campaign.deadline(), config.timezone)
-            statuses = order_statuses(campaign)
             click.echo(f"turn {data['turn']}, deadline {(text['local'] or text['utc']) if text else '-'}")
+        if not data["over"]:
+            statuses = order_statuses(campaign)
             click.echo(f"orders: {sum(s.complete for s in statuses if s.must_send)} of "
                        f"{sum(s.must_send for s in statuses)} orders in; "
                        f"{sum(1 for s in statuses if s.receipt)} players have written")
+            for line in _mail_lines(campaign, data, statuses):
+                click.echo(line)
         for board_id, board in data["boards"].items():
             crossed = sum(piece["finished"] for piece in board["players"].values())
             status = "closed" if board["closed"] else f"open, {crossed} finished"
@@ -391,6 +397,37 @@ def status_cmd(ctx: click.Context) -> None:
     for row in unanswered:
         click.echo(f"kept: {row['n']} {row['outcome']} message{'s' if row['n'] != 1 else ''} "
                    f"({UNANSWERED_WHY[row['outcome']]})")
+
+
+def _mail_lines(campaign: Campaign, data: dict, statuses) -> list[str]:
+    """What became of each player's mail this turn: their order as it stands, and every
+    message refused (why, in the words the player got), so the GM can answer "I did send
+    it!" at a glance. Refused mail that failed to authenticate is matched by its sender."""
+    by_address = {p.email: p.id for p in campaign.config.players}
+    refused: dict[str, list[str]] = {}
+    for row in campaign.store.rows(
+            "select outcome, player, sender, detail from messages where turn = ? and outcome in "
+            "('refused', 'hostile', 'capped') order by id", (data["turn"],)):
+        player = row["player"] or by_address.get(row["sender"])
+        if player is not None:
+            why = row["detail"] or row["outcome"]
+            refused.setdefault(player, []).append(why if len(why) <= 90 else why[:87] + "...")
+    lines = ["players this turn:"]
+    for s in statuses:
+        facts = data["players"].get(s.player, {})
+        if facts.get("dropped"):
+            mark = "left the game (moved by the nmr option)"
+        elif s.complete and s.receipt:
+            mark = f"ok, order #{s.receipt}"
+        elif s.receipt:
+            mark = f"INCOMPLETE, order #{s.receipt}"
+        else:
+            mark = "MISSING" if s.must_send else "nothing needed"
+        if facts.get("held_by"):
+            mark += f"; seat held before by {', '.join(facts['held_by'])}"
+        lines.append(f"  {s.player:<16} {mark}")
+        lines += [f"      refused: {why}" for why in refused.get(s.player, [])]
+    return lines
 
 
 @click.command("turn")
