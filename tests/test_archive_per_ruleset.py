@@ -126,8 +126,9 @@ class HiddenStep(Step):
 SECRET_NAME = "Secret Stair of Steps"
 
 
-def toy_campaign(rules: Step, *, secrets: bool, turns: int | None = None):
-    """The toy ruleset played in the rules core, as the archive's input."""
+def toy_campaign(rules: Step, *, secrets: bool, turns: int | None = None, holders=(), extra_names=None):
+    """The toy ruleset played in the rules core, as the archive's input; `holders` and
+    `extra_names` (former holders' names) for a seat that changed hands."""
     board = dataclasses.replace(Board.build(12, snakes=[(11, 4)], ladders=[(2, 9)]), name=SECRET_NAME)
     setup = Setup({"A": board}, ("ann", "ben", "cat"), rules.parse_options({"silent": "random"}), 7)
     state = rules.start(setup, SeededChance(7)).state
@@ -140,10 +141,10 @@ def toy_campaign(rules: Step, *, secrets: bool, turns: int | None = None):
     salt = "1" * 32
     reveal = Secrets(7, "f" * 32, "2027-03-01T00:00:00Z", {"A": salt}, {"A": board.canonical_text()}) if secrets else None
     return assemble(
-        rules, setup, campaign="toy-2027", title="Toy <Cup>", names={"ann": "Ann", "ben": "Ben", "cat": "Cat"},
+        rules, setup, campaign="toy-2027", title="Toy <Cup>", names={"ann": "Ann", "ben": "Ben", "cat": "Cat"} | (extra_names or {}),
         commitments={"A": commitment(salt, board.canonical_text())},
         seed_commitment=commitment("f" * 32, seed_text(7)), state=state, played=played,
-        deadline=None if state.over else "Fri 15 Jan 2027 18:00 UTC", secrets=reveal,
+        deadline=None if state.over else "Fri 15 Jan 2027 18:00 UTC", secrets=reveal, holders=holders,
     )
 
 

@@ -73,14 +73,15 @@ RULESETS: dict[str, dict[str, Any]] = {
 }
 
 
-def play_by_the_rules(kit: CampaignKit, orders_for: Callable[[CampaignKit, Any, int], dict[str, list[str]]]) -> None:
+def play_by_the_rules(kit: CampaignKit, orders_for: Callable[[CampaignKit, Any, int], dict[str, list[str]]],
+                      turns: int | None = None) -> None:
     """Each turn the orders go through the order desk a day before the deadline, and the GM
-    resolves an hour after it, to the end."""
+    resolves an hour after it, to the end (or for `turns` turns)."""
     from gm.campaign.turns import resolve
 
-    for _ in range(100):
+    for played in range(100):
         state = kit.state()
-        if state.over:
+        if state.over or played == turns:
             return
         with kit.campaign() as campaign:
             deadline = campaign.deadline()
@@ -93,10 +94,15 @@ def play_by_the_rules(kit: CampaignKit, orders_for: Callable[[CampaignKit, Any, 
     raise AssertionError("the campaign did not end")
 
 
-def finished_campaign(folder: Path, ruleset: str, setenv: Callable[[str, str], None]) -> CampaignKit:
+def finished_campaign(folder: Path, ruleset: str, setenv: Callable[[str, str], None],
+                      turns: int | None = None) -> CampaignKit:
+    """A campaign of `ruleset` played to the end, or for `turns` turns only."""
     if ruleset == "postal":
         kit = CampaignKit.create(folder, setenv=setenv)
-        kit.play_to_end()
+        if turns is None:
+            kit.play_to_end()
+        for _ in range(turns or 0):
+            kit.play_turn()
         return kit
     from gm.rules import registry
 
@@ -112,7 +118,7 @@ def finished_campaign(folder: Path, ruleset: str, setenv: Callable[[str, str], N
     (folder / "campaign.yaml").write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True),
                                           encoding="utf-8")
     kit.start()
-    play_by_the_rules(kit, spec["orders"])
+    play_by_the_rules(kit, spec["orders"], turns)
     return kit
 
 
