@@ -245,15 +245,31 @@ class Desk:
     def _order_checks(self, state: Any, player: str, standing: Any, parsed: OrderText) -> tuple[Any, list[Problem]]:
         """Every problem the ruleset finds with the message's commands (merge, each on its
         line) and with the order they make (order_problems), even when other lines have
-        problems of their own: RULES.md 3, the reply says every problem found. Returns the
-        merged order with them. order_problems judges the whole order and knows no lines;
-        what it says of a part this message named, merge said already on its line, so only
-        what it adds is kept."""
+        problems of their own: RULES.md 3, the reply says every problem found, line by
+        line. Returns the merged order with them.
+
+        order_problems judges a whole order and knows no lines, so each command is also
+        merged alone into the standing order: what order_problems says of that order, and
+        not of the standing one, is that command's problem, told on its line (advanced:
+        a BUILD from Start). What it says of the whole order beyond that is kept without
+        a line; what merge said already is not said twice."""
         ruleset, setup = self.campaign.ruleset, self.campaign.setup
         merged, found = ruleset.merge(setup, state, player, standing, parsed.commands)
         found = list(found)
+
+        def said(why: Problem) -> bool:
+            return any(why.code == old.code and why.facts == old.facts for old in found)
+
+        before = ruleset.order_problems(setup, state, player, standing)
+        for command in parsed.commands:
+            alone, refused = ruleset.merge(setup, state, player, standing, (command,))
+            if refused:
+                continue  # merge told it on its line
+            for why in ruleset.order_problems(setup, state, player, alone):
+                if not any(why.code == old.code and why.facts == old.facts for old in before) and not said(why):
+                    found.append(why.on_line(command.line))
         for why in ruleset.order_problems(setup, state, player, merged):
-            if not any(why.code == said.code and why.facts == said.facts for said in found):
+            if not said(why):
                 found.append(why)
         return merged, found
 

@@ -438,20 +438,12 @@ class Advanced(Ruleset):
 
     def merge(self, setup: Setup, state: AdvancedState, player: str, standing: AdvancedOrder,
               commands: Iterable[Command]) -> tuple[AdvancedOrder, list[Problem]]:
-        """The action the message names replaces the standing one (orders.merge), and every
-        problem of its action lines, each on its line: a second action, and what
-        `order_problems` says of each action named (RULES.md 3: every problem found)."""
+        """The action the message names replaces the standing one (RULES.md 4.5); a second
+        action is refused on its line. Whether the action can be played from the player's
+        square is order_problems' (the desk tells it on the action's line)."""
         from .orders import merge  # it imports this module
 
-        commands = tuple(commands)
-        order, problems = merge(standing, commands)
-        for command in commands:
-            if command.keyword not in ("MOVE", "BUILD"):
-                continue
-            action, *built = command.value
-            named = AdvancedOrder(action, *built)
-            problems += [p.on_line(command.line) for p in self.order_problems(setup, state, player, named)]
-        return (standing if problems else order), problems
+        return merge(standing, commands)
 
     def order_problems(self, setup: Setup, state: AdvancedState, player: str,
                        order: AdvancedOrder) -> list[Problem]:
