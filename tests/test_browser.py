@@ -178,6 +178,8 @@ def test_every_archive_page_loads_cleanly_on_a_phone(archive, browser):
         checked += 1
     context.close()
     assert checked >= 4 and not problems, problems
+    # the rules page (docs/rules/<ruleset>.md in the archive's frame) is among the pages read
+    assert (archive / "rules.html") in pages_of(archive)
 
 
 def test_no_archive_link_is_broken(archive, browser):
