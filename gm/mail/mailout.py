@@ -33,7 +33,7 @@ from ..resources import shipped
 MAX_SUBJECT = 140
 # The first line of a mail text template (`Subject: ...`) or a calendar text (`Summary:
 # ...`): it ends where its line ends, whatever tag closes it (_FirstLineKeepsItsNewline).
-_LABEL_LINE = re.compile(r"^(?P<line>.*?\b(?:Subject|Summary):.*?)(?<![+-])%\}[ \t]*$", re.MULTILINE)
+_LABEL = re.compile(r"\b(?:Subject|Summary):")
 
 
 class _FirstLineKeepsItsNewline(jinja2.ext.Extension):
@@ -45,7 +45,15 @@ class _FirstLineKeepsItsNewline(jinja2.ext.Extension):
     def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
         if name is not None and not name.endswith(".txt"):
             return source
-        return _LABEL_LINE.sub(lambda m: m["line"] + "+%}", source, count=1)
+        label = _LABEL.search(source)
+        if label is None:
+            return source
+        end = source.find("\n", label.end())
+        end = len(source) if end < 0 else end
+        line = source[:end].rstrip(" \t")
+        if not line.endswith("%}") or line.endswith(("+%}", "-%}")):
+            return source
+        return line[:-2] + "+%}" + source[end:]
 
 
 class _Templates(jinja2.BaseLoader):
