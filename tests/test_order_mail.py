@@ -315,7 +315,8 @@ def test_state_json_has_the_contract_keys(gm):
     data = json.loads(gm("state", "--json"))
     assert set(data) >= {"campaign", "ruleset", "turn", "over", "boards", "players", "commitments", "revealed"}
     assert data["turn"] == 1 and data["revealed"] is None
-    assert data["players"]["alice"] == {"numbers_left": [1, 2, 3, 4, 5, 6], "aggregate": None, "place": None}
+    assert data["players"]["alice"] == {"numbers_left": [1, 2, 3, 4, 5, 6], "aggregate": None, "place": None,
+                                        "dropped": False, "held_by": []}  # CONTRACT: issue 14's added keys
     assert len(data["commitments"]["seed"]) == 64
 
 
