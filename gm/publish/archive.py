@@ -208,11 +208,14 @@ def load_archive(campaign: Any) -> ArchiveInput:
     row = campaign.row()
     board_rows = {b["id"]: b for b in campaign.store.rows("select * from boards")}
     state = campaign.state()
+    # a stored turn keeps the ids of its time; the archive tells a seat's history as one
+    # line under its current holder's id, and _names_at gives each turn its holder's name
+    aliases = {old: now for old, now in campaign.seat_holders().items() if old != now}
     played = tuple(
         PlayedTurn(
-            ruleset.load_state(json.loads(turn_row["state_before"])),
-            ruleset.load_state(json.loads(turn_row["state_after"])),
-            tuple(ruleset.event_from_json(e) for e in json.loads(turn_row["events"])),
+            _as_now(ruleset, ruleset.load_state(json.loads(turn_row["state_before"])), aliases),
+            _as_now(ruleset, ruleset.load_state(json.loads(turn_row["state_after"])), aliases),
+            tuple(ruleset.event_from_json(_ids_as_now(e, aliases)) for e in json.loads(turn_row["events"])),
         )
         for turn_row in campaign.store.rows("select * from turns order by turn")
     )
@@ -246,6 +249,27 @@ def load_archive(campaign: Any) -> ArchiveInput:
         archive_url=config.archive_url,
         rules=rules_text(template_rulesets(ruleset)),
     )
+
+
+def _as_now(ruleset: Ruleset, state: Any, aliases: Mapping[str, str]) -> Any:
+    """A stored state keyed by the seats' current holders (Ruleset.rename_player)."""
+    for old, now in aliases.items():
+        state = ruleset.rename_player(state, old, now)
+    return state
+
+
+def _ids_as_now(value: Any, aliases: Mapping[str, str]) -> Any:
+    """A stored event's JSON with every former holder's id (as a value or a key) replaced
+    by the seat's current holder's."""
+    if not aliases:
+        return value
+    if isinstance(value, str):
+        return aliases.get(value, value)
+    if isinstance(value, list):
+        return [_ids_as_now(v, aliases) for v in value]
+    if isinstance(value, dict):
+        return {aliases.get(k, k): _ids_as_now(v, aliases) for k, v in value.items()}
+    return value
 
 
 def rules_text(rulesets: Sequence[str]) -> str | None:

@@ -18,7 +18,7 @@ from markupsafe import Markup, escape
 from ..boards.svg import isolated
 from ..mail.mailout import ordinal
 from ..resources import shipped
-from .archive import Page, RevealedBoard
+from .archive import Page, RevealedBoard, player_page
 
 
 @dataclass(frozen=True)
@@ -129,4 +129,13 @@ def publish(campaign, out: Path | None = None) -> tuple[Path, WriteReport]:
     from .archive import build_site, load_archive
 
     out = out or campaign.folder / "archive"
-    return out, write_site(build_site(load_archive(campaign)), out)
+    pages = build_site(load_archive(campaign))
+    report = write_site(pages, out)
+    # a seat handed on (gm player replace) is told on its new holder's page: the former
+    # holder's own page would stand frozen at the turn it was last written
+    kept = {page.path for page in pages}
+    for former in campaign.seat_holders():
+        stale = out / player_page(former)
+        if stale.name not in kept:
+            stale.unlink(missing_ok=True)
+    return out, report
