@@ -94,11 +94,7 @@ def game(tmp_path, monkeypatch):
 
 
 def test_a_campaign_with_a_replacement_a_drop_a_pause_and_an_observer_runs_by_mail(game):
-    def week(turn: int) -> None:
-        # orders on the Wednesday before the deadline, the GM's weekly run on Saturday
-        game.now = f"2027-{1 + (turn * 7 - 1) // 31:02d}-01T00:00:00Z"
-
-    turns_played, day = 0, 6
+    turns_played = 0
     active = ["ann", "ben", "cat", "dan"]
     while not game.state()["over"]:
         turn = game.state()["turn"]

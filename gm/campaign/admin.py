@@ -67,7 +67,8 @@ def replace_player(campaign: Campaign, old: str, new: str, *, name: str, email: 
 
 def drop_player(campaign: Campaign, player: str) -> str:
     """The player leaves: sends no more orders, is waited for by nobody and not counted by
-    `resolve`'s "more than half" rule, and moves by the `nmr` option from the open turn on."""
+    `resolve`'s "more than half" rule, and from the open turn on is moved as the rules move
+    a player who sends no order."""
     state = _open_state(campaign)
     holder = _holder(campaign, player)
     if campaign.dropped(holder.id):

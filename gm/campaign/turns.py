@@ -37,7 +37,7 @@ def order_statuses(campaign: Campaign) -> list[OrderStatus]:
     statuses = []
     for player in campaign.config.players:
         if player.id in dropped:
-            # gone (gm player drop): moved by the nmr option, waited for and counted by nobody
+            # gone (gm player drop): moved as one who sends no order, waited for and counted by nobody
             empty = ruleset.empty_order()
             statuses.append(OrderStatus(player.id, player.name, False, False,
                                         ruleset.order_complete(setup, state, player.id, empty), 0, empty))

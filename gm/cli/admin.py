@@ -47,14 +47,14 @@ def replace_cmd(ctx: click.Context, old: str, new: str, name: str, email: str) -
 @click.argument("player")
 @click.pass_context
 def drop_cmd(ctx: click.Context, player: str) -> None:
-    """PLAYER leaves the game: no more orders, moved by the nmr option from now on, waited
+    """PLAYER leaves the game: no more orders, moved as one who sends none from now on, waited
     for by nobody and not counted by resolve's "more than half" rule. PLAYER is told.
 
     Example: gm -C campaigns/spring-2027 player drop carol
     """
     with opened(ctx) as campaign:
         dropped = admin.drop_player(campaign, player)
-    click.echo(f"{dropped} has left the game; moved by the nmr option from now on{SEND}")
+    click.echo(f"{dropped} has left the game; moved as one who sends no order from now on{SEND}")
 
 
 @player_group.command("email")

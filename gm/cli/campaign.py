@@ -416,7 +416,7 @@ def _mail_lines(campaign: Campaign, data: dict, statuses) -> list[str]:
     for s in statuses:
         facts = data["players"].get(s.player, {})
         if facts.get("dropped"):
-            mark = "left the game (moved by the nmr option)"
+            mark = "left the game (moved as one who sends no order)"
         elif s.complete and s.receipt:
             mark = f"ok, order #{s.receipt}"
         elif s.receipt:
