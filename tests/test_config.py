@@ -108,3 +108,18 @@ def test_the_renamed_sample_board_is_refused_with_its_new_name(tmp_path):
     with pytest.raises(ConfigError) as error:
         load_config(write(tmp_path / "c", text.replace("boards/classic.yaml", "../boards/classic.yaml")))
     assert any("classic.yaml was renamed milton-bradley.yaml" in p for p in error.value.problems)
+
+
+def test_observers_and_archive_url_are_read_and_every_problem_listed_with_its_line(tmp_path):
+    good = GOOD + "observers:\n  - {name: Lewis Carroll, email: Lewis@Example.org}\narchive_url: https://example.org/spring\n"
+    config = load_config(write(tmp_path / "good", good))
+    assert [(o.name, o.email) for o in config.observers] == [("Lewis Carroll", "lewis@example.org")]
+    assert config.archive_url == "https://example.org/spring/"  # a folder: pages are linked under it
+    bad = GOOD + "observers:\n  - {name: Lewis, email: nobody}\n  - just a name\n  - {nmae: X, email: x@example.org}\narchive_url: ftp://example.org\n"
+    with pytest.raises(ConfigError) as error:
+        load_config(write(tmp_path / "bad", bad))
+    problems = "\n".join(error.value.problems)
+    assert "line 16: observer email 'nobody' is not an address" in problems
+    assert "line 17: an observer is a mapping with name and email" in problems
+    assert "line 18" in problems and "nmae" in problems
+    assert "line 19: archive_url must be an http(s) address" in problems

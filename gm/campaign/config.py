@@ -268,11 +268,7 @@ def _players(data: LineDict, problems: list[str], ruleset_keys: tuple[str, ...])
         problems.append(f"line {data.line_of('players')}: players must be a list of {{id, name, email}}")
         return ()
     players = []
-    for index, item in enumerate(raw):
-        line = raw.line_of(index) if hasattr(raw, "line_of") else data.line_of("players")
-        if not isinstance(item, LineDict):
-            problems.append(f"line {line}: a player is a mapping with id, name and email")
-            continue
+    for line, item in _entries(data, "players", "a player is a mapping with id, name and email", problems):
         problems += key_problems(item, (*PLAYER_KEYS, *ruleset_keys), "player")
         player_id, email = item.get("id"), item.get("email")
         ok = True
@@ -306,6 +302,18 @@ def _players(data: LineDict, problems: list[str], ruleset_keys: tuple[str, ...])
     return tuple(players)
 
 
+def _entries(data: LineDict, key: str, shape: str, problems: list[str]):
+    """(line, mapping) for each entry of the list `key`; an entry that is not a mapping
+    is a problem on its line (`shape` says what it should be)."""
+    raw = data[key]
+    for index, item in enumerate(raw):
+        line = raw.line_of(index) if hasattr(raw, "line_of") else data.line_of(key)
+        if isinstance(item, LineDict):
+            yield line, item
+        else:
+            problems.append(f"line {line}: {shape}")
+
+
 def _observers(data: LineDict, problems: list[str]) -> tuple[Observer, ...]:
     raw = data.get("observers")
     if raw is None:
@@ -314,11 +322,7 @@ def _observers(data: LineDict, problems: list[str]) -> tuple[Observer, ...]:
         problems.append(f"line {data.line_of('observers')}: observers must be a list of {{name, email}}")
         return ()
     observers = []
-    for index, item in enumerate(raw):
-        line = raw.line_of(index) if hasattr(raw, "line_of") else data.line_of("observers")
-        if not isinstance(item, LineDict):
-            problems.append(f"line {line}: an observer is a mapping with name and email")
-            continue
+    for line, item in _entries(data, "observers", "an observer is a mapping with name and email", problems):
         problems += key_problems(item, OBSERVER_KEYS, "observer")
         email = item.get("email")
         if not isinstance(email, str) or not EMAIL_PATTERN.match(email) or _CONTROLS.search(email):
