@@ -368,3 +368,13 @@ def campaign_boards():
     from pathlib import Path
 
     return Path(__file__).resolve().parent.parent / "boards"
+
+
+def test_a_turn_resolved_late_keeps_the_weekly_schedule(campaign):
+    # the first deadline is Sunday 3 January 18:00; the GM's cron runs the next morning
+    campaign("resolve", now="2027-01-04T09:00:00Z", code=1)  # more than half missing: refused
+    campaign("resolve", "--force", now="2027-01-04T09:00:00Z")
+    assert campaign.state()["deadline"] == "2027-01-10T18:00:00Z"  # not Monday 09:00
+    # so late that less than half a turn would be left: a whole turn from now
+    campaign("resolve", "--force", now="2027-01-15T09:00:00Z")
+    assert campaign.state()["deadline"] == "2027-01-22T09:00:00Z"

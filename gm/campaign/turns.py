@@ -143,6 +143,18 @@ def _deadline_attachment(campaign: Campaign, mail: PlayerMail, now: datetime) ->
     return [(data, "text", "calendar", f"{mail.campaign}-turn-{mail.next_turn}-deadline.ics")]
 
 
+def following_deadline(config: Any, deadline: datetime | None, now: datetime) -> datetime:
+    """The next turn's deadline: `turn_days` after this turn's, so the schedule keeps its
+    weekday and hour whenever the GM happens to run `gm turn` (a run an hour late must not
+    move every later deadline an hour). Players get at least half a turn to order: a turn
+    resolved that late counts `turn_days` from now."""
+    if deadline is not None:
+        scheduled = next_deadline(config, deadline)
+        if scheduled - now >= (scheduled - deadline) / 2:
+            return scheduled
+    return next_deadline(config, now)
+
+
 @dataclass(frozen=True)
 class Resolution:
     turn: int
@@ -183,7 +195,7 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
     if preview:
         return resolution
     config = campaign.config
-    new_deadline = None if result.state.over else next_deadline(config, max(deadline or now, now))
+    new_deadline = None if result.state.over else following_deadline(config, deadline, now)
     with campaign.store.transaction() as db:
         db["turns"].insert(
             {
