@@ -378,3 +378,20 @@ def test_a_turn_resolved_late_keeps_the_weekly_schedule(campaign):
     # so late that less than half a turn would be left: a whole turn from now
     campaign("resolve", "--force", now="2027-01-15T09:00:00Z")
     assert campaign.state()["deadline"] == "2027-01-22T09:00:00Z"
+
+
+def test_a_mail_carrying_a_password_keeps_no_body_once_sent(campaign):
+    campaign("player", "password", "ann", now=NOW)
+    mail = outbox(campaign, kind="reset", to="ann@example.org")[-1]
+    password = password_in(mail)
+    campaign("send", now=NOW)
+    opened = Campaign.open(campaign.folder)
+    try:
+        rows = opened.store.rows("select kind, raw, status from outbox")
+    finally:
+        opened.close()
+    assert all(r["status"] == "sent" for r in rows)
+    assert all(r["raw"] == b"" for r in rows if r["kind"] in ("welcome", "reset"))
+    assert all(r["raw"] for r in rows if r["kind"] not in ("welcome", "reset"))
+    delivered = b"".join(p.read_bytes() for p in (campaign.folder / "mail" / "outbox" / "new").iterdir())
+    assert password.encode() in delivered  # it went out, and only the Maildir holds it
