@@ -132,9 +132,9 @@ class Desk:
                 outcome = Outcome("duplicate", detail=f"Message-ID {key} with the same sender and body seen before")
             else:
                 outcome = self._decide(db, mail, row, received, now)
-            db["messages"].update(
-                row, {"outcome": outcome.outcome, "player": outcome.player, "detail": outcome.detail}
-            )
+            # plain SQL: sqlite-utils' update() would first read the row back, raw mail and all
+            db.execute("update messages set outcome = ?, player = ?, detail = ? where id = ?",
+                       (outcome.outcome, outcome.player, outcome.detail, row))
         return outcome
 
     def record_failure(self, raw: bytes, *, source: str, received_at: datetime | None, error: Exception) -> None:
