@@ -170,51 +170,46 @@ class Campaign:
             "commands": tuple(ruleset.grammar(self.setup.options).forms.values()),
             # the published archive, when the GM names where (campaign.yaml archive_url)
             "archive_url": config.archive_url,
-            "seats": self.seat_changes(),
         }
 
-    def setup_at(self, turn: int) -> Any:
-        """The setup as it stood in `turn`: each seat's holder of that turn. A stored turn
-        keeps the ids of its time (its state, events and draws: who held the seat then),
-        so a view of an old turn is made with the setup of that turn."""
-        holders: dict[int, str] = {}
-        for row in self.holders():  # oldest first within each seat
-            if (row["from_turn"] or 1) <= max(turn, 1):  # the opening (turn 0) had the first holders
-                holders[row["seat"]] = row["player"]
+    def _seat_rows(self) -> list[list[dict[str, Any]]]:
+        """holders() grouped by seat, in seat order: each seat's holders oldest first, the
+        current one last."""
+        by_seat: dict[int, list[dict[str, Any]]] = {}
+        for row in self.holders():
+            by_seat.setdefault(row["seat"], []).append(row)
+        return [by_seat[seat] for seat in sorted(by_seat)]
+
+    def opening_setup(self) -> Any:
+        """The setup with each seat's first holder: the opening's events (throws before turn
+        1) keep the ids of that time."""
         setup = self.setup
-        if not holders or tuple(holders.get(s, p) for s, p in enumerate(setup.players)) == setup.players:
+        first = tuple(rows[0]["player"] for rows in self._seat_rows())
+        if not first or first == setup.players:
             return setup
-        players = tuple(holders.get(seat, player) for seat, player in enumerate(setup.players))
-        keys = {players[seat]: setup.player_keys[p] for seat, p in enumerate(setup.players) if p in setup.player_keys}
-        return dataclasses.replace(setup, players=players, player_keys=keys)
+        keys = {first[seat]: setup.player_keys[p] for seat, p in enumerate(setup.players) if p in setup.player_keys}
+        return dataclasses.replace(setup, players=first, player_keys=keys)
 
     def seat_holders(self) -> dict[str, str]:
         """Every id that ever held a seat -> the seat's current holder: a seat's history
-        read as one line (the race chart, a player's page)."""
-        current = {p: i for i, p in enumerate(self.setup.players)}
-        seat_now = {i: p for p, i in current.items()}
-        return {row["player"]: seat_now[row["seat"]] for row in self.holders() if row["seat"] in seat_now}
+        told as one line under its holder now (the archive)."""
+        return {row["player"]: rows[-1]["player"] for rows in self._seat_rows() for row in rows}
 
     def seat_changes(self) -> tuple[dict[str, Any], ...]:
         """The seats that changed hands, for the reports' note of who held a seat when:
         the current holder, and every holder of the seat oldest first."""
-        if not self.started():
-            return ()
-        by_seat: dict[int, list[dict[str, Any]]] = {}
-        for row in self.holders():
-            by_seat.setdefault(row["seat"], []).append(row)
         names = self.names()
         return tuple(
             {"player": rows[-1]["player"], "name": names.get(rows[-1]["player"], rows[-1]["name"]),
              "held_by": [{"player": r["player"], "name": names.get(r["player"], r["name"]),
                           "from_turn": r["from_turn"], "until_turn": r["until_turn"]} for r in rows]}
-            for rows in by_seat.values() if len(rows) > 1)
+            for rows in self._seat_rows() if len(rows) > 1)
 
     def opening_view(self) -> Any:
         """The ruleset's public view of the start (Ruleset.opening_view)."""
         stored = json.loads(self.row()["opening"] or "{}")
         events = [self.ruleset.event_from_json(e) for e in stored.get("events", ())]
-        return self.ruleset.opening_view(self.setup_at(0), events, self.names())
+        return self.ruleset.opening_view(self.opening_setup(), events, self.names())
 
     def state_notes(self) -> dict[str, str]:
         """What the ruleset adds for the GM beside each board and player (Ruleset.state_notes)."""
@@ -241,22 +236,15 @@ class Campaign:
 
     def held_by(self) -> dict[str, list[str]]:
         """Each current holder's seat's former holders, oldest first (CONTRACT `held_by`)."""
-        rows = self.store.rows("select id, replaced_by from players where replaced_by is not null")
-        before = {r["replaced_by"]: r["id"] for r in rows}
-        result = {}
-        for player in self.config.players:
-            chain, current = [], player.id
-            while current in before:
-                current = before[current]
-                chain.append(current)
-            result[player.id] = chain[::-1]
-        return result
+        return {rows[-1]["player"]: [r["player"] for r in rows[:-1]] for rows in self._seat_rows()}
 
     def holders(self) -> list[dict[str, Any]]:
         """Who held which seat when: one row per holder (seat, player, name, from_turn,
-        until_turn: the last turn they held it, None for the current holder)."""
+        until_turn: the last turn they held it, None for the current holder), by seat,
+        each seat's holders oldest first and its current holder last."""
         return self.store.rows(
-            "select seat, id as player, name, from_turn, until_turn from players order by seat, rowid")
+            "select seat, id as player, name, from_turn, until_turn from players "
+            "order by seat, replaced_by is null, from_turn, rowid")
 
     def state_json(self) -> dict[str, Any]:
         """`gm state --json` exactly as CONTRACT.md gives it."""

@@ -218,7 +218,8 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
         )
         # the last turn's report is the final results (RULES.md 2.3: the aggregate)
         template = "final" if result.state.over else "report"
-        basics = campaign.mail_basics()
+        # the reports say who held a seat when (reminders and replies need not)
+        basics = campaign.mail_basics() | {"seats": campaign.seat_changes()}
         for player in config.players:
             own = ruleset.player_view(setup, player.id, player.name, result.state, result.events,
                                       orders.get(player.id))
