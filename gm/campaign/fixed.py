@@ -96,24 +96,14 @@ def differences(fixed: Fixed, config: CampaignConfig, seats: Seats | None = None
 
 def _player_differences(before: tuple[tuple[str, str], ...], now: tuple[tuple[str, str], ...],
                         seats: Seats | None = None) -> list[str]:
-    if seats is not None and any(len(ids) > 1 or len(emails) > 1 for ids, emails in seats):
-        return _seat_differences(seats, now)
-    old, new = dict(before), dict(now)
-    found = [f"player {p} (added)" for p in new if p not in old]
-    found += [f"player {p} (removed)" for p in old if p not in new]
-    found += [f"player {p} (email)" for p in new if p in old and new[p] != old[p]]
-    if not found and [p for p, _ in before] != [p for p, _ in now]:
-        found.append("players (order)")
-    return found
-
-
-def _seat_differences(seats: Seats, now: tuple[tuple[str, str], ...]) -> list[str]:
-    """campaign.yaml against seats that changed hands or address: each seat may be listed
-    under any id and any address it has had."""
+    """campaign.yaml's players against the seats fixed at start: each seat may be listed
+    under any id and any address it has had (`seats`; at start, its one id and address)."""
+    if seats is None:
+        seats = tuple((frozenset({player}), frozenset({email})) for player, email in before)
     owner = {player: seat for seat, (ids, _) in enumerate(seats) for player in ids}
     found = [f"player {p} (added)" for p, _ in now if p not in owner]
     listed = {owner[p] for p, _ in now if p in owner}
-    found += [f"player {sorted(ids)[0]} (removed)" for seat, (ids, _) in enumerate(seats) if seat not in listed]
+    found += [f"player {before[seat][0]} (removed)" for seat in range(len(seats)) if seat not in listed]
     found += [f"player {p} (email)" for p, email in now if p in owner and email not in seats[owner[p]][1]]
     if not found and [owner[p] for p, _ in now] != list(range(len(seats))):
         found.append("players (order)")
