@@ -224,25 +224,36 @@ def _log(db: Any, now: datetime, turn: int, command: str, player: str | None, de
                         "detail": json.dumps(detail, sort_keys=True)})
 
 
+def _shared(campaign: Campaign) -> dict[str, Any]:
+    """What every notice of one command shares, read once: a notice to each of 2,000
+    players must not read the state, the deadline and the basics 2,000 times."""
+    return {"basics": campaign.mail_basics(), "turn": campaign.state().turn, "deadline": campaign.deadline()}
+
+
 def _tell(campaign: Campaign, db: Any, now: datetime, *, to: str, template: str, kind: str,
-          context: dict[str, Any], player: str | None = None, zone: str | None = None) -> None:
+          context: dict[str, Any], player: str | None = None, zone: str | None = None,
+          shared: dict[str, Any] | None = None) -> None:
     config = campaign.config
-    deadline = context.pop("deadline", campaign.deadline())
-    holder = config.player(player) if player else None
-    zone = zone or (holder.timezone if holder and holder.timezone else config.timezone)
+    shared = shared or _shared(campaign)
+    deadline = context.pop("deadline", shared["deadline"])
+    if zone is None:
+        holder = config.player(player) if player else None
+        zone = holder.timezone if holder and holder.timezone else config.timezone
     message = compose(sender=config.mail.sender, to=to, template=template, now=now,
-                      context=campaign.mail_basics() | {"deadline": deadline_text(deadline, zone),
-                                                         "player": None} | context)
-    queue(db, message, kind=kind, now=now, player=player, turn=campaign.state().turn)
+                      context=shared["basics"] | {"deadline": deadline_text(deadline, zone),
+                                                  "player": None} | context)
+    queue(db, message, kind=kind, now=now, player=player, turn=shared["turn"])
 
 
 def _tell_everyone(campaign: Campaign, db: Any, now: datetime, template: str, context: dict[str, Any], *,
                    deadline: datetime | None) -> None:
     """Every player still in the game and every observer."""
-    for player in campaign.config.players:
-        if not campaign.dropped(player.id):
+    config, shared, dropped = campaign.config, _shared(campaign), campaign.dropped_players()
+    for player in config.players:
+        if player.id not in dropped:
             _tell(campaign, db, now, to=player.email, template=template, kind=NOTICE_KIND, player=player.id,
+                  zone=player.timezone or config.timezone, shared=shared,
                   context=context | {"player": {"id": player.id, "name": player.name}, "deadline": deadline})
-    for observer in campaign.config.observers:
-        _tell(campaign, db, now, to=observer.email, template=template, kind=NOTICE_KIND,
+    for observer in config.observers:
+        _tell(campaign, db, now, to=observer.email, template=template, kind=NOTICE_KIND, shared=shared,
               context=context | {"observer": {"name": observer.name}, "deadline": deadline})

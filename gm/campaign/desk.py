@@ -257,8 +257,8 @@ class Desk:
         merged, found = ruleset.merge(setup, state, player, standing, parsed.commands)
         found = list(found)
 
-        def said(why: Problem) -> bool:
-            return any(why.code == old.code and why.facts == old.facts for old in found)
+        def among(why: Problem, problems: list[Problem]) -> bool:
+            return any(why.code == old.code and why.facts == old.facts for old in problems)
 
         before = ruleset.order_problems(setup, state, player, standing)
         for command in parsed.commands:
@@ -266,10 +266,10 @@ class Desk:
             if refused:
                 continue  # merge told it on its line
             for why in ruleset.order_problems(setup, state, player, alone):
-                if not any(why.code == old.code and why.facts == old.facts for old in before) and not said(why):
+                if not among(why, before) and not among(why, found):
                     found.append(why.on_line(command.line))
         for why in ruleset.order_problems(setup, state, player, merged):
-            if not said(why):
+            if not among(why, found):
                 found.append(why)
         return merged, found
 

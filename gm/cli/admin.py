@@ -127,8 +127,8 @@ def deadline_cmd(ctx: click.Context, when: str | None, earlier: bool) -> None:
     with opened(ctx, lock=when is not None) as campaign:
         if when is not None:
             admin.move_deadline(campaign, when, earlier=earlier)
-        deadline, turn = campaign.deadline(), campaign.state().turn
-        paused, over = campaign.paused(), campaign.state().over
+        state, deadline, paused = campaign.state(), campaign.deadline(), campaign.paused()
+        turn, over = state.turn, state.over
         shown = _when(campaign, deadline) if deadline else None
     if over:
         click.echo("no deadline: the campaign is over")
