@@ -26,7 +26,7 @@ import jinja2
 import jinja2.ext
 
 from ..clock import iso
-from ..resources import shipped
+from ..resources import rules_file, shipped
 
 # A subject longer than this is cut at a word: mail apps show about 60 characters, and a
 # header line past 78 is folded, so a longer one only makes the header harder to read.
@@ -115,20 +115,6 @@ def _turn_page(view: Any) -> str:
     from ..publish.archive import turn_page
 
     return turn_page(view)
-
-
-def rules_file(ruleset: str) -> Any:
-    """docs/rules/<ruleset>.md (or that of the ruleset it derives from), which the archive
-    publishes as rules.html; None when gm ships no rules for it."""
-    try:
-        docs = shipped("docs")
-    except FileNotFoundError:
-        return None
-    for name in lineage(ruleset):
-        path = docs / "rules" / f"{name}.md"
-        if path.is_file():
-            return path
-    return None
 
 
 # Mail that carries the ruleset's rules, so a player without an archive still has them
@@ -286,7 +272,7 @@ def compose(
     through `rules_attached`, the attachment's name, or None."""
     rules = None
     if template in RULES_ATTACHED:
-        rules = rules_file(str(context.get("ruleset", "")))
+        rules = rules_file(lineage(str(context.get("ruleset", ""))))
         context = {**context, "rules_attached": f"rules-{context['ruleset']}.md" if rules else None}
     subject, text, html = render(template, context)
     message = EmailMessage()

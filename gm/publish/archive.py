@@ -273,19 +273,12 @@ def _ids_as_now(value: Any, aliases: Mapping[str, str]) -> Any:
 
 
 def rules_text(rulesets: Sequence[str]) -> str | None:
-    """docs/rules/<ruleset>.md of the first of `rulesets` that has one (a house ruleset
-    shows the rules of the one it derives from), or None."""
-    from ..resources import shipped
+    """The rules page's Markdown: docs/rules/<ruleset>.md of the first of `rulesets` that
+    has one (a house ruleset shows the rules of the one it derives from), or None."""
+    from ..resources import rules_file
 
-    try:
-        folder = shipped("docs") / "rules"
-    except FileNotFoundError:
-        return None
-    for name in rulesets:
-        path = folder / f"{name}.md"
-        if path.is_file():
-            return path.read_text(encoding="utf-8")
-    return None
+    path = rules_file(rulesets)
+    return path.read_text(encoding="utf-8") if path else None
 
 
 def _names_at(names: Mapping[str, str], holders: Sequence[Holder], turn: int) -> Mapping[str, str]:
