@@ -211,13 +211,14 @@ def load_archive(campaign: Any) -> ArchiveInput:
     # a stored turn keeps the ids of its time; the archive tells a seat's history as one
     # line under its current holder's id, and _names_at gives each turn its holder's name
     aliases = {old: now for old, now in campaign.seat_holders().items() if old != now}
+    turn_rows = campaign.store.rows("select * from turns order by turn")
     played = tuple(
         PlayedTurn(
             _as_now(ruleset, ruleset.load_state(json.loads(turn_row["state_before"])), aliases),
             _as_now(ruleset, ruleset.load_state(json.loads(turn_row["state_after"])), aliases),
             tuple(ruleset.event_from_json(_ids_as_now(e, aliases)) for e in json.loads(turn_row["events"])),
         )
-        for turn_row in campaign.store.rows("select * from turns order by turn")
+        for turn_row in turn_rows
     )
     secrets = None
     if row["revealed_at"]:
@@ -230,7 +231,7 @@ def load_archive(campaign: Any) -> ArchiveInput:
         )
     over = ruleset.state_json(setup, state)["over"]
     deadline = None if over else deadline_text(campaign.deadline(), config.timezone)
-    resolved = tuple(r["resolved_at"] or "" for r in campaign.store.rows("select resolved_at from turns order by turn"))
+    resolved = tuple(r["resolved_at"] or "" for r in turn_rows)
     return assemble(
         ruleset, setup,
         campaign=config.id,
@@ -345,7 +346,7 @@ def assemble(
     told under the names of the seats' holders of that turn (`holders`)."""
     turns = tuple(
         ruleset.archive_turn(setup, t.before, t.after, t.events,
-                             _names_at(names, holders, ruleset.state_json(setup, t.before)["turn"]))
+                             _names_at(names, holders, t.before.turn))
         for t in played
     )
     now = ruleset.state_json(setup, state)
