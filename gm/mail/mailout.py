@@ -13,9 +13,12 @@ names, laid out the same and searched before gm's own.
 
 from __future__ import annotations
 
+import binascii
 import re
+import uuid
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from email.generator import Generator
 from email.message import EmailMessage
 from email.policy import EmailPolicy
 from email.utils import format_datetime, formataddr, make_msgid, parseaddr
@@ -254,6 +257,72 @@ class _MailPolicy(EmailPolicy):
 
 MAIL_POLICY = _MailPolicy(linesep="\r\n")
 
+# A body at least this long is encoded once with C-speed calls and spliced into the
+# serialised message (_Spliced) instead of being set on it: the email package writes a
+# body line by line in Python and scans all of it for each boundary, which made a
+# 500-player turn's reports spend half their time in `as_bytes`.
+SPLICE_FROM = 2048
+# what `email.contentmanager` puts on a line of base64: max_line_length // 4 * 3 bytes
+_BASE64_BYTES = 78 // 4 * 3
+
+
+class _Spliced(EmailMessage):
+    """A message whose long bodies are placeholders (one short line each), with their
+    encoded bytes kept beside it: `serialise` writes the small message and splices the
+    bodies in, byte for byte what the email package writes for the whole message
+    (tests/test_mail_splice.py). Only `queue` serialises one."""
+
+    bodies: list[tuple[bytes, bytes]]  # (the placeholder's encoded line, the body's bytes)
+
+
+def _set_body(message: EmailMessage, text: str, set_part: Any) -> None:
+    """Set a text body through `set_part(content, cte)` (set_content, add_alternative,
+    add_attachment), as a placeholder for a long one when the message can splice."""
+    cte = transfer_encoding(text)
+    if not isinstance(message, _Spliced) or len(text) < SPLICE_FROM:
+        set_part(text, cte)
+        return
+    token = f"gm-body-{uuid.uuid4().hex}"
+    set_part(token, cte)
+    # the placeholder as the email package writes it: one line either way
+    message.bodies.append((encoded_body(token, cte), encoded_body(text, cte)))
+
+
+def encoded_body(text: str, cte: str) -> bytes:
+    """A text body as the email package writes it with MAIL_POLICY: `set_content` splits
+    it into lines (bytes.splitlines) and the generator ends each with CRLF; base64 comes
+    57 bytes a line of the lines joined by LF."""
+    lines = text.encode("ascii" if cte == "7bit" else "utf-8").splitlines()
+    if cte == "7bit":
+        return b"\r\n".join(lines) + b"\r\n"
+    data = b"\n".join(lines) + b"\n"
+    return b"".join(binascii.b2a_base64(data[i : i + _BASE64_BYTES]) for i in range(0, len(data), _BASE64_BYTES)
+                    ).replace(b"\n", b"\r\n")
+
+
+def serialise(message: EmailMessage) -> bytes:
+    """The message's bytes as sent (MAIL_POLICY), with a _Spliced message's bodies in place."""
+    bodies = getattr(message, "bodies", ())
+    for part in message.walk():
+        if bodies and part.is_multipart() and not part.get_boundary():
+            # the generator would check its boundary against the placeholders only
+            part.set_boundary(_boundary([body for _, body in bodies]))
+    raw = message.as_bytes(policy=MAIL_POLICY)
+    pieces = []
+    for placeholder, body in bodies:
+        head, found, raw = raw.partition(placeholder)
+        assert found, "a body placeholder is missing from the message"
+        pieces += (head, body)
+    return b"".join(pieces) + raw
+
+
+def _boundary(bodies: Sequence[bytes]) -> str:
+    """A boundary as the email package draws one, that stands in none of the bodies."""
+    while True:
+        boundary = Generator._make_boundary()
+        if not any(boundary.encode("ascii") in body for body in bodies):
+            return boundary
+
 
 def compose(
     *,
@@ -265,9 +334,10 @@ def compose(
     in_reply_to: str | None = None,
     references: Sequence[str] = (),
     auto_reply: bool = False,
-    attachments: Sequence[tuple[bytes, str, str, str]] = (),
+    attachments: Sequence[tuple[bytes | str, str, str, str]] = (),
 ) -> EmailMessage:
-    """One message. `attachments` are (data, maintype, subtype, filename). Help and
+    """One message. `attachments` are (data, maintype, subtype, filename), text given as
+    str travelling as 7bit or base64 like the bodies (transfer_encoding). Help and
     welcome mail also carry the ruleset's rules (RULES_ATTACHED); their templates say so
     through `rules_attached`, the attachment's name, or None."""
     rules = None
@@ -275,7 +345,8 @@ def compose(
         rules = rules_file(lineage(str(context.get("ruleset", ""))))
         context = {**context, "rules_attached": f"rules-{context['ruleset']}.md" if rules else None}
     subject, text, html = render(template, context)
-    message = EmailMessage()
+    message = _Spliced()
+    message.bodies = []
     message["From"] = sender
     name, address = parseaddr(to)
     message["To"] = formataddr((name, address)) if name else address
@@ -290,10 +361,14 @@ def compose(
         # RULES.md 3: every reply says it is automatic, so no well-behaved robot answers it
         message["Auto-Submitted"] = "auto-replied"
     message["X-Mailer"] = "gm"
-    message.set_content(text, cte=transfer_encoding(text))
-    message.add_alternative(html, subtype="html", cte=transfer_encoding(html))
+    _set_body(message, text, lambda body, cte: message.set_content(body, cte=cte))
+    _set_body(message, html, lambda body, cte: message.add_alternative(body, subtype="html", cte=cte))
     for data, maintype, subtype, filename in attachments:
-        message.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
+        if isinstance(data, str):
+            _set_body(message, data, lambda body, cte, subtype=subtype, filename=filename:
+                      message.add_attachment(body, subtype=subtype, filename=filename, cte=cte))
+        else:
+            message.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
     if rules is not None:
         # as text, so it is labelled UTF-8 and readable in any mail app
         message.add_attachment(rules.read_text(encoding="utf-8"), subtype="markdown",
@@ -319,7 +394,7 @@ def queue(
             "recipient": parseaddr(str(message["To"]))[1],
             "message_id": str(message["Message-ID"]),
             "subject": str(message["Subject"]),
-            "raw": message.as_bytes(policy=MAIL_POLICY),
+            "raw": serialise(message),
             "queued_at": iso(now),
             "status": "queued",
             "attempts": 0,
