@@ -125,13 +125,41 @@ def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *,
     )
 
 
-def _deadline_attachment(campaign: Campaign, mail: PlayerMail, now: datetime) -> list[tuple[bytes, str, str, str]]:
+# Up to this many players a turn report lists every player in its body. A larger
+# campaign's report shows the player's own pieces, the leaders and the top of the
+# standings, and attaches every player's line once, as text (mail/<ruleset>/table.txt):
+# listed in the body, and again in its HTML, a 2,000-player report was 1.6 MB.
+INLINE_PLAYERS = 50
+
+
+def _table(config: Any, basics: dict[str, Any], view: Any) -> tuple[str, str, str, str] | None:
+    """The attachment of every player's line, (text, "text", "plain", file name), rendered
+    once for every copy; None when the body lists everyone (a small campaign, or a
+    ruleset without a table.txt)."""
+    import jinja2
+
+    from ..mail.mailout import find_template
+
+    if len(config.players) <= INLINE_PLAYERS:
+        return None
+    context = {"ruleset": basics["ruleset"], "campaign": basics["campaign"], "title": basics["title"], "view": view}
+    try:
+        template = find_template("text", "mail", "table.txt", context)
+    except jinja2.TemplateNotFound:
+        return None
+    turns = "-".join(str(t) for t in getattr(view, "turns", ()))
+    return (template.render(context), "text", "plain", f"{basics['campaign']}-turn-{turns}-players.txt")
+
+
+def _deadline_attachment(campaign: Campaign, mail: PlayerMail, now: datetime, *,
+                         deadline: datetime | None = None) -> list[tuple[bytes, str, str, str]]:
     """The deadline as an .ics file, when there is one: same UID per player and turn, so a
-    reminder updates the entry a report made."""
+    reminder updates the entry a report made. `deadline`: the campaign's, when the caller
+    has it (read per player it made a turn cost a query per report)."""
     from ..mail.calendar import deadline_ics
     from ..mail.mailout import render_text
 
-    deadline = campaign.deadline()
+    deadline = deadline or campaign.deadline()
     if not mail.calendar or deadline is None:
         return []
     summary, description = render_text("calendar/deadline.txt", mail.context())
@@ -220,18 +248,19 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
         template = "final" if result.state.over else "report"
         # the reports say who held a seat when (reminders and replies need not)
         basics = campaign.mail_basics() | {"seats": campaign.seat_changes()}
+        table = _table(config, basics, view)
         for player in config.players:
             own = ruleset.player_view(setup, player.id, player.name, result.state, result.events,
                                       orders.get(player.id))
             mail = _mail_context(campaign, player.id, basics, state=result.state, deadline=new_deadline,
-                                 view=view, own=own)
+                                 view=view, own=own, table=table and table[3])
             message = compose(
                 sender=config.mail.sender,
                 to=player.email,
                 template=template,
                 context=mail.context(),
                 now=now,
-                attachments=_deadline_attachment(campaign, mail, now),
+                attachments=[*([table] if table else []), *_deadline_attachment(campaign, mail, now, deadline=new_deadline)],
             )
             # kind stays "report" for the final results too: undo withdraws reports by kind
             queue(db, message, kind="report", now=now, player=player.id, turn=state.turn)

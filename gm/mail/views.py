@@ -69,6 +69,10 @@ class PlayerMail:
     # who held a seat when, public: ({"player", "name", "held_by": [{"player", "name",
     # "from_turn", "until_turn"}]}, ...); templates/mail/_notes.* say it when not empty
     seats: tuple[Mapping[str, Any], ...] = ()
+    # the file name of the attached table of every player (mail/<ruleset>/table.txt), when
+    # the campaign is too large to list everyone in the body (turns.INLINE_PLAYERS); None:
+    # the body lists everyone
+    table: str | None = None
 
     def context(self) -> dict[str, Any]:
         """The template context: exactly these fields, nothing else."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ..base import Setup
@@ -40,6 +41,18 @@ class BoardLine:
     trapdoor_next: int | None
     pieces: tuple[PieceLine, ...]
 
+    @cached_property
+    def leaders(self) -> tuple[PieceLine, ...]:
+        """The pieces furthest on (finished ones by placing first), LEADERS of them: what a
+        report too long to list everyone shows in its body (the rest are attached)."""
+        ranked = sorted(self.pieces, key=lambda p: (not p.finished, p.placing or 0, -p.end))
+        return tuple(ranked[:LEADERS])
+
+
+# pieces per board, and standings, a report shows in its body when it attaches the rest
+LEADERS = 5
+TOP_STANDINGS = 10
+
 
 @dataclass(frozen=True)
 class StandingLine:
@@ -64,9 +77,24 @@ class PublicTurn:
     next_turn: int | None
     announce_trapdoors: bool
 
-    @property
+    @cached_property
     def any_nmr(self) -> bool:
         return any(p.nmr for b in self.boards for p in b.pieces)
+
+    @cached_property
+    def lines_of(self) -> Mapping[str, tuple[PieceLine, ...]]:
+        """Each player's pieces, one per board in board order: a copy's own lines, found
+        without reading every player's (which made a turn cost players squared)."""
+        return {p.player: pieces for pieces in zip(*(b.pieces for b in self.boards), strict=True)
+                for p in pieces[:1]}
+
+    @cached_property
+    def standing_of(self) -> Mapping[str, StandingLine]:
+        return {s.player: s for s in self.standings}
+
+    @cached_property
+    def top_standings(self) -> tuple[StandingLine, ...]:
+        return self.standings[:TOP_STANDINGS]
 
 
 @dataclass(frozen=True)
@@ -181,8 +209,8 @@ def own_facts(
     """A player's own numbers (played this turn, if any, and still held), nominations,
     and a ready order for each number they may send next turn."""
     played: dict[str, tuple[int, bool]] = {}
-    for event in events:
-        if isinstance(event, NumberPlayed) and event.player == player and event.hand not in played:
+    for event in numbers_played(events).get(player, ()):
+        if event.hand not in played:
             played[event.hand] = (event.number, event.source == "nmr")
     hands = []
     needed = set() if state.over else set(Postal().needs_number(setup, state, player))
@@ -194,6 +222,21 @@ def own_facts(
     nominations = tuple(sorted((order.trapdoors if order else {}).items()))
     ready = ready_orders(None if state.over else state.turn, [(h.board, h.left) for h in hands if h.choose])
     return OwnFacts(player, name, tuple(hands), nominations, ready)
+
+
+_last_played: list[Any] = [None, {}]  # the events last asked about, and their index
+
+
+def numbers_played(events: Sequence[Any]) -> Mapping[str, list[NumberPlayed]]:
+    """The turn's NumberPlayed events by player, indexed once per turn's events: every
+    player's copy asks, and reading all events for each made a turn cost players squared."""
+    if _last_played[0] is not events:
+        index: dict[str, list[NumberPlayed]] = {}
+        for event in events:
+            if isinstance(event, NumberPlayed):
+                index.setdefault(event.player, []).append(event)
+        _last_played[:] = [events, index]
+    return _last_played[1]
 
 
 def ready_orders(turn: int | None, hands: Sequence[tuple[str | None, Sequence[int]]]) -> tuple[ReadyOrder, ...]:

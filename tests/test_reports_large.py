@@ -1,0 +1,103 @@
+"""Turn reports of a campaign too large to list everyone in the body (RULES.md 2.6 at
+scale): each copy shows the player's own pieces and standing, the leaders and the top of
+the standings, and attaches every player's start and end on every board once, as text;
+the HTML part repeats none of that bulk. Up to turns.INLINE_PLAYERS players the body
+lists everyone, as before."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from campaignkit import PLAIN_PLAYERS, CampaignKit, KitPlayer
+
+import gm.campaign.campaign
+from gm.campaign import turns
+from gm.rules.postal.views import LEADERS, TOP_STANDINGS
+
+PLAYERS = tuple(KitPlayer(f"p{i:02d}", f"Player{i:02d} Name", f"p{i}@example.org", f"pw-{i}")
+                for i in range(turns.INLINE_PLAYERS + 1))
+
+
+@pytest.fixture(scope="module")
+def large(tmp_path_factory):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(gm.campaign.campaign.SCRYPT, "n", 2**4)  # fifty-one passwords: the set-up is not the test
+        kit = CampaignKit.create(tmp_path_factory.mktemp("large") / "c", setenv=patch.setenv, players=PLAYERS,
+                                 options={"close_after": 3, "max_turns": 3})
+        kit.play_to_end()
+        yield kit
+        kit.close()
+
+
+def text_of(part) -> str:
+    return part.get_content().replace("\r\n", "\n")
+
+
+def table_of(message):
+    attached = [a for a in message.iter_attachments() if (a.get_filename() or "").endswith("-players.txt")]
+    assert len(attached) == 1, message["Subject"]
+    return attached[0].get_filename(), text_of(attached[0])
+
+
+def names_in(text: str) -> set[str]:
+    return set(re.findall(r"Player\d\d Name", text))
+
+
+def test_2_6_large_report_attaches_every_players_start_and_end_on_every_board(large):
+    reports = large.outbox(kind="report")
+    assert len(reports) == 3 * len(PLAYERS)
+    tables = {}
+    for message in reports:
+        name, table = table_of(message)
+        assert name == f"kit-2027-turn-{message.turn}-players.txt"
+        tables.setdefault(message.turn, set()).add(table)
+        lines = [line for line in table.splitlines() if re.search(r"Player\d\d Name: ", line)]
+        assert sorted(names_in("\n".join(lines))) == sorted(p.name for p in PLAYERS)
+        for line in lines:  # every board, start and end (or a finished piece's placing)
+            assert re.search(r": A (\S+ -> \S+|finished \d+\w\w|stopped on \S+, \d+\w\w).*; B ", line), line
+    # one table per turn, the same bytes in every copy
+    assert all(len(copies) == 1 for copies in tables.values())
+
+
+def test_2_6_large_report_body_shows_own_pieces_leaders_and_top_standings_only(large):
+    for message in large.outbox(kind="report", player="p07"):
+        text = text_of(message.get_body(("plain",)))
+        _, table = table_of(message)
+        own_line = next(line for line in table.splitlines() if "Player07 Name: " in line)
+        cells = dict(cell.split(" ", 1) for cell in own_line.split(": ", 1)[1].split("; ") if cell[:1] in "AB")
+        yours = text.split("YOUR PIECES\n", 1)[1]
+        for board in ("A", "B"):
+            start_end = re.search(r"(\S+ -> \S+|finished|stopped on \S+)", cells[board]).group(1)
+            assert f"- Board {board}: " in yours and start_end in yours
+        others = names_in(text) - {"Player07 Name"}
+        assert len(others) <= 2 * LEADERS + TOP_STANDINGS
+        assert "attached kit-2027-turn-" in text
+
+
+def test_large_report_html_part_does_not_repeat_the_bulk(large):
+    for message in large.outbox(kind="report"):
+        html = text_of(message.get_body(("html",)))
+        assert len(names_in(html)) <= 1 + 2 * LEADERS + TOP_STANDINGS
+        _, table = table_of(message)
+        assert len(html) < len(table) * 4 and len(html) < 20_000
+
+
+def test_large_final_results_attach_the_table_and_say_the_players_place(large):
+    finals = [m for m in large.outbox(kind="report") if m["Subject"].startswith("[kit-2027] Final results")]
+    assert len(finals) == len(PLAYERS)
+    for message in finals:
+        table_of(message)
+        assert "You finished " in text_of(message.get_body(("plain",)))
+
+
+def test_small_campaign_report_lists_everyone_in_its_body_and_attaches_no_table(tmp_path, monkeypatch):
+    kit = CampaignKit.create(tmp_path / "c", setenv=monkeypatch.setenv, players=PLAIN_PLAYERS)
+    try:
+        kit.play_turn()
+        for message in kit.outbox(kind="report"):
+            assert not [a for a in message.iter_attachments() if "players" in (a.get_filename() or "")]
+            text = text_of(message.get_body(("plain",)))
+            assert all(p.name in text for p in PLAIN_PLAYERS) and "YOUR PIECES" not in text
+    finally:
+        kit.close()
