@@ -17,12 +17,13 @@ import binascii
 import re
 import uuid
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from email.generator import Generator
 from email.message import EmailMessage
 from email.policy import EmailPolicy
 from email.utils import format_datetime, formataddr, make_msgid, parseaddr
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import jinja2
@@ -257,63 +258,128 @@ class _MailPolicy(EmailPolicy):
 
 MAIL_POLICY = _MailPolicy(linesep="\r\n")
 
-# A body at least this long is encoded once with C-speed calls and spliced into the
-# serialised message (_Spliced) instead of being set on it: the email package writes a
-# body line by line in Python and scans all of it for each boundary, which made a
-# 500-player turn's reports spend half their time in `as_bytes`.
-SPLICE_FROM = 2048
+
+@dataclass(frozen=True)
+class _Part:
+    """One part of a mail: the text or HTML body, or an attachment. Text travels as 7bit
+    or base64 (transfer_encoding), bytes as base64; a `literal` part (the rules, whose
+    encoding the email package chooses: cte None) is the same in every mail carrying it."""
+
+    content: str | bytes
+    maintype: str
+    subtype: str
+    filename: str | None  # an attachment's; None: a body
+    cte: str | None
+    literal: bool = False
+
+    @classmethod
+    def of(cls, content: str | bytes, maintype: str, subtype: str, filename: str | None = None) -> _Part:
+        cte = transfer_encoding(content) if isinstance(content, str) else "base64"
+        return cls(content, maintype, subtype, filename, cte)
+
+    def shape(self) -> tuple[Any, ...]:
+        """What the MIME skeleton depends on: all but the content, unless literal."""
+        return (self.maintype, self.subtype, self.filename, self.cte, isinstance(self.content, bytes),
+                self.content if self.literal else None)
+
+    def encoded(self) -> bytes:
+        """The content as the email package writes it with MAIL_POLICY: a text is split
+        into lines (bytes.splitlines), each ended with CRLF; base64 comes 57 bytes a line,
+        of a text's lines joined by LF."""
+        if isinstance(self.content, bytes):
+            return _base64_lines(self.content)
+        lines = self.content.encode("ascii" if self.cte == "7bit" else "utf-8").splitlines()
+        if self.cte == "7bit":
+            return b"\r\n".join(lines) + b"\r\n"
+        return _base64_lines(b"\n".join(lines) + b"\n")
+
+
 # what `email.contentmanager` puts on a line of base64: max_line_length // 4 * 3 bytes
 _BASE64_BYTES = 78 // 4 * 3
 
 
-class _Spliced(EmailMessage):
-    """A message whose long bodies are placeholders (one short line each), with their
-    encoded bytes kept beside it: `serialise` writes the small message and splices the
-    bodies in, byte for byte what the email package writes for the whole message
-    (tests/test_mail_splice.py). Only `queue` serialises one."""
-
-    bodies: list[tuple[bytes, bytes]]  # (the placeholder's encoded line, the body's bytes)
+def _base64_lines(data: bytes) -> bytes:
+    return b"".join(binascii.b2a_base64(data[i : i + _BASE64_BYTES])
+                    for i in range(0, len(data), _BASE64_BYTES)).replace(b"\n", b"\r\n")
 
 
-def _set_body(message: EmailMessage, text: str, set_part: Any) -> None:
-    """Set a text body through `set_part(content, cte)` (set_content, add_alternative,
-    add_attachment), as a placeholder for a long one when the message can splice."""
-    cte = transfer_encoding(text)
-    if not isinstance(message, _Spliced) or len(text) < SPLICE_FROM:
-        set_part(text, cte)
-        return
-    token = f"gm-body-{uuid.uuid4().hex}"
-    set_part(token, cte)
-    # the placeholder as the email package writes it: one line either way
-    message.bodies.append((encoded_body(token, cte), encoded_body(text, cte)))
+def _email_message(headers: Sequence[tuple[str, str]], parts: Sequence[_Part],
+                   contents: Sequence[str | bytes]) -> EmailMessage:
+    """The message as the email package builds it, each part with the content given."""
+    message = EmailMessage()
+    for name, value in headers:
+        message[name] = value
+    for part, content in zip(parts, contents, strict=True):
+        if part.filename is None and part.subtype == "plain":
+            message.set_content(content, cte=part.cte)
+        elif part.filename is None:
+            message.add_alternative(content, subtype=part.subtype, cte=part.cte)
+        elif isinstance(content, str):
+            message.add_attachment(content, subtype=part.subtype, filename=part.filename,
+                                   **({} if part.literal else {"cte": part.cte}))
+        else:
+            message.add_attachment(content, maintype=part.maintype, subtype=part.subtype, filename=part.filename)
+    return message
 
 
-def encoded_body(text: str, cte: str) -> bytes:
-    """A text body as the email package writes it with MAIL_POLICY: `set_content` splits
-    it into lines (bytes.splitlines) and the generator ends each with CRLF; base64 comes
-    57 bytes a line of the lines joined by LF."""
-    lines = text.encode("ascii" if cte == "7bit" else "utf-8").splitlines()
-    if cte == "7bit":
-        return b"\r\n".join(lines) + b"\r\n"
-    data = b"\n".join(lines) + b"\n"
-    return b"".join(binascii.b2a_base64(data[i : i + _BASE64_BYTES]) for i in range(0, len(data), _BASE64_BYTES)
-                    ).replace(b"\n", b"\r\n")
+@dataclass(frozen=True)
+class Mail:
+    """A composed mail: its headers and parts. `as_bytes` writes exactly what the email
+    package writes for it (`email_message().as_bytes(policy=MAIL_POLICY)`, boundaries
+    aside; tests/test_mail_splice.py), at a fraction of the cost: the package builds a
+    header object per header and part, writes every body line by line in Python and scans
+    every body for each boundary, which made half of a 500-player turn's resolve."""
+
+    headers: tuple[tuple[str, str], ...]
+    parts: tuple[_Part, ...]
+
+    def __getitem__(self, name: str) -> str | None:
+        return next((value for key, value in self.headers if key == name), None)
+
+    def email_message(self) -> EmailMessage:
+        return _email_message(self.headers, self.parts, [part.content for part in self.parts])
+
+    def as_bytes(self) -> bytes:
+        skeleton, boundaries, placeholders = _skeleton(tuple(part.shape() for part in self.parts))
+        bodies = [part.encoded() for part in self.parts if not part.literal]
+        # the skeleton's boundaries were drawn against placeholders: draw each afresh
+        # against the real bodies, as the email package would (same length, same folding)
+        for old in boundaries:
+            skeleton = skeleton.replace(old, _boundary([*bodies, skeleton]).encode("ascii"))
+        pieces = [b"".join(_header_line(name, value) for name, value in self.headers)]
+        for placeholder, body in zip(placeholders, bodies, strict=True):
+            head, found, skeleton = skeleton.partition(placeholder)
+            assert found, "a part's placeholder is missing from the skeleton"
+            pieces += (head, body)
+        return b"".join(pieces) + skeleton
 
 
-def serialise(message: EmailMessage) -> bytes:
-    """The message's bytes as sent (MAIL_POLICY), with a _Spliced message's bodies in place."""
-    bodies = getattr(message, "bodies", ())
-    for part in message.walk():
-        if bodies and part.is_multipart() and not part.get_boundary():
-            # the generator would check its boundary against the placeholders only
-            part.set_boundary(_boundary([body for _, body in bodies]))
+@lru_cache(maxsize=64)
+def _skeleton(shapes: tuple[tuple[Any, ...], ...]) -> tuple[bytes, tuple[bytes, ...], tuple[bytes, ...]]:
+    """The MIME structure of mails whose parts have these shapes, written by the email
+    package with a placeholder for each part not literal, in that part's transfer
+    encoding: (its bytes, its boundaries, the placeholders as written, in order)."""
+    parts = []
+    for index, (maintype, subtype, filename, cte, binary, literal) in enumerate(shapes):
+        if literal is not None:
+            parts.append(_Part(literal, maintype, subtype, filename, None, literal=True))
+            continue
+        token = f"gm-part-{index}-{uuid.uuid4().hex}"
+        parts.append(_Part(token.encode("ascii") if binary else token, maintype, subtype, filename, cte))
+    message = _email_message((), parts, [part.content for part in parts])
     raw = message.as_bytes(policy=MAIL_POLICY)
-    pieces = []
-    for placeholder, body in bodies:
-        head, found, raw = raw.partition(placeholder)
-        assert found, "a body placeholder is missing from the message"
-        pieces += (head, body)
-    return b"".join(pieces) + raw
+    boundaries = tuple(part.get_boundary().encode("ascii") for part in message.walk() if part.is_multipart())
+    return raw, boundaries, tuple(part.encoded() for part in parts if not part.literal)
+
+
+@lru_cache(maxsize=4096)
+def _header_line(name: str, value: str) -> bytes:
+    """One header as the email package folds it with MAIL_POLICY (headers fold each on
+    its own, so a mail's header block is their lines in order). Most repeat across a
+    run's mail (From, Date, a turn's Subject, a player's To)."""
+    message = EmailMessage()
+    message[name] = value
+    return message.as_bytes(policy=MAIL_POLICY)[:-2]
 
 
 def _boundary(bodies: Sequence[bytes]) -> str:
@@ -335,7 +401,7 @@ def compose(
     references: Sequence[str] = (),
     auto_reply: bool = False,
     attachments: Sequence[tuple[bytes | str, str, str, str]] = (),
-) -> EmailMessage:
+) -> Mail:
     """One message. `attachments` are (data, maintype, subtype, filename), text given as
     str travelling as 7bit or base64 like the bodies (transfer_encoding). Help and
     welcome mail also carry the ruleset's rules (RULES_ATTACHED); their templates say so
@@ -345,40 +411,28 @@ def compose(
         rules = rules_file(lineage(str(context.get("ruleset", ""))))
         context = {**context, "rules_attached": f"rules-{context['ruleset']}.md" if rules else None}
     subject, text, html = render(template, context)
-    message = _Spliced()
-    message.bodies = []
-    message["From"] = sender
     name, address = parseaddr(to)
-    message["To"] = formataddr((name, address)) if name else address
-    message["Subject"] = subject
-    message["Date"] = format_datetime(now)
     domain = parseaddr(sender)[1].rpartition("@")[2] or "localhost"
-    message["Message-ID"] = make_msgid(domain=domain)
+    headers = [("From", sender), ("To", formataddr((name, address)) if name else address), ("Subject", subject),
+               ("Date", format_datetime(now)), ("Message-ID", make_msgid(domain=domain))]
     if in_reply_to:
-        message["In-Reply-To"] = in_reply_to
-        message["References"] = references_header(references, in_reply_to)
+        headers += [("In-Reply-To", in_reply_to), ("References", references_header(references, in_reply_to))]
     if auto_reply:
         # RULES.md 3: every reply says it is automatic, so no well-behaved robot answers it
-        message["Auto-Submitted"] = "auto-replied"
-    message["X-Mailer"] = "gm"
-    _set_body(message, text, lambda body, cte: message.set_content(body, cte=cte))
-    _set_body(message, html, lambda body, cte: message.add_alternative(body, subtype="html", cte=cte))
-    for data, maintype, subtype, filename in attachments:
-        if isinstance(data, str):
-            _set_body(message, data, lambda body, cte, subtype=subtype, filename=filename:
-                      message.add_attachment(body, subtype=subtype, filename=filename, cte=cte))
-        else:
-            message.add_attachment(data, maintype=maintype, subtype=subtype, filename=filename)
+        headers.append(("Auto-Submitted", "auto-replied"))
+    headers.append(("X-Mailer", "gm"))
+    parts = [_Part.of(text, "text", "plain"), _Part.of(html, "text", "html")]
+    parts += [_Part.of(data, maintype, subtype, filename) for data, maintype, subtype, filename in attachments]
     if rules is not None:
         # as text, so it is labelled UTF-8 and readable in any mail app
-        message.add_attachment(rules.read_text(encoding="utf-8"), subtype="markdown",
-                               filename=context["rules_attached"])
-    return message
+        parts.append(_Part(rules.read_text(encoding="utf-8"), "text", "markdown", context["rules_attached"], None,
+                           literal=True))
+    return Mail(tuple(headers), tuple(parts))
 
 
 def queue(
     db: Any,
-    message: EmailMessage,
+    message: Mail,
     *,
     kind: str,
     now: datetime,
@@ -391,10 +445,10 @@ def queue(
             "kind": kind,
             "turn": turn,
             "player": player,
-            "recipient": parseaddr(str(message["To"]))[1],
+            "recipient": parseaddr(message["To"] or "")[1],
             "message_id": str(message["Message-ID"]),
             "subject": str(message["Subject"]),
-            "raw": serialise(message),
+            "raw": message.as_bytes(),
             "queued_at": iso(now),
             "status": "queued",
             "attempts": 0,
