@@ -1,0 +1,157 @@
+"""Benchmark: how `resolve` grows with the number of players (issue 15).
+
+Each report lists every player on every board, so a turn's mail grows with the square of
+the players. For each size in `--players`, this starts a postal campaign on three boards
+of 100, 200 and 300 squares (boards/milton-bradley.yaml and two boards generated into the
+temp folder), with a cheap scrypt (the start is not what is measured) and the Maildir
+transport, then times `resolve(campaign, force=True)` of its first turn, in-process, with
+every player NMR: the rules, the views, and every report rendered, built and queued.
+
+    python benchmarks/scale.py [--players 50,500,2000]
+
+Quick run: `python benchmarks/scale.py --players 50,500`. It prints, per size: seconds,
+the growth exponent between consecutive sizes (log(t2/t1) / log(n2/n1)), the average and
+largest queued report (raw bytes), the bytes the resolve queued, and the size of the
+write-ahead log (gm.sqlite-wal) right after the resolve; then t(2000) / t(500) when both
+were run (goal: at most 4.8, i.e. no worse than about n**1.13).
+
+Only the outbox table's columns kind, player, turn, raw and status (and SQLite's rowid)
+are read, so a change in what a report contains does not break this script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+import gm.campaign.campaign  # noqa: E402
+from gm import clock  # noqa: E402
+from gm.boards.board import load_board  # noqa: E402
+from gm.campaign.campaign import start  # noqa: E402
+from gm.campaign.turns import resolve  # noqa: E402
+
+START_AT = "2027-01-01T00:00:00Z"
+DEADLINE = "2027-01-08T00:00:00Z"
+RESOLVE_AT = "2027-01-08T00:30:00Z"
+
+
+def tiled_board(folder: Path, squares: int) -> Path:
+    """A board file of `squares` squares (a multiple of 100): the Milton Bradley layout
+    repeated once per hundred, so every hundred squares has the same snakes and ladders."""
+    classic = yaml.safe_load((ROOT / "boards" / "milton-bradley.yaml").read_text())
+    if squares % 100 or classic["squares"] != 100:
+        raise SystemExit(f"tiled_board: {squares} squares is not a multiple of 100")
+    tiles = range(0, squares, 100)
+    ladders = [[a + t, b + t] for t in tiles for a, b in classic["ladders"]]
+    snakes = [[a + t, b + t] for t in tiles for a, b in classic["snakes"]]
+    path = folder / f"tiled-{squares}.yaml"
+    path.write_text(yaml.safe_dump({"name": f"Tiled {squares}", "squares": squares,
+                                    "ladders": ladders, "snakes": snakes},
+                                   default_flow_style=None, sort_keys=False))
+    load_board(path)  # raises if gm does not accept it
+    return path
+
+
+def boards(folder: Path) -> dict[str, str]:
+    return {"A": str(ROOT / "boards" / "milton-bradley.yaml"),
+            "B": str(tiled_board(folder, 200)),
+            "C": str(tiled_board(folder, 300))}
+
+
+def one_size(work: Path, players: int, board_files: dict[str, str]) -> dict[str, float]:
+    folder = work / f"campaign-{players}"
+    folder.mkdir()
+    config = {
+        "id": f"scale-{players}",
+        "seed": 1,
+        "first_deadline": DEADLINE,
+        "boards": board_files,
+        "players": [{"id": f"p{i}", "name": f"Player {i}", "email": f"p{i}@example.org",
+                     "password": "pw-bench"} for i in range(players)],
+    }
+    (folder / "campaign.yaml").write_text(yaml.safe_dump(config))
+    with clock.frozen(clock.parse_time(START_AT)):
+        campaign, _ = start(folder)
+    try:
+        before = campaign.store.one("select coalesce(max(rowid), 0) as last from outbox")["last"]
+        with clock.frozen(clock.parse_time(RESOLVE_AT)):
+            began = time.perf_counter()
+            resolve(campaign, force=True)
+            seconds = time.perf_counter() - began
+        wal = folder / "gm.sqlite-wal"
+        wal_bytes = wal.stat().st_size if wal.exists() else 0
+        queued = campaign.store.one(
+            "select count(*) as n, coalesce(sum(length(raw)), 0) as bytes from outbox "
+            "where rowid > ? and status = 'queued'", [before])
+        reports = campaign.store.one(
+            "select count(*) as n, avg(length(raw)) as avg, max(length(raw)) as max from outbox "
+            "where rowid > ? and kind = 'report' and player is not null", [before])
+    finally:
+        campaign.close()
+    shutil.rmtree(folder, ignore_errors=True)  # 2,000 players' reports take room
+    if reports["n"] != players:
+        print(f"warning: {players} players but {reports['n']} player reports queued", file=sys.stderr)
+    return {"players": players, "seconds": seconds, "reports": reports["n"],
+            "avg": reports["avg"] or 0, "max": reports["max"] or 0,
+            "queued": queued["n"], "bytes": queued["bytes"], "wal": wal_bytes}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--players", default="50,500,2000",
+                        help="comma-separated campaign sizes (default 50,500,2000; "
+                             "leave out 2000 for a quick run)")
+    args = parser.parse_args()
+    try:
+        sizes = sorted({int(n) for n in args.players.split(",") if n.strip()})
+    except ValueError:
+        parser.error(f"--players: not a list of whole numbers: {args.players!r}")
+    if not sizes or sizes[0] < 1:
+        parser.error("--players: give at least one size of 1 or more")
+    gm.campaign.campaign.SCRYPT["n"] = 2**4  # the start is not what is measured
+    work = Path(tempfile.mkdtemp(prefix="gm-bench-scale-"))
+    try:
+        board_files = boards(work)
+        rows = []
+        for players in sizes:
+            row = one_size(work, players, board_files)
+            rows.append(row)
+            print(f"  {players} players: resolve {row['seconds']:.2f} s", file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+    print(f"\nresolve of turn 1, every player NMR, three boards of 100, 200 and 300 squares "
+          f"(Python {sys.version.split()[0]})\n")
+    print("| players | resolve (s) | exponent vs previous | reports | avg report | max report "
+          "| queued by resolve | gm.sqlite-wal after |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    previous = None
+    for row in rows:
+        exponent = "—"
+        if previous is not None and previous["seconds"] > 0:
+            exponent = (f"{math.log(row['seconds'] / previous['seconds']) / math.log(row['players'] / previous['players']):.2f}")
+        print(f"| {row['players']} | {row['seconds']:.2f} | {exponent} | {row['reports']} "
+              f"| {row['avg'] / 1024:.1f} KB | {row['max'] / 1024:.1f} KB "
+              f"| {row['queued']} mails, {row['bytes'] / 2**20:.1f} MB "
+              f"| {row['wal'] / 2**20:.1f} MB |")
+        previous = row
+    by_size = {row["players"]: row["seconds"] for row in rows}
+    if 500 in by_size and 2000 in by_size:
+        ratio = by_size[2000] / by_size[500]
+        print(f"\nt(2000) / t(500) = {ratio:.2f} (goal <= 4.8: {'met' if ratio <= 4.8 else 'NOT met'})")
+    else:
+        print("\nt(2000) / t(500): not measured (run with --players 50,500,2000)")
+
+
+if __name__ == "__main__":
+    main()
