@@ -293,13 +293,15 @@ def _names_at(names: Mapping[str, str], holders: Sequence[Holder], turn: int) ->
     return result
 
 
-def _former(holders: Sequence[Holder], player: str) -> tuple[FormerHolder, ...]:
-    seat = next((h.seat for h in holders if h.player == player and h.until_turn is None), None)
-    return tuple(
-        FormerHolder(h.player, h.name, h.until_turn)
-        for h in sorted(holders, key=lambda h: (h.from_turn or 0, h.until_turn or 0))
-        if h.seat == seat and h.until_turn is not None and seat is not None
-    )
+def _formers(holders: Sequence[Holder]) -> dict[str, tuple[FormerHolder, ...]]:
+    """Who held each current holder's seat before them, oldest first: one pass over the
+    holders for every player (a replaced seat is rare; 2,000 players are not)."""
+    current = {h.seat: h.player for h in holders if h.until_turn is None}
+    result: dict[str, list[FormerHolder]] = {}
+    for h in sorted(holders, key=lambda h: (h.from_turn or 0, h.until_turn or 0)):
+        if h.until_turn is not None and h.seat in current:
+            result.setdefault(current[h.seat], []).append(FormerHolder(h.player, h.name, h.until_turn))
+    return {player: tuple(formers) for player, formers in result.items()}
 
 
 def positions_of(setup: Setup, now: Mapping[str, Any]) -> dict[str, tuple[Position, ...]]:
@@ -366,6 +368,7 @@ def assemble(
         )
         for b, board in setup.boards.items()
     )
+    formers = _formers(holders)
     revealed = None
     if secrets is not None:
         revealed = Revealed(
@@ -393,7 +396,7 @@ def assemble(
         ruleset=ruleset.name,
         template_rulesets=template_rulesets(ruleset),
         hidden_boards=ruleset.hidden_boards,
-        players=tuple(PlayerPublic(p, names.get(p, p), _former(holders, p)) for p in setup.players),
+        players=tuple(PlayerPublic(p, names.get(p, p), formers.get(p, ())) for p in setup.players),
         boards=boards,
         seed_commitment=seed_commitment,
         turns=turns,
@@ -457,33 +460,53 @@ def _board_of(turn: ArchiveTurn, board: str) -> Any:
     return next(line for line in turn.boards if line.board == board)
 
 
-def _histories(data: ArchiveInput, player: str) -> tuple[PlayerBoardHistory, ...]:
+def _pieces_by_player(data: ArchiveInput) -> tuple[tuple[Mapping[str, ArchivePiece], ...], ...]:
+    """For each turn, for each board in board order, each player's piece by id: read once
+    per publish instead of searching every line for every player."""
+    return tuple(
+        tuple({piece.player: piece for piece in _board_of(turn, board.id).pieces} for board in data.boards)
+        for turn in data.turns
+    )
+
+
+def _histories(data: ArchiveInput, player: str,
+               pieces: Sequence[Sequence[Mapping[str, ArchivePiece]]] | None = None,
+               standing: ArchiveStanding | None = None) -> tuple[PlayerBoardHistory, ...]:
+    pieces = _pieces_by_player(data) if pieces is None else pieces
+    if standing is None:
+        standing = next((s for s in data.standings if s.player == player), None)
     histories = []
     for index, board in enumerate(data.boards):
         rows = []
-        for turn in data.turns:
+        for turn, by_board in zip(data.turns, pieces, strict=True):
             line = _board_of(turn, board.id)
-            piece = next(p for p in line.pieces if p.player == player)
+            piece = by_board[index][player]
             if (piece.finished and not piece.finished_now) or (line.closed and not line.closed_now):
                 continue  # nothing more happens to a finished piece or on a closed board
             rows.append(HistoryRow(turn_label(turn), turn_page(turn), piece))
-        placing = next((s.placings[index] for s in data.standings if s.player == player), None)
+        placing = standing.placings[index] if standing is not None else None
         histories.append(PlayerBoardHistory(board.id, board.squares, tuple(rows), placing))
     return tuple(histories)
 
 
-def charts(data: ArchiveInput) -> tuple[Chart, ...]:
+def charts(data: ArchiveInput,
+           pieces: Sequence[Sequence[Mapping[str, ArchivePiece]]] | None = None) -> tuple[Chart, ...]:
     """A race chart per board from the public turns: each piece's square after each turn."""
+    pieces = _pieces_by_player(data) if pieces is None else pieces
     result = []
-    for board in data.boards:
+    for index, board in enumerate(data.boards):
+        # the turns of the race: up to the one that closed the board
+        raced = []
+        for turn, by_board in zip(data.turns, pieces, strict=True):
+            line = _board_of(turn, board.id)
+            if line.closed and not line.closed_now:
+                break  # the board closed: its race is over
+            raced.append(by_board[index])
         series = []
         for player in data.players:
             squares, finished_from = [0], None
-            for turn in data.turns:
-                line = _board_of(turn, board.id)
-                if line.closed and not line.closed_now:
-                    break  # the board closed: its race is over
-                piece = next(p for p in line.pieces if p.player == player.id)
+            for by_player in raced:
+                piece = by_player[player.id]
                 squares.append(piece.end)
                 if piece.finished and finished_from is None:
                     finished_from = len(squares) - 1
@@ -495,6 +518,9 @@ def charts(data: ArchiveInput) -> tuple[Chart, ...]:
 def build_site(data: ArchiveInput) -> tuple[Page, ...]:
     """Every page of the archive, with its context. Pure: same input, same pages."""
     turn_links = tuple((turn_label(t), turn_page(t)) for t in data.turns)
+    # what every page gets: nothing in it changes from one turn to the next (the list of
+    # turns goes to the index only), so a page whose own part did not change either keeps
+    # its fingerprint and is not rendered again (archive_write.write_site)
     site = {
         "campaign": data.campaign,
         "title": data.title,
@@ -503,7 +529,6 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
         "players": data.players,
         "boards": data.boards,
         "board_ids": tuple(b.id for b in data.boards),
-        "turn_links": turn_links,
         "player_links": tuple((p.name, player_page(p.id)) for p in data.players),
         "revealed": data.revealed,
         "over": data.over,
@@ -511,11 +536,17 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
         "feed": FEED,
         "rules_page": RULES_PAGE if data.rules is not None else None,
     }
-    board_charts = charts(data)
+    pieces = _pieces_by_player(data)
+    standing_of = {s.player: s for s in data.standings}
+    board_charts = charts(data, pieces)
+    # a turn's page shows its own record: not the boards as they stand now, whose status
+    # (closed, drawn as built) would make every turn's page change with a later turn
+    turn_site = {name: value for name, value in site.items() if name != "boards"}
     rulesets = data.template_rulesets
     pages = [
         Page("index.html", "archive/index.html", site | {
             "page": "index",
+            "turn_links": turn_links,
             "opening": data.opening,
             "standings": data.standings,
             "charts": board_charts,
@@ -533,15 +564,15 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
     for index, turn in enumerate(data.turns):
         previous = turn_links[index - 1] if index > 0 else None
         following = turn_links[index + 1] if index + 1 < len(turn_links) else None
-        pages.append(Page(turn_page(turn), "archive/turn.html", site | {
+        pages.append(Page(turn_page(turn), "archive/turn.html", turn_site | {
             "page": "turn", "record": turn, "view": turn.view, "label": turn_label(turn),
             "previous": previous, "next": following, "positions": turn_positions(turn),
         }, rulesets=rulesets))
     for player in data.players:
-        line = next(s for s in data.standings if s.player == player.id)
+        line = standing_of[player.id]
         pages.append(Page(player_page(player.id), "archive/player.html", site | {
             "page": "player", "player": player, "standing": line,
-            "histories": _histories(data, player.id),
+            "histories": _histories(data, player.id, pieces, line),
             "chart_colour": _colour_of(board_charts, player.id),
             "position": data.positions.get(player.id),
         }, rulesets=rulesets))
