@@ -52,16 +52,17 @@ names = st.text(st.characters(whitelist_categories=("L", "Nd")) | st.sampled_fro
 @settings(max_examples=200, deadline=None)
 @given(text=any_text, html=any_text, table=st.one_of(st.none(), any_text), name=names,
        subject=st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=140),
-       reply=st.booleans(), template=st.sampled_from(["report", "help"]))
+       reply=st.booleans(), template=st.sampled_from(["report", "help"]),
+       parent=st.from_regex(r"<[!-~]{1,60}>|[ -~]{0,90}", fullmatch=True))
 @example(text="a\r\nb\rc\nd\x0b\x0ce\x85f\u2028", html="<p>é</p>" * 200, table="x" * 1200, name="Zoë, \"Z\"",
          subject="Re: [kit] Turn 7 report; turn 8 due Sun 28 Mar 18:00 UTC, a subject long enough to fold",
-         reply=True, template="help")
-@example(text="", html="", table="", name="", subject="x", reply=False, template="report")
+         reply=True, template="help", parent="<order.1@example.org>")
+@example(text="", html="", table="", name="", subject="x", reply=False, template="report", parent="")
 @example(text="ok\n" * 2000, html="\n\n", table="é\n" * 3000, name="Ann", subject="é" * 60, reply=False,
-         template="report")
-def test_mail_bytes_are_the_email_packages(text, html, table, name, subject, reply, template):
+         template="report", parent="x")
+def test_mail_bytes_are_the_email_packages(text, html, table, name, subject, reply, template, parent):
     attachments = [ICS] if table is None else [(table, "text", "plain", "table.txt"), ICS]
-    threading = {"in_reply_to": "<order.1@example.org>", "references": ["<a@x>", "<b@x>"],
+    threading = {"in_reply_to": parent or "<p@x>", "references": ["<a@x>", parent or "<b@x>"],
                  "auto_reply": True} if reply else {}
     with pytest.MonkeyPatch.context() as monkeypatch:
         mail = compose(monkeypatch, text, html, attachments, subject=subject, template=template,

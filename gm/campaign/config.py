@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -90,7 +91,9 @@ class CampaignConfig:
     def ruleset(self) -> Ruleset:
         return find_ruleset(self.ruleset_name)
 
-    @property
+    # cached: the config never changes once read, and the desk asks for the setup several
+    # times per message (read afresh it cost players x messages)
+    @cached_property
     def setup(self) -> Setup:
         return Setup(self.boards, tuple(p.id for p in self.players), self.options, self.seed,
                      {p.id: dict(p.extra) for p in self.players if p.extra})
@@ -101,8 +104,12 @@ class CampaignConfig:
 
     def player(self, player_id: str) -> PlayerConfig | None:
         """The player whose id matches case-insensitively (RULES.md 3)."""
-        wanted = player_id.casefold()
-        return next((p for p in self.players if p.id.casefold() == wanted), None)
+        return self._by_id.get(player_id.casefold())
+
+    @cached_property
+    def _by_id(self) -> dict[str, PlayerConfig]:
+        # found by id for every message and every report: a scan made a turn players squared
+        return {p.id.casefold(): p for p in reversed(self.players)}
 
     def board_id(self, written: str) -> str | None:
         wanted = written.casefold()

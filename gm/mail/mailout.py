@@ -372,11 +372,22 @@ def _skeleton(shapes: tuple[tuple[Any, ...], ...]) -> tuple[bytes, tuple[bytes, 
     return raw, boundaries, tuple(part.encoded() for part in parts if not part.literal)
 
 
-@lru_cache(maxsize=4096)
+# A header of printable ASCII words that fits on its line is written as it is given: the
+# email package folds nothing there and keeps the text (tests/test_mail_splice.py). Any
+# other header goes through the package, once per value.
+_PLAIN_HEADER = re.compile(r"[!-~]+(?: [!-~]+)*")
+
+
 def _header_line(name: str, value: str) -> bytes:
+    if len(name) + 2 + len(value) <= 78 and "=?" not in value and _PLAIN_HEADER.fullmatch(value):
+        return f"{name}: {value}\r\n".encode("ascii")
+    return _folded_header(name, value)
+
+
+@lru_cache(maxsize=4096)
+def _folded_header(name: str, value: str) -> bytes:
     """One header as the email package folds it with MAIL_POLICY (headers fold each on
-    its own, so a mail's header block is their lines in order). Most repeat across a
-    run's mail (From, Date, a turn's Subject, a player's To)."""
+    its own, so a mail's header block is their lines in order)."""
     message = EmailMessage()
     message[name] = value
     return message.as_bytes(policy=MAIL_POLICY)[:-2]
