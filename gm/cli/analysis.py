@@ -12,10 +12,7 @@ from typing import Any
 
 import click
 
-from ..boards.analysis import FINISHES, BoardAnalysis, analyze
 from ..boards.board import load_board
-from ..boards.design import board_yaml, build_design, design_header, load_design
-from ..boards.plot import length_plot
 from ..boards.svg import Mark, board_svg
 from ..errors import GmError, ProblemsError
 from .board import board
@@ -63,6 +60,9 @@ def board_design(spec: str, output: str | None) -> None:
 
     Example: gm board design designs/primes.yaml -o boards/designed-primes.yaml
     """
+    # imported here: numpy, which they need, is a tenth of a second at every gm start
+    from ..boards.design import board_yaml, build_design, design_header, load_design
+
     design = build_design(load_design(spec))
     text = board_yaml(design.board, header=design_header(design, spec))
     if output not in (None, "-"):
@@ -91,9 +91,11 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def side_by_side(named: list[tuple[str, BoardAnalysis]]) -> str:
+def side_by_side(named: list[tuple[str, Any]]) -> str:
     """The terminal table of `gm board analyze`: one column per board, a block of rows per
     ruleset analysed (its length, then its own rows), then one die."""
+    from ..boards.analysis import FINISHES
+
     rulesets = list(dict.fromkeys(r for _, result in named for r in result.rulesets))
     rows: list[tuple[str, list[str]]] = [("squares", [str(result.board.squares) for _, result in named])]
     for ruleset in rulesets:
@@ -133,6 +135,9 @@ def board_analyze(files: tuple[str, ...], as_json: bool, plot: str | None) -> No
 
     Example: gm board analyze boards/milton-bradley.yaml boards/small.yaml --plot lengths.svg
     """
+    from ..boards.analysis import analyze  # here, not at every gm start (numpy)
+    from ..boards.plot import length_plot
+
     boards = [(path, load_board(path)) for path in files]
     named = [(b.name or Path(path).stem, analyze(b)) for path, b in boards]
     if as_json:
