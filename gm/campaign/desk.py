@@ -24,7 +24,7 @@ from ..mail.words import problem_texts
 from ..rules.grammar import ruleset_keywords
 from ..rules.problem import Problem, problem
 from .campaign import Campaign, check_password, deadline_text, hash_password, issue_password
-from .store import body_digest, dumps
+from .store import body_digest, dumps, insert
 
 # RULES.md 3 "a day", for the refusal caps and RESET: the 24 hours before the message is
 # handled (clock.now()), a rolling window, so no burst is allowed at midnight.
@@ -113,20 +113,18 @@ class Desk:
             (key, mail.sender, digest),
         ) is not None
         with store.transaction() as db:
-            row = db["messages"].insert(
-                {
-                    "message_id": key,
-                    "source": source,
-                    "received_at": clock.iso(received),
-                    "ingested_at": clock.iso(now),
-                    "sender": mail.sender,
-                    "subject": mail.subject[:500],
-                    "raw": raw,
-                    "body_sha256": digest,
-                    "outcome": "pending",
-                    "turn": self.state.turn,
-                }
-            ).last_pk
+            row = insert(db, "messages", {
+                "message_id": key,
+                "source": source,
+                "received_at": clock.iso(received),
+                "ingested_at": clock.iso(now),
+                "sender": mail.sender,
+                "subject": mail.subject[:500],
+                "raw": raw,
+                "body_sha256": digest,
+                "outcome": "pending",
+                "turn": self.state.turn,
+            })
             if duplicate:
                 # RULES.md 3: the same message is never applied twice; its first copy was answered
                 outcome = Outcome("duplicate", detail=f"Message-ID {key} with the same sender and body seen before")
@@ -227,15 +225,13 @@ class Desk:
                                                    "ignored": ignored, "player": who,
                                                    "order": order_view(self.campaign, player.id, self.state),
                                                    **self._refusal_facts(problems, state)})
-        db["orders"].insert(
-            {
-                "turn": state.turn,
-                "player": player.id,
-                "receipt": receipt + 1,
-                "message": message_row,
-                "standing": dumps(self.campaign.ruleset.order_to_json(new_order)),
-            }
-        )
+        insert(db, "orders", {
+            "turn": state.turn,
+            "player": player.id,
+            "receipt": receipt + 1,
+            "message": message_row,
+            "standing": dumps(self.campaign.ruleset.order_to_json(new_order)),
+        })
         view = order_view(self.campaign, player.id, self.state)
         complete = self.campaign.ruleset.order_complete(self.campaign.setup, state, player.id, new_order)
         return self._reply(db, mail, now, to=email, template="ack", outcome="applied", player=player.id, zone=zone,

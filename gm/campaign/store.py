@@ -228,12 +228,27 @@ class Store:
 
     # -- small helpers ----------------------------------------------------------------
 
+    # Reads go to sqlite3 itself: sqlite-utils' query() wraps each in a savepoint, three
+    # statements where one does, and the desk reads several times per message.
     def one(self, sql: str, params: Any = ()) -> dict[str, Any] | None:
-        rows = list(self.db.query(sql, params))
+        rows = self.rows(sql, params)
         return rows[0] if rows else None
 
     def rows(self, sql: str, params: Any = ()) -> list[dict[str, Any]]:
-        return list(self.db.query(sql, params))
+        cursor = self.db.conn.execute(sql, params)
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor]
+
+
+def insert(db: sqlite_utils.Database, table: str, row: dict[str, Any]) -> int:
+    """Insert one row into a table the migrations made; its rowid. For the inserts made
+    once per message and per report: sqlite-utils' insert() asks for the schema's tables
+    and views and wraps the insert in a savepoint, six statements where one does."""
+    columns = ", ".join(f'"{name}"' for name in row)
+    marks = ", ".join("?" * len(row))
+    cursor = db.conn.execute(f'INSERT INTO "{table}" ({columns}) VALUES ({marks})', tuple(row.values()))
+    assert cursor.lastrowid is not None
+    return cursor.lastrowid
 
 
 def _utc_now_text() -> str:

@@ -16,7 +16,7 @@ from ..rules.base import Outcome, Ruleset
 from ..rules.chance import SeededChance
 from .campaign import Campaign, deadline_text, next_deadline
 from .desk import order_view, standing_order
-from .store import dumps
+from .store import dumps, insert
 
 
 @dataclass(frozen=True)
@@ -225,7 +225,9 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
     config = campaign.config
     new_deadline = None if result.state.over else following_deadline(config, deadline, now)
     with campaign.store.transaction() as db:
-        db["turns"].insert(
+        insert(
+            db,
+            "turns",
             {
                 "turn": state.turn,
                 "resolved_at": clock.iso(now),
@@ -235,7 +237,7 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
                 "orders": dumps({p: campaign.ruleset.order_to_json(o) for p, o in orders.items()}),
                 "events": dumps([asdict(e) for e in result.events]),
                 "draws": dumps([d.to_json() for d in result.draws]),
-            }
+            },
         )
         db["campaign"].update(
             config.id,

@@ -29,6 +29,7 @@ from typing import Any
 import jinja2
 import jinja2.ext
 
+from ..campaign.store import insert
 from ..clock import iso
 from ..resources import rules_file, shipped
 
@@ -451,7 +452,9 @@ def queue(
     player: str | None = None,
 ) -> int:
     """Put a message in the outbox table (inside the caller's transaction)."""
-    row = db["outbox"].insert(
+    return insert(
+        db,
+        "outbox",
         {
             "kind": kind,
             "turn": turn,
@@ -463,6 +466,5 @@ def queue(
             "queued_at": iso(now),
             "status": "queued",
             "attempts": 0,
-        }
+        },
     )
-    return row.last_pk
