@@ -10,7 +10,7 @@ import pytest
 
 from gm.errors import ConfigError
 from gm.mail.settings import MailError, smtp_password, smtp_settings
-from gm.mail.smtp import Outcome, Outgoing, SendSummary, default_backoff, send_batch
+from gm.mail.smtp import Outcome, Outgoing, SendSummary, default_backoff, send_batch, wire_data
 from gm.yamlfile import parse
 
 
@@ -78,6 +78,32 @@ def test_smtp_sent_is_reported_only_after_the_server_accepted(smtp_server):
     send_batch(smtp_server.settings(), smtp_server.password, [report(i) for i in range(5)],
                on_outcome=on_outcome, connections=1)
     assert seen_by_server_at_report == [1, 2, 3, 4, 5]
+
+
+@pytest.mark.servers
+def test_smtp_outcomes_are_handed_on_in_the_calling_thread(smtp_server):
+    import threading
+
+    threads = set()
+    send_batch(smtp_server.settings(), smtp_server.password, [report(i) for i in range(12)],
+               on_outcome=lambda o: threads.add(threading.get_ident()), connections=3)
+    assert threads == {threading.get_ident()}  # so it may use the caller's SQLite connection
+
+
+@pytest.mark.servers
+def test_smtp_lines_starting_with_a_dot_and_bare_line_ends_arrive_intact(smtp_server):
+    body = b"Subject: dots\r\n\r\n.first\r\n..two\r\nbare\nlf\rcr\r\n.\r\nend"
+    message = Outgoing(key="dots", sender="gm@example.org", recipients=("p@example.org",),
+                       data=body)
+    send_batch(smtp_server.settings(), smtp_server.password, [message], on_outcome=Recorder())
+    [received] = smtp_server.received
+    assert received.data == body.replace(b"\r\n", b"\n").replace(b"\r", b"\n").replace(
+        b"\n", b"\r\n") + b"\r\n"
+
+
+def test_smtp_wire_data_stuffs_dots_and_ends_with_the_final_dot():
+    assert wire_data(b".a\r\nb\r\n.\r\n") == b"..a\r\nb\r\n..\r\n.\r\n"
+    assert wire_data(b"a\nb") == b"a\r\nb\r\n.\r\n"
 
 
 @pytest.mark.servers
