@@ -14,6 +14,8 @@ from urllib.parse import parse_qs, urlsplit
 import icalendar
 import pytest
 from campaignkit import HOSTILE_PLAYERS, PLAIN_PLAYERS, CampaignKit
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gm.campaign import turns
 
@@ -239,3 +241,19 @@ def test_2_5_a_double_turn_is_reported_as_one(tmp_path, monkeypatch):
     subjects = [m["Subject"] for m in kit.outbox(kind="report", player="alice")]
     assert any(s.startswith("[kit-2027] Turns 5 and 6 report; turn 7 due") for s in subjects), subjects
     kit.close()
+
+
+@settings(max_examples=100, deadline=None)
+@given(uid=st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=120),
+       description=st.text(st.characters(blacklist_categories=("Cs",)), max_size=200))
+def test_deadline_ics_is_byte_for_byte_a_whole_icalendar_build(uid, description):
+    """A turn's calendar files are built once and each player's UID line put in place: the
+    bytes must be those icalendar writes for that player's whole calendar."""
+    from datetime import UTC, datetime
+
+    from gm.mail import calendar
+
+    deadline = datetime(2027, 3, 28, 18, 0, tzinfo=UTC)
+    whole = calendar._calendar(uid, "Kit Cup: orders for turn 3 due", description, deadline, deadline, 0)
+    assert calendar.deadline_ics(uid=uid, summary="Kit Cup: orders for turn 3 due", description=description,
+                                 deadline=deadline, stamp=deadline) == whole
