@@ -5,7 +5,7 @@ required) running in ANOTHER PROCESS, by three senders measured in the same run:
 
 * floor: stdlib smtplib, one connection reused for every message (STARTTLS + AUTH once);
 * naive: stdlib smtplib, a new connection (STARTTLS + AUTH) per message;
-* gm:    gm.mail.smtp.send_batch (a pool of aiosmtplib connections).
+* gm:    gm.mail.smtp.send_batch (a pool of smtplib connections, a thread each).
 
     python benchmarks/send.py [--messages 2000] [--runs 3] [--connections 4]
                               [--target gm.mail.smtp:send_batch]
@@ -62,8 +62,7 @@ def reports(count: int) -> list[Outgoing]:
 
 
 def connect(settings: SmtpSettings) -> smtplib.SMTP:
-    """An smtplib connection with Nagle's algorithm off, as asyncio (and so aiosmtplib)
-    sets it. Without it, a message of more than a few KB ends in a small segment that
+    """An smtplib connection with Nagle's algorithm off, as gm.mail.smtp sets it. Without it, a message of more than a few KB ends in a small segment that
     waits for the server's delayed ACK: 40 ms a message on a reused connection."""
     smtp = smtplib.SMTP(settings.host, settings.port, local_hostname="localhost")
     smtp.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
