@@ -225,6 +225,8 @@ class CampaignKit:
 
     def outbox(self, *, kind: str | None = None, player: str | None = None) -> list[Any]:
         """Queued and sent mail, oldest first, parsed; each has `.kind` and `.player`."""
+        from gm.mail.mailout import stored_mail
+
         sql = "select * from outbox order by id"
         with self.campaign() as campaign:
             rows = campaign.store.rows(sql)
@@ -234,7 +236,8 @@ class CampaignKit:
                 continue
             if player is not None and row["player"] != player:
                 continue
-            message = email.message_from_bytes(row["raw"], policy=email.policy.default)
+            raw = stored_mail(campaign.store.db.conn, row["raw"])
+            message = email.message_from_bytes(raw, policy=email.policy.default)
             message.kind, message.player, message.turn = row["kind"], row["player"], row["turn"]
             messages.append(message)
         return messages

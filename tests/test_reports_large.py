@@ -91,6 +91,30 @@ def test_large_final_results_attach_the_table_and_say_the_players_place(large):
         assert "You finished " in text_of(message.get_body(("plain",)))
 
 
+def test_large_report_table_is_stored_once_per_turn_and_sent_whole_in_every_copy(large):
+    """The outbox keeps each turn's table once (shared_parts), not in every report's row,
+    so a turn's store and write-ahead log grow with the players; gm send puts it back."""
+    import email
+    import email.policy
+
+    from gm.mail.delivery import send
+
+    with large.campaign() as campaign:
+        rows = campaign.store.rows("select id from outbox where kind = 'report'")
+        shared = campaign.store.rows("select data from shared_parts")
+        assert len(shared) == 3  # one table a turn
+        for part in shared:  # in no outbox row
+            assert campaign.store.one("select count(*) as n from outbox where instr(raw, ?)", (part["data"],))["n"] == 0
+        report = send(campaign)
+    assert report.sent >= len(rows)
+    for path in (large.folder / "mail" / "outbox" / "new").iterdir():
+        message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        if message["Subject"].startswith("[kit-2027] Turn") or "Final results" in message["Subject"]:
+            _, table = table_of(message)
+            assert sorted(names_in(table)) == sorted(p.name for p in PLAYERS)
+            assert b"gm-shared-part" not in path.read_bytes()
+
+
 def test_small_campaign_report_lists_everyone_in_its_body_and_attaches_no_table(tmp_path, monkeypatch):
     kit = CampaignKit.create(tmp_path / "c", setenv=monkeypatch.setenv, players=PLAIN_PLAYERS)
     try:

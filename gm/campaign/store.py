@@ -181,6 +181,14 @@ def _m006_administration(db: sqlite_utils.Database) -> None:
                        pk="id")
 
 
+def _m007_shared_parts(db: sqlite_utils.Database) -> None:
+    # A large campaign's reports all attach the same table of every player (turns.py
+    # INLINE_PLAYERS): its bytes are kept once here, by their SHA-256, and each outbox row
+    # holds a marker in their place (mailout.queue, stored_mail), so a turn's outbox and
+    # write-ahead log grow with the players, not with their square.
+    db["shared_parts"].create({"sha256": str, "data": bytes}, pk="sha256")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("001_initial", _m001_initial),
     ("002_fixed_at_start", _m002_fixed_at_start),
@@ -188,6 +196,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("004_draws", _m004_draws),
     ("005_orders_as_json", _m005_orders_as_json),
     ("006_administration", _m006_administration),
+    ("007_shared_parts", _m007_shared_parts),
 ]
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from .. import clock
 from ..campaign.campaign import Campaign
 from ..progress import QUIET, Progress
+from .mailout import stored_mail
 
 BATCH = 200  # Maildir deliveries marked sent per transaction
 
@@ -56,6 +57,9 @@ def mark_sent(db, row: dict) -> None:
 
 def send(campaign: Campaign, *, progress: Progress = QUIET) -> SendReport:
     rows = campaign.store.rows("select id, kind, recipient, raw from outbox where status = 'queued' order by id")
+    parts: dict[bytes, bytes] = {}  # a turn's table of every player, read once for all its reports
+    for row in rows:
+        row["raw"] = stored_mail(campaign.store.db.conn, row["raw"], parts)
     if campaign.config.mail.transport == "imap+smtp":
         return _send_smtp(campaign, rows, progress)
     return _send_maildir(campaign, rows, progress)

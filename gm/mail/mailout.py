@@ -14,9 +14,11 @@ names, laid out the same and searched before gm's own.
 from __future__ import annotations
 
 import binascii
+import hashlib
 import re
+import sqlite3
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from email.generator import Generator
@@ -286,13 +288,29 @@ class _Part:
     def encoded(self) -> bytes:
         """The content as the email package writes it with MAIL_POLICY: a text is split
         into lines (bytes.splitlines), each ended with CRLF; base64 comes 57 bytes a line,
-        of a text's lines joined by LF."""
-        if isinstance(self.content, bytes):
-            return _base64_lines(self.content)
-        lines = self.content.encode("ascii" if self.cte == "7bit" else "utf-8").splitlines()
-        if self.cte == "7bit":
-            return b"\r\n".join(lines) + b"\r\n"
-        return _base64_lines(b"\n".join(lines) + b"\n")
+        of a text's lines joined by LF. A large attachment is encoded once for every mail
+        carrying it (a turn's table of every player)."""
+        if self.filename is not None and len(self.content) >= SHARED_FROM:
+            return _encoded_once(self.content, self.cte)
+        return _encode(self.content, self.cte)
+
+
+def _encode(content: str | bytes, cte: str | None) -> bytes:
+    if isinstance(content, bytes):
+        return _base64_lines(content)
+    lines = content.encode("ascii" if cte == "7bit" else "utf-8").splitlines()
+    if cte == "7bit":
+        return b"\r\n".join(lines) + b"\r\n"
+    return _base64_lines(b"\n".join(lines) + b"\n")
+
+
+_encoded_once = lru_cache(maxsize=8)(_encode)
+
+# An attachment this large is stored once, not in every outbox row that carries it (queue):
+# a large campaign's table of every player (a calendar file is under 1 KB)
+SHARED_FROM = 2048
+# where a stored-once part stands in an outbox row: NUL never occurs in 7bit or base64 mail
+_SHARED_MARK = re.compile(rb"\x00gm-shared-part ([0-9a-f]{64})\x00")
 
 
 # what `email.contentmanager` puts on a line of base64: max_line_length // 4 * 3 bytes
@@ -340,13 +358,19 @@ class Mail:
     def email_message(self) -> EmailMessage:
         return _email_message(self.headers, self.parts, [part.content for part in self.parts])
 
-    def as_bytes(self) -> bytes:
+    def as_bytes(self, shared: Callable[[bytes], bytes] | None = None) -> bytes:
+        """The mail's bytes; with `shared`, each attachment of SHARED_FROM bytes or more is
+        written as what `shared` makes of its encoded bytes (queue: a marker)."""
         skeleton, boundaries, placeholders = _skeleton(tuple(part.shape() for part in self.parts))
         bodies = [part.encoded() for part in self.parts if not part.literal]
         # the skeleton's boundaries were drawn against placeholders: draw each afresh
         # against the real bodies, as the email package would (same length, same folding)
         for old in boundaries:
             skeleton = skeleton.replace(old, _boundary([*bodies, skeleton]).encode("ascii"))
+        if shared is not None:
+            spliced = [part for part in self.parts if not part.literal]
+            bodies = [shared(body) if part.filename and len(body) >= SHARED_FROM else body
+                      for part, body in zip(spliced, bodies, strict=True)]
         pieces = [b"".join(_header_line(name, value) for name, value in self.headers)]
         for placeholder, body in zip(placeholders, bodies, strict=True):
             head, found, skeleton = skeleton.partition(placeholder)
@@ -451,7 +475,16 @@ def queue(
     turn: int | None = None,
     player: str | None = None,
 ) -> int:
-    """Put a message in the outbox table (inside the caller's transaction)."""
+    """Put a message in the outbox table (inside the caller's transaction). A large
+    attachment is kept once in shared_parts and marked in the row: read a row's mail back
+    with `stored_mail`."""
+
+    def shared(data: bytes) -> bytes:
+        digest = _digest(data)
+        if db.conn.execute("select 1 from shared_parts where sha256 = ?", (digest,)).fetchone() is None:
+            db.conn.execute("insert into shared_parts (sha256, data) values (?, ?)", (digest, data))
+        return b"\x00gm-shared-part %s\x00" % digest.encode("ascii")
+
     return insert(
         db,
         "outbox",
@@ -462,9 +495,32 @@ def queue(
             "recipient": parseaddr(message["To"] or "")[1],
             "message_id": str(message["Message-ID"]),
             "subject": str(message["Subject"]),
-            "raw": message.as_bytes(),
+            "raw": message.as_bytes(shared),
             "queued_at": iso(now),
             "status": "queued",
             "attempts": 0,
         },
     )
+
+
+@lru_cache(maxsize=8)
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def stored_mail(conn: sqlite3.Connection, raw: bytes, parts: dict[bytes, bytes] | None = None) -> bytes:
+    """An outbox row's mail as it is sent: its stored-once parts put back in. `parts`
+    keeps those read, for a caller reading many rows (gm send)."""
+    if b"\x00gm-shared-part " not in raw:
+        return raw
+    parts = {} if parts is None else parts
+
+    def part(match: re.Match[bytes]) -> bytes:
+        digest = match.group(1)
+        if digest not in parts:
+            row = conn.execute("select data from shared_parts where sha256 = ?", (digest.decode("ascii"),)).fetchone()
+            assert row is not None, f"shared part {digest.decode()} is missing"
+            parts[digest] = row[0]
+        return parts[digest]
+
+    return _SHARED_MARK.sub(part, raw)
