@@ -45,6 +45,7 @@ from gm import clock  # noqa: E402
 from gm.campaign.campaign import Campaign, start  # noqa: E402
 from gm.campaign.turns import resolve  # noqa: E402
 from gm.mail.delivery import send  # noqa: E402
+from gm.mail.mailout import stored_mail  # noqa: E402
 from gm.mail.settings import SmtpSettings  # noqa: E402
 from gm.mail.smtp import Outgoing  # noqa: E402
 
@@ -104,8 +105,10 @@ def requeue(campaign: Campaign) -> list[Outgoing]:
     with campaign.store.transaction() as db:
         db.execute("update outbox set status = 'queued', sent_at = null where kind like '%report'")
     rows = campaign.store.rows("select id, recipient, raw from outbox where status = 'queued'")
+    # the bytes gm sends: a stored report's shared parts put back, as gm send does
+    parts: dict[bytes, bytes] = {}
     return [Outgoing(key=str(r["id"]), sender="gm@example.org", recipients=(r["recipient"],),
-                     data=r["raw"]) for r in rows]
+                     data=stored_mail(campaign.store.db.conn, r["raw"], parts)) for r in rows]
 
 
 def main() -> None:
