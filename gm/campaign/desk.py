@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -89,19 +92,58 @@ class Desk:
         self.state = campaign.state()
         self.deadline = campaign.deadline()
         self._keywords: frozenset[str] | None = None
+        self._read_ahead: dict[int, tuple[bytes, InboundMail]] = {}
 
     # -- the whole of one message ------------------------------------------------------
+
+    def check_passwords_ahead(self, raws: Sequence[bytes]) -> None:
+        """Check, on every core at once, the password each of these messages gives, before
+        they are handled one by one in order. A password check is a scrypt (RULES.md 3:
+        salted and slow, tens of milliseconds), remembered for the run (check_password),
+        and most of a turn's ingest; scrypt runs outside the GIL, so threads share it out.
+        Nothing is decided or recorded here: `handle` decides each message as before, its
+        password check now remembered. Each message read here is not read again."""
+        workers = min(4, len(os.sched_getaffinity(0)))
+        pairs = set()
+        for raw in raws:
+            mail = self._read(raw)
+            self._read_ahead[id(raw)] = (raw, mail)
+            if mail.loop or mail.hostile or mail.oversize:
+                continue
+            grammar = self.campaign.ruleset.grammar(self.campaign.setup.options)
+            parsed = parse_orders(mail.text, grammar=grammar, other_keywords=self._other_keywords())
+            if parsed.player and parsed.password is not None:
+                player = self.config.player(parsed.player)
+                row = self.campaign.store.one("select password_hash from players where id = ?",
+                                              (player.id,)) if player else None
+                pairs.add((parsed.password, row["password_hash"] if row else None))
+        if workers > 1 and len(pairs) > 1:
+            with ThreadPoolExecutor(workers) as pool:
+                list(pool.map(lambda pair: check_password(*pair), pairs))
+        else:
+            for pair in pairs:
+                check_password(*pair)
+
+    def forget_read_ahead(self) -> None:
+        self._read_ahead.clear()
+
+    def _read(self, raw: bytes) -> InboundMail:
+        ahead = self._read_ahead.pop(id(raw), None)
+        if ahead is not None and ahead[0] is raw:
+            return ahead[1]
+        return read_mail(
+            raw, own_addresses=[self.config.mail.address], max_text=self.config.max_order_text,
+            max_bytes=self.config.max_message_bytes,
+        )
 
     def handle(self, raw: bytes, *, source: str, received_at: datetime | None = None) -> Outcome:
         """Record one message and its outcome, and queue its one reply, in one transaction.
         A source already recorded is skipped (a rerun after a crash)."""
         store = self.campaign.store
         if store.one("select id from messages where source = ?", (source,)):
+            self._read_ahead.pop(id(raw), None)
             return Outcome("seen")
-        mail = read_mail(
-            raw, own_addresses=[self.config.mail.address], max_text=self.config.max_order_text,
-            max_bytes=self.config.max_message_bytes,
-        )
+        mail = self._read(raw)
         key = message_key(raw, mail)
         digest = body_digest(raw)
         received = received_at or mail.received_at or clock.now()
