@@ -232,42 +232,6 @@ def test_publish_rewrites_only_pages_whose_content_changed(tmp_path, monkeypatch
     kit.close()
 
 
-def test_publish_does_not_render_pages_whose_inputs_and_files_are_unchanged(tmp_path, monkeypatch):
-    from gm.publish import write
-
-    kit = CampaignKit.create(tmp_path / "c", setenv=monkeypatch.setenv)
-    for _ in range(3):
-        kit.play_turn()
-    out = tmp_path / "site"
-    with kit.campaign() as campaign:
-        write_site(build_site(load_archive(campaign)), out)
-    rendered: list[str] = []
-    real = write.render_page
-
-    def counting(page):
-        rendered.append(page.path)
-        return real(page)
-
-    monkeypatch.setattr(write, "render_page", counting)
-    kit.play_turn()
-    with kit.campaign() as campaign:
-        after = write_site(build_site(load_archive(campaign)), out)
-    assert "turn-004.html" in rendered and "turn-003.html" in rendered
-    assert not {"turn-001.html", "turn-002.html"} & set(rendered)
-    assert {"turn-001.html", "turn-002.html"} <= set(after.unchanged)
-    # a page changed or lost behind gm's back is rendered and written again
-    (out / "turn-001.html").write_text("tampered", encoding="utf-8")
-    (out / "turn-002.html").unlink()
-    rendered.clear()
-    with kit.campaign() as campaign:
-        again = write_site(build_site(load_archive(campaign)), out)
-    assert set(again.written) == {"turn-001.html", "turn-002.html"}
-    assert set(rendered) == {"turn-001.html", "turn-002.html"}
-    # the manifest is not a page and names only pages
-    assert not (out / write.MANIFEST).name.endswith(".html")
-    kit.close()
-
-
 # -- golden -----------------------------------------------------------------------------------
 
 
