@@ -322,13 +322,13 @@ def _base64_lines(data: bytes) -> bytes:
                     for i in range(0, len(data), _BASE64_BYTES)).replace(b"\n", b"\r\n")
 
 
-def _email_message(headers: Sequence[tuple[str, str]], parts: Sequence[_Part],
-                   contents: Sequence[str | bytes]) -> EmailMessage:
-    """The message as the email package builds it, each part with the content given."""
+def _email_message(headers: Sequence[tuple[str, str]], parts: Sequence[_Part]) -> EmailMessage:
+    """The message as the email package builds it."""
     message = EmailMessage()
     for name, value in headers:
         message[name] = value
-    for part, content in zip(parts, contents, strict=True):
+    for part in parts:
+        content = part.content
         if part.filename is None and part.subtype == "plain":
             message.set_content(content, cte=part.cte)
         elif part.filename is None:
@@ -356,7 +356,7 @@ class Mail:
         return next((value for key, value in self.headers if key == name), None)
 
     def email_message(self) -> EmailMessage:
-        return _email_message(self.headers, self.parts, [part.content for part in self.parts])
+        return _email_message(self.headers, self.parts)
 
     def as_bytes(self, shared: Callable[[bytes], bytes] | None = None) -> bytes:
         """The mail's bytes; with `shared`, each attachment of SHARED_FROM bytes or more is
@@ -391,7 +391,7 @@ def _skeleton(shapes: tuple[tuple[Any, ...], ...]) -> tuple[bytes, tuple[bytes, 
             continue
         token = f"gm-part-{index}-{uuid.uuid4().hex}"
         parts.append(_Part(token.encode("ascii") if binary else token, maintype, subtype, filename, cte))
-    message = _email_message((), parts, [part.content for part in parts])
+    message = _email_message((), parts)
     raw = message.as_bytes(policy=MAIL_POLICY)
     boundaries = tuple(part.get_boundary().encode("ascii") for part in message.walk() if part.is_multipart())
     return raw, boundaries, tuple(part.encoded() for part in parts if not part.literal)
