@@ -16,7 +16,7 @@ from ..rules.base import Outcome, Ruleset
 from ..rules.chance import SeededChance
 from .campaign import Campaign, deadline_text, next_deadline
 from .desk import order_view, standing_order
-from .store import dumps, insert
+from .store import dumps
 
 
 @dataclass(frozen=True)
@@ -225,9 +225,7 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
     config = campaign.config
     new_deadline = None if result.state.over else following_deadline(config, deadline, now)
     with campaign.store.transaction() as db:
-        insert(
-            db,
-            "turns",
+        db["turns"].insert(
             {
                 "turn": state.turn,
                 "resolved_at": clock.iso(now),
@@ -237,7 +235,7 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
                 "orders": dumps({p: campaign.ruleset.order_to_json(o) for p, o in orders.items()}),
                 "events": dumps([asdict(e) for e in result.events]),
                 "draws": dumps([d.to_json() for d in result.draws]),
-            },
+            }
         )
         db["campaign"].update(
             config.id,
@@ -255,14 +253,14 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
             own = ruleset.player_view(setup, player.id, player.name, result.state, result.events,
                                       orders.get(player.id))
             mail = _mail_context(campaign, player.id, basics, state=result.state, deadline=new_deadline,
-                                 view=view, own=own, table=table and table[3])
+                                 view=view, own=own, table=table[3] if table else None)
             message = compose(
                 sender=config.mail.sender,
                 to=player.email,
                 template=template,
                 context=mail.context(),
                 now=now,
-                attachments=[*([table] if table else []), *_deadline_attachment(campaign, mail, now, deadline=new_deadline)],
+                attachments=([table] if table else []) + _deadline_attachment(campaign, mail, now, deadline=new_deadline),
             )
             # kind stays "report" for the final results too: undo withdraws reports by kind
             queue(db, message, kind="report", now=now, player=player.id, turn=state.turn)
