@@ -110,8 +110,7 @@ class Desk:
             self._read_ahead[id(raw)] = (raw, mail)
             if mail.loop or mail.hostile or mail.oversize:
                 continue
-            grammar = self.campaign.ruleset.grammar(self.campaign.setup.options)
-            parsed = parse_orders(mail.text, grammar=grammar, other_keywords=self._other_keywords())
+            parsed = self._orders(mail)
             if parsed.player and parsed.password is not None:
                 player = self.config.player(parsed.player)
                 row = self.campaign.store.one("select password_hash from players where id = ?",
@@ -123,6 +122,10 @@ class Desk:
         else:
             for pair in pairs:
                 check_password(*pair)
+
+    def _orders(self, mail: InboundMail) -> OrderText:
+        grammar = self.campaign.ruleset.grammar(self.campaign.setup.options)
+        return parse_orders(mail.text, grammar=grammar, other_keywords=self._other_keywords())
 
     def forget_read_ahead(self) -> None:
         self._read_ahead.clear()
@@ -221,8 +224,7 @@ class Desk:
                 context={"problems": self._words([problem("too_long", characters=self.config.max_order_text)]),
                          "authenticated": False, "ignored": [], **self._refusal_facts([], self.state)},
             )
-        grammar = self.campaign.ruleset.grammar(self.campaign.setup.options)
-        parsed = parse_orders(mail.text, grammar=grammar, other_keywords=self._other_keywords())
+        parsed = self._orders(mail)
         if parsed.reset and not parsed.problems:
             return self._reset(db, parsed, mail, now)
         player = self._authenticate(db, parsed, mail)
