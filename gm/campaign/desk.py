@@ -262,6 +262,7 @@ class Desk:
             new_order, found = self._order_checks(state, player.id, order, parsed)
             problems += found
         if not has_orders and not problems:
+            grammar = self.campaign.ruleset.grammar(self.campaign.setup.options)
             problems.append(problem("no_order", commands=list(grammar.keywords)))
         if problems:
             return self._reply(db, mail, now, to=email, template="refusal", outcome="refused", player=player.id,
