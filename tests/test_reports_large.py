@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import yaml
 from campaignkit import PLAIN_PLAYERS, CampaignKit, KitPlayer
 
 import gm.campaign.campaign
@@ -24,7 +25,11 @@ def large(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setitem(gm.campaign.campaign.SCRYPT, "n", 2**4)  # fifty-one passwords: the set-up is not the test
         kit = CampaignKit.create(tmp_path_factory.mktemp("large") / "c", setenv=patch.setenv, players=PLAYERS,
-                                 options={"close_after": 3, "max_turns": 3})
+                                 options={"close_after": 3, "max_turns": 3}, start=False)
+        config = yaml.safe_load((kit.folder / "campaign.yaml").read_text(encoding="utf-8"))
+        config["observers"] = [{"name": "Olive Observer", "email": "olive@example.org"}]
+        (kit.folder / "campaign.yaml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+        kit.start()
         kit.play_to_end()
         yield kit
         kit.close()
@@ -46,7 +51,7 @@ def names_in(text: str) -> set[str]:
 
 def test_2_6_large_report_attaches_every_players_start_and_end_on_every_board(large):
     reports = large.outbox(kind="report")
-    assert len(reports) == 3 * len(PLAYERS)
+    assert len(reports) == 3 * (len(PLAYERS) + 1)  # and the observer
     tables = {}
     for message in reports:
         name, table = table_of(message)
@@ -81,6 +86,15 @@ def test_large_report_html_part_does_not_repeat_the_bulk(large):
         assert len(names_in(html)) <= 1 + 2 * LEADERS + TOP_STANDINGS
         _, table = table_of(message)
         assert len(html) < len(table) * 4 and len(html) < 20_000
+
+
+def test_large_observer_report_attaches_the_table_and_lists_only_the_leaders(large):
+    observed = [m for m in large.outbox(kind="report") if m.player is None]
+    assert len(observed) == 3
+    for message in observed:
+        table_of(message)
+        for part in (message.get_body(("plain",)), message.get_body(("html",))):
+            assert len(names_in(text_of(part))) <= 2 * LEADERS + TOP_STANDINGS
 
 
 def test_large_final_results_attach_the_table_and_say_the_players_place(large):

@@ -266,10 +266,12 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
             queue(db, message, kind="report", now=now, player=player.id, turn=state.turn)
         # observers (campaign.yaml) read the public part only: no field of theirs holds a hand
         observed = basics | {"view": view, "player": None, "next_turn": None if result.state.over else result.state.turn,
-                             "deadline": deadline_view(deadline_text(new_deadline, config.timezone))}
+                             "deadline": deadline_view(deadline_text(new_deadline, config.timezone)),
+                             "table": table[3] if table else None}
         for observer in config.observers:
             message = compose(sender=config.mail.sender, to=observer.email, template="observer",
-                              context=observed | {"observer": {"name": observer.name}}, now=now)
+                              context=observed | {"observer": {"name": observer.name}}, now=now,
+                              attachments=[table] if table else [])
             queue(db, message, kind="report", now=now, turn=state.turn)
         message = compose(sender=config.mail.sender, to=config.mail.sender, template="gm_report",
                           context=gm_context, now=now)
