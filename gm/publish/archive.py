@@ -518,9 +518,7 @@ def charts(data: ArchiveInput,
 def build_site(data: ArchiveInput) -> tuple[Page, ...]:
     """Every page of the archive, with its context. Pure: same input, same pages."""
     turn_links = tuple((turn_label(t), turn_page(t)) for t in data.turns)
-    # what every page gets: nothing in it changes from one turn to the next (the list of
-    # turns goes to the index only), so a page whose own part did not change either keeps
-    # its fingerprint and is not rendered again (archive_write.write_site)
+    # what every page gets; the list of turns goes to the index only
     site = {
         "campaign": data.campaign,
         "title": data.title,
@@ -539,8 +537,7 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
     pieces = _pieces_by_player(data)
     standing_of = {s.player: s for s in data.standings}
     board_charts = charts(data, pieces)
-    # a turn's page shows its own record: not the boards as they stand now, whose status
-    # (closed, drawn as built) would make every turn's page change with a later turn
+    # a turn's page shows its own record, not the boards as they stand now
     turn_site = {name: value for name, value in site.items() if name != "boards"}
     rulesets = data.template_rulesets
     pages = [
