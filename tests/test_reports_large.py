@@ -78,6 +78,9 @@ def test_2_6_large_report_body_shows_own_pieces_leaders_and_top_standings_only(l
         others = names_in(text) - {"Player07 Name"}
         assert len(others) <= 2 * LEADERS + TOP_STANDINGS
         assert "attached kit-2027-turn-" in text
+        # the top of the standings lists placed players only: before any, it says so
+        assert not re.search(r"^- Player\d\d Name: A -, B -$", text, re.MULTILINE)
+        assert ("STANDINGS: no piece is placed yet." in text) != ("placed of 51 players" in text)
 
 
 def test_large_report_html_part_does_not_repeat_the_bulk(large):

@@ -94,7 +94,9 @@ class PublicTurn:
 
     @cached_property
     def top_standings(self) -> tuple[StandingLine, ...]:
-        return self.standings[:TOP_STANDINGS]
+        """The first of the standings with a placing on some board: before anyone has
+        one, the standings are only the campaign's order, nothing to show."""
+        return tuple(s for s in self.standings if any(p is not None for p in s.placings))[:TOP_STANDINGS]
 
 
 @dataclass(frozen=True)
