@@ -391,6 +391,14 @@ def main() -> None:
             if cpu is not None:
                 cpus.setdefault(label, []).append(cpu)
 
+        def keep_first(step: str, folder: Path, found: dict[str, object]) -> None:
+            """The first run's folder after `step` is what the next step starts from."""
+            if step in snapshots:
+                shutil.rmtree(folder)
+                return
+            facts.update(found)
+            snapshots[step] = folder.rename(work / f"after-{step}")
+
         def check_inbox(after: str) -> None:
             counts = folder_counts(dovecot, imap_user, imap_password)
             left = counts.get("INBOX", 0)
@@ -428,24 +436,14 @@ def main() -> None:
             seconds, cpu, said = gm_cli(folder, "ingest")
             record("ingest", seconds, cpu)
             check_inbox("gm ingest")
-            if "ingest" not in snapshots:
-                facts["ingest said"] = said
-                facts["replies"] = kinds_since(folder, first)
-                snapshots["ingest"] = folder.rename(work / "after-ingest")
-            else:
-                shutil.rmtree(folder)
+            keep_first("ingest", folder, {"ingest said": said, "replies": kinds_since(folder, first)})
 
             # resolve
             folder = fresh_copy(snapshots["ingest"], work / "run-resolve")
             first = last_rowid(folder)
             seconds, cpu, said = gm_cli(folder, "resolve")
             record("resolve", seconds, cpu)
-            if "resolve" not in snapshots:
-                facts["resolve said"] = said
-                facts["resolve queued"] = kinds_since(folder, first)
-                snapshots["resolve"] = folder.rename(work / "after-resolve")
-            else:
-                shutil.rmtree(folder)
+            keep_first("resolve", folder, {"resolve said": said, "resolve queued": kinds_since(folder, first)})
 
             # send, and the smtplib floor on the same bytes
             folder = fresh_copy(snapshots["resolve"], work / "run-send")
