@@ -69,6 +69,20 @@ def test_smtp_all_delivered_exactly_once_over_few_connections(smtp_server):
 
 
 @pytest.mark.servers
+def test_smtp_each_recipients_mail_arrives_in_the_order_it_was_queued(smtp_server):
+    """Several connections carry a batch, but one player's mail is never on two at once:
+    an ack for order #2 must not overtake the ack for order #1."""
+    recipients = [f"player{n}@example.org" for n in range(5)]
+    messages = [report(i, to=recipients[i % 5] if i % 3 else recipients[0]) for i in range(60)]
+    recorder = Recorder()
+    assert send(smtp_server, messages, recorder, connections=4).sent == 60
+    for recipient in recipients:
+        queued = [m.data for m in messages if m.recipients == (recipient,)]
+        arrived = [r.data for r in smtp_server.received if r.recipients == (recipient,)]
+        assert arrived == queued, recipient
+
+
+@pytest.mark.servers
 def test_smtp_sent_is_reported_only_after_the_server_accepted(smtp_server):
     seen_by_server_at_report: list[int] = []
 

@@ -254,6 +254,9 @@ class _Run:
         self.stopping = False
         self.last_connect_failure = ""
         self.work: collections.deque[tuple[int, int]] = collections.deque()  # (index, attempts)
+        # recipients with a message on some connection now: their next one waits for it
+        self.in_flight: collections.Counter[str] = collections.Counter()
+        self.turn_over = threading.Condition()  # guards work and in_flight
         # From the workers to the calling thread: ("outcome", index, status, code, detail,
         # handled), ("error", exception) or ("done",).
         self.results: queue.SimpleQueue[tuple] = queue.SimpleQueue()
@@ -391,24 +394,51 @@ class _Run:
             try:
                 item = self.results.get()
             except BaseException as error:  # Ctrl-C while waiting
-                self.stopping = True
+                self.stop()
                 failures.append(error)
                 continue
             if item[0] == "done":
                 running -= 1
             elif item[0] == "error":
-                self.stopping = True
+                self.stop()
                 failures.append(item[1])
             else:
                 _, index, status, code, detail, handled = item
                 try:
                     self.deliver(index, status, code, detail)
                 except BaseException as error:
-                    self.stopping = True
+                    self.stop()
                     failures.append(error)
                 finally:
                     handled.set()
         return failures
+
+    def take(self) -> tuple[int, int] | None:
+        """The first queued message none of whose recipients has one on a connection now,
+        marked in flight; None when the queue is empty. So a player's mail arrives in the
+        order it was queued (ack #1 before ack #2), whichever connections carry it."""
+        with self.turn_over:
+            while self.work and not self.stopping:
+                for position, (index, attempts) in enumerate(self.work):
+                    recipients = self.messages[index].recipients
+                    if not any(self.in_flight[r] for r in recipients):
+                        del self.work[position]
+                        self.in_flight.update(recipients)
+                        return index, attempts
+                # every queued message waits for one in flight: woken when one is done
+                self.turn_over.wait()
+            return None
+
+    def stop(self) -> None:
+        """Take no new message (those in flight finish and are reported)."""
+        with self.turn_over:
+            self.stopping = True
+            self.turn_over.notify_all()
+
+    def done_with(self, index: int) -> None:
+        with self.turn_over:
+            self.in_flight.subtract(self.messages[index].recipients)
+            self.turn_over.notify_all()
 
     def worker(self, connection: _Connection | None) -> None:
         try:
@@ -421,15 +451,18 @@ class _Run:
                         return
                     if not self.work:  # others finished the work while we connected
                         break
-                try:
-                    index, attempts = self.work.popleft()
-                except IndexError:
+                taken = self.take()
+                if taken is None:
                     break
-                connection = self.attempt(connection, index, attempts)
+                index, attempts = taken
+                try:
+                    connection = self.attempt(connection, index, attempts)
+                finally:
+                    self.done_with(index)
         except BaseException as error:
             # Let the other workers finish the message they hold (so none is sent but
             # left unreported), then stop taking new ones.
-            self.stopping = True
+            self.stop()
             self.results.put(("error", error))
         finally:
             if connection is not None:
@@ -486,5 +519,7 @@ class _Run:
             self.report(index, "temporary", code, f"gave up after {attempts + 1} tries: {detail}")
         else:
             self.wait(self.backoff(attempts + 1))
-            self.work.append((index, attempts + 1))
+            with self.turn_over:
+                # first in the queue again: the recipient's later mail still waits for it
+                self.work.appendleft((index, attempts + 1))
         return connection
