@@ -82,9 +82,10 @@ def handle_all(campaign: Campaign, items: Iterable[Pending], report: IngestRepor
     recorded: list[str] = []
     items = sorted(items, key=lambda item: item.received_at or _LAST)
     progress.start(len(items))
-    for start in range(0, len(items), CHUNK if in_memory else 1):
+    size = CHUNK if in_memory else 1
+    for start in range(0, len(items), size):
         chunk = []
-        for item in items[start : start + (CHUNK if in_memory else 1)]:
+        for item in items[start : start + size]:
             try:
                 chunk.append((item, item.read()))
             except OSError as error:

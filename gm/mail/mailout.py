@@ -285,14 +285,17 @@ class _Part:
         return (self.maintype, self.subtype, self.filename, self.cte, isinstance(self.content, bytes),
                 self.content if self.literal else None)
 
+    @property
+    def shared(self) -> bool:
+        """An attachment large enough to be the same in many mails (a large campaign's
+        table of every player): encoded once, and stored once in the outbox (queue)."""
+        return self.filename is not None and not self.literal and len(self.content) >= SHARED_FROM
+
     def encoded(self) -> bytes:
         """The content as the email package writes it with MAIL_POLICY: a text is split
         into lines (bytes.splitlines), each ended with CRLF; base64 comes 57 bytes a line,
-        of a text's lines joined by LF. A large attachment is encoded once for every mail
-        carrying it (a turn's table of every player)."""
-        if self.filename is not None and len(self.content) >= SHARED_FROM:
-            return _encoded_once(self.content, self.cte)
-        return _encode(self.content, self.cte)
+        of a text's lines joined by LF."""
+        return (_encoded_once if self.shared else _encode)(self.content, self.cte)
 
 
 def _encode(content: str | bytes, cte: str | None) -> bytes:
@@ -310,7 +313,8 @@ _encoded_once = lru_cache(maxsize=8)(_encode)
 # a large campaign's table of every player (a calendar file is under 1 KB)
 SHARED_FROM = 2048
 # where a stored-once part stands in an outbox row: NUL never occurs in 7bit or base64 mail
-_SHARED_MARK = re.compile(rb"\x00gm-shared-part ([0-9a-f]{64})\x00")
+_SHARED_PREFIX = b"\x00gm-shared-part "
+_SHARED_MARK = re.compile(re.escape(_SHARED_PREFIX) + rb"([0-9a-f]{64})\x00")
 
 
 # what `email.contentmanager` puts on a line of base64: max_line_length // 4 * 3 bytes
@@ -369,8 +373,7 @@ class Mail:
             skeleton = skeleton.replace(old, _boundary([*bodies, skeleton]).encode("ascii"))
         if shared is not None:
             spliced = [part for part in self.parts if not part.literal]
-            bodies = [shared(body) if part.filename and len(body) >= SHARED_FROM else body
-                      for part, body in zip(spliced, bodies, strict=True)]
+            bodies = [shared(body) if part.shared else body for part, body in zip(spliced, bodies, strict=True)]
         pieces = [b"".join(_header_line(name, value) for name, value in self.headers)]
         for placeholder, body in zip(placeholders, bodies, strict=True):
             head, found, skeleton = skeleton.partition(placeholder)
@@ -483,7 +486,7 @@ def queue(
         digest = _digest(data)
         if db.conn.execute("select 1 from shared_parts where sha256 = ?", (digest,)).fetchone() is None:
             db.conn.execute("insert into shared_parts (sha256, data) values (?, ?)", (digest, data))
-        return b"\x00gm-shared-part %s\x00" % digest.encode("ascii")
+        return _SHARED_PREFIX + digest.encode("ascii") + b"\x00"
 
     return insert(
         db,
@@ -511,7 +514,7 @@ def _digest(data: bytes) -> str:
 def stored_mail(conn: sqlite3.Connection, raw: bytes, parts: dict[bytes, bytes] | None = None) -> bytes:
     """An outbox row's mail as it is sent: its stored-once parts put back in. `parts`
     keeps those read, for a caller reading many rows (gm send)."""
-    if b"\x00gm-shared-part " not in raw:
+    if _SHARED_PREFIX not in raw:
         return raw
     parts = {} if parts is None else parts
 
