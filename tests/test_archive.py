@@ -225,10 +225,13 @@ def test_publish_rewrites_only_pages_whose_content_changed(tmp_path, monkeypatch
     with kit.campaign() as campaign:
         after = write_site(build_site(load_archive(campaign)), out)
     assert "turn-004.html" in after.written and "index.html" in after.written
-    # turn 3's page gains a link to turn 4; the turns before it do not change at all
-    assert "turn-003.html" in after.written
-    assert {"turn-001.html", "turn-002.html"} <= set(after.unchanged)
+    # turn 3's page linked to turn 4's before it was played (the page saying it is being
+    # played): no turn before it changes at all; turn 5's page now says that
+    assert {"turn-001.html", "turn-002.html", "turn-003.html"} <= set(after.unchanged)
     assert (out / "turn-001.html").stat().st_mtime_ns == old_turn
+    assert "turn-005.html" in after.written
+    assert "Turn 5 is being played" in (out / "turn-005.html").read_text()
+    assert 'href="turn-005.html" rel="next"' in (out / "turn-004.html").read_text()
     kit.close()
 
 

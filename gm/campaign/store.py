@@ -10,7 +10,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -189,6 +189,21 @@ def _m007_shared_parts(db: sqlite_utils.Database) -> None:
     db["shared_parts"].create({"sha256": str, "data": bytes}, pk="sha256")
 
 
+def _m008_publish_memo(db: sqlite_utils.Database) -> None:
+    # What a publish keeps for the next one (gm.publish.memo): each turn's summary under
+    # the digest of its stored record, and each page written to an archive folder under
+    # the digest of what it shows, so a weekly publish derives and renders only what the
+    # new turn changed. Public facts only: everything here is on the pages already.
+    db["archive_turns"].create({"turn_index": int, "digest": str, "summary": str}, pk="turn_index")
+    # each turn's record hashed when it is stored (record_digest), so a publish knows an old
+    # turn unchanged without reading its states and events back
+    db["turns"].add_column("digest", str)
+    for row in db.query("select turn, state_before, state_after, events from turns"):
+        db.execute("update turns set digest = ? where turn = ?", (record_digest(row), row["turn"]))
+    db["archive_pages"].create({"out": str, "path": str, "digest": str, "size": int, "mtime_ns": int},
+                               pk=("out", "path"))
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("001_initial", _m001_initial),
     ("002_fixed_at_start", _m002_fixed_at_start),
@@ -197,6 +212,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("005_orders_as_json", _m005_orders_as_json),
     ("006_administration", _m006_administration),
     ("007_shared_parts", _m007_shared_parts),
+    ("008_publish_memo", _m008_publish_memo),
 ]
 
 
@@ -258,6 +274,16 @@ def insert(db: sqlite_utils.Database, table: str, row: dict[str, Any]) -> int:
     cursor = db.conn.execute(f'INSERT INTO "{table}" ({columns}) VALUES ({marks})', tuple(row.values()))
     assert cursor.lastrowid is not None
     return cursor.lastrowid
+
+
+def record_digest(turn: Mapping[str, Any]) -> str:
+    """The SHA-256 of a stored turn's states and events: what the archive derives it from."""
+    hasher = hashlib.sha256()
+    for key in ("state_before", "state_after", "events"):
+        data = turn[key].encode("utf-8")
+        hasher.update(len(data).to_bytes(8, "big"))
+        hasher.update(data)
+    return hasher.hexdigest()
 
 
 def _utc_now_text() -> str:

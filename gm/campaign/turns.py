@@ -12,11 +12,11 @@ from .. import clock
 from ..errors import GmError
 from ..mail.mailout import compose, queue
 from ..mail.views import BoardSize, PlayerMail, PlayerRef, deadline_view
-from ..rules.base import Outcome, Ruleset
+from ..rules.base import INLINE_PLAYERS, Outcome, Ruleset
 from ..rules.chance import SeededChance
 from .campaign import Campaign, deadline_text, next_deadline
 from .desk import order_view, standing_order
-from .store import dumps
+from .store import dumps, record_digest
 
 
 @dataclass(frozen=True)
@@ -125,11 +125,6 @@ def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *,
     )
 
 
-# Up to this many players a turn report lists every player in its body. A larger
-# campaign's report shows the player's own pieces, the leaders and the top of the
-# standings, and attaches every player's line once, as text (mail/<ruleset>/table.txt):
-# listed in the body, and again in its HTML, a 2,000-player report was 1.6 MB.
-INLINE_PLAYERS = 50
 
 
 def _table(config: Any, basics: dict[str, Any], view: Any) -> tuple[str, str, str, str] | None:
@@ -224,19 +219,18 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
         return resolution
     config = campaign.config
     new_deadline = None if result.state.over else following_deadline(config, deadline, now)
+    record = {
+        "turn": state.turn,
+        "resolved_at": clock.iso(now),
+        "deadline": clock.iso(deadline) if deadline else None,
+        "state_before": dumps(campaign.ruleset.dump_state(state)),
+        "state_after": dumps(campaign.ruleset.dump_state(result.state)),
+        "orders": dumps({p: campaign.ruleset.order_to_json(o) for p, o in orders.items()}),
+        "events": dumps([asdict(e) for e in result.events]),
+        "draws": dumps([d.to_json() for d in result.draws]),
+    }
     with campaign.store.transaction() as db:
-        db["turns"].insert(
-            {
-                "turn": state.turn,
-                "resolved_at": clock.iso(now),
-                "deadline": clock.iso(deadline) if deadline else None,
-                "state_before": dumps(campaign.ruleset.dump_state(state)),
-                "state_after": dumps(campaign.ruleset.dump_state(result.state)),
-                "orders": dumps({p: campaign.ruleset.order_to_json(o) for p, o in orders.items()}),
-                "events": dumps([asdict(e) for e in result.events]),
-                "draws": dumps([d.to_json() for d in result.draws]),
-            }
-        )
+        db["turns"].insert(record | {"digest": record_digest(record)})
         db["campaign"].update(
             config.id,
             {

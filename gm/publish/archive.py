@@ -29,16 +29,25 @@ only once revealed, with the salts and the seed. Nobody's secret orders ever do.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from markupsafe import Markup
 
-from ..rules.base import ArchivePicture, ArchivePiece, ArchiveStanding, ArchiveTurn, Ruleset, Setup
-from .chart import Chart, Series, race_chart
+from ..rules.base import (
+    INLINE_PLAYERS,
+    ArchivePicture,
+    ArchivePiece,
+    ArchiveStanding,
+    ArchiveTurn,
+    Ruleset,
+    Setup,
+)
+from .chart import COLOURS, Chart, FieldAt, Series, race_chart
 
 
 @dataclass(frozen=True)
@@ -109,6 +118,113 @@ class Position:
 
 
 @dataclass(frozen=True)
+class BoardSummary:
+    """One board after a turn as the index, the race charts and the feed need it: each
+    player's piece in campaign order."""
+
+    board: str
+    closed: bool
+    closed_now: bool
+    ends: tuple[int, ...]
+    finished: tuple[bool, ...]
+    finished_now: tuple[bool, ...]
+    placings: tuple[int | None, ...]
+
+
+@dataclass(frozen=True)
+class TurnSummary:
+    """What the pages other than its own need of a resolved turn: small enough to keep
+    between publishes (gm.publish.memo), so a weekly publish derives only the new turn."""
+
+    turns: tuple[int, ...]
+    names: tuple[str, ...]  # each player's name as the turn tells it, in campaign order
+    boards: tuple[BoardSummary, ...]
+    over: bool
+    next_turn: int | None
+
+
+def summarize(turn: ArchiveTurn) -> TurnSummary:
+    return TurnSummary(
+        turns=tuple(turn.turns),
+        names=tuple(p.name for p in turn.boards[0].pieces) if turn.boards else (),
+        boards=tuple(
+            BoardSummary(
+                board=b.board, closed=b.closed, closed_now=b.closed_now,
+                ends=tuple(p.end for p in b.pieces),
+                finished=tuple(p.finished for p in b.pieces),
+                finished_now=tuple(p.finished_now for p in b.pieces),
+                placings=tuple(p.placing for p in b.pieces),
+            )
+            for b in turn.boards
+        ),
+        over=turn.over,
+        next_turn=turn.next_turn,
+    )
+
+
+def summary_to_json(summary: TurnSummary) -> str:
+    data = {
+        "turns": summary.turns,
+        "names": summary.names,
+        "boards": [{"board": b.board, "closed": b.closed, "closed_now": b.closed_now, "ends": b.ends,
+                    "finished": b.finished, "finished_now": b.finished_now, "placings": b.placings}
+                   for b in summary.boards],
+        "over": summary.over,
+        "next_turn": summary.next_turn,
+    }
+    return json.dumps(data, separators=(",", ":"))
+
+
+def summary_from_json(text: str) -> TurnSummary:
+    data = json.loads(text)
+    return TurnSummary(
+        turns=tuple(data["turns"]),
+        names=tuple(data["names"]),
+        boards=tuple(
+            BoardSummary(b["board"], b["closed"], b["closed_now"], tuple(b["ends"]), tuple(b["finished"]),
+                         tuple(b["finished_now"]), tuple(b["placings"]))
+            for b in data["boards"]
+        ),
+        over=data["over"],
+        next_turn=data["next_turn"],
+    )
+
+
+class Lazy(Sequence):
+    """A sequence whose items are made only when read, each once: a weekly publish reads
+    and derives the new turn, not every turn played."""
+
+    def __init__(self, count: int, make: Callable[[int], Any]):
+        self._count = count
+        self._make = make
+        self._made: dict[int, Any] = {}
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index):  # type: ignore[override]
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._count))]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError(index)
+        if index not in self._made:
+            self._made[index] = self._make(index)
+        return self._made[index]
+
+
+def digest(*parts: str) -> str:
+    """A page's or a turn's inputs in one SHA-256: equal digests, equal pages."""
+    hasher = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8", "surrogatepass")
+        hasher.update(len(data).to_bytes(8, "big"))
+        hasher.update(data)
+    return hasher.hexdigest()
+
+
+@dataclass(frozen=True)
 class ArchiveInput:
     """Everything the archive may show. Nothing hidden has a field here until revealed."""
 
@@ -120,7 +236,7 @@ class ArchiveInput:
     players: tuple[PlayerPublic, ...]
     boards: tuple[BoardPublic, ...]
     seed_commitment: str
-    turns: tuple[ArchiveTurn, ...]
+    turns: Sequence[ArchiveTurn]  # derived when read (Lazy)
     standings: tuple[ArchiveStanding, ...]
     over: bool
     next_turn: int | None
@@ -133,6 +249,10 @@ class ArchiveInput:
     started_at: str | None = None
     archive_url: str | None = None  # campaign.yaml's, ending with "/": the feed's links are absolute
     rules: str | None = None  # the ruleset's rules in Markdown (docs/rules/<ruleset>.md), when shipped
+    summaries: tuple[TurnSummary, ...] = ()  # one per turn
+    # one per turn when read from a store: its stored record and names, hashed; a page
+    # built from unchanged turns gets an unchanged digest and is not rendered again
+    turn_digests: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -143,10 +263,15 @@ class Page:
 
     path: str
     template: str | None
-    context: Mapping[str, Any] = field(default_factory=dict)
+    # or a function that makes it, called only when the page is rendered
+    context: Mapping[str, Any] | Callable[[], Mapping[str, Any]] = field(default_factory=dict)
     data: bytes | None = None
     rulesets: tuple[str, ...] = ()
     kind: str = "html"  # "atom": the feed, built by gm.publish.feed from `context`
+    digest: str | None = None  # of everything the page shows; None: always rendered
+
+    def made_context(self) -> Mapping[str, Any]:
+        return self.context() if callable(self.context) else self.context
 
 
 @dataclass(frozen=True)
@@ -199,26 +324,38 @@ def template_rulesets(ruleset: Ruleset) -> tuple[str, ...]:
 # -- reading what may be published --------------------------------------------------------
 
 
-def load_archive(campaign: Any) -> ArchiveInput:
+def load_archive(campaign: Any, memo: Any = None) -> ArchiveInput:
     """The archive's input from an opened campaign: public facts, and the revealed ones
-    only once `gm reveal` has run."""
+    only once `gm reveal` has run. A turn is read from the store and derived only when a
+    page needs it: `memo` (gm.publish.memo.Memo) keeps each turn's summary from the last
+    publish under the digest of its stored record, so only new or changed turns are."""
     from ..campaign.campaign import deadline_text
 
     config, setup, ruleset = campaign.config, campaign.setup, campaign.ruleset
     row = campaign.row()
     board_rows = {b["id"]: b for b in campaign.store.rows("select * from boards")}
     state = campaign.state()
+    names = campaign.names()
+    holders = tuple(Holder(**h) for h in campaign.holders())
     # a stored turn keeps the ids of its time; the archive tells a seat's history as one
     # line under its current holder's id, and _names_at gives each turn its holder's name
     aliases = {old: now for old, now in campaign.seat_holders().items() if old != now}
-    turn_rows = campaign.store.rows("select * from turns order by turn")
-    played = tuple(
-        PlayedTurn(
+    # an old turn's states and events are read only if it must be derived again
+    turn_rows = campaign.store.rows("select turn, resolved_at, digest from turns order by turn")
+
+    def played(index: int) -> PlayedTurn:
+        turn_row = campaign.store.one("select state_before, state_after, events from turns where turn = ?",
+                                      (turn_rows[index]["turn"],))
+        return PlayedTurn(
             _as_now(ruleset, ruleset.load_state(json.loads(turn_row["state_before"])), aliases),
             _as_now(ruleset, ruleset.load_state(json.loads(turn_row["state_after"])), aliases),
             tuple(ruleset.event_from_json(_ids_as_now(e, aliases)) for e in json.loads(turn_row["events"])),
         )
-        for turn_row in turn_rows
+
+    digests = tuple(
+        digest(SUMMARY_FORMAT, ruleset.name, r["digest"], json.dumps(sorted(aliases.items())),
+               json.dumps(sorted(_names_at(names, holders, r["turn"]).items())))
+        for r in turn_rows
     )
     secrets = None
     if row["revealed_at"]:
@@ -229,27 +366,34 @@ def load_archive(campaign: Any) -> ArchiveInput:
             salts={b: board_rows[b]["salt"] for b in setup.boards},
             canonical={b: board_rows[b]["canonical"] for b in setup.boards},
         )
-    over = ruleset.state_json(setup, state)["over"]
-    deadline = None if over else deadline_text(campaign.deadline(), config.timezone)
+    now = ruleset.state_json(setup, state)
+    deadline = None if now["over"] else deadline_text(campaign.deadline(), config.timezone)
     resolved = tuple(r["resolved_at"] or "" for r in turn_rows)
     return assemble(
         ruleset, setup,
         campaign=config.id,
         title=config.title,
-        names=campaign.names(),
+        names=names,
         commitments={b: board_rows[b]["commitment"] for b in setup.boards},
         seed_commitment=row["seed_commitment"],
         state=state,
-        played=played,
+        now=now,
+        played=Lazy(len(turn_rows), played),
         deadline=deadline["utc"] if deadline else None,
         secrets=secrets,
         opening=campaign.opening_view(),
-        holders=tuple(Holder(**h) for h in campaign.holders()),
+        holders=holders,
         resolved_at=resolved,
         started_at=row.get("started_at"),
         archive_url=config.archive_url,
         rules=rules_text(template_rulesets(ruleset)),
+        turn_digests=digests,
+        memo=memo,
     )
+
+
+# a turn's summary as the memo keeps it: a new format makes every kept summary stale
+SUMMARY_FORMAT = "summary 1"
 
 
 def _as_now(ruleset: Ruleset, state: Any, aliases: Mapping[str, str]) -> Any:
@@ -341,17 +485,30 @@ def assemble(
     started_at: str | None = None,
     archive_url: str | None = None,
     rules: str | None = None,
+    turn_digests: Sequence[str] = (),
+    memo: Any = None,
+    now: Mapping[str, Any] | None = None,
 ) -> ArchiveInput:
     """The archive's input from a ruleset's views of a campaign (no store: the tests feed
     it campaigns played in the rules core). The boards are drawn, and named, only when
     the ruleset's layouts are public or the campaign has been revealed. Each turn is
-    told under the names of the seats' holders of that turn (`holders`)."""
-    turns = tuple(
-        ruleset.archive_turn(setup, t.before, t.after, t.events,
-                             _names_at(names, holders, t.before.turn))
-        for t in played
-    )
-    now = ruleset.state_json(setup, state)
+    told under the names of the seats' holders of that turn (`holders`), and derived
+    when first read; its summary comes from `memo` when kept there under its digest."""
+
+    def derive(index: int) -> ArchiveTurn:
+        t = played[index]
+        return ruleset.archive_turn(setup, t.before, t.after, t.events, _names_at(names, holders, t.before.turn))
+
+    turns = Lazy(len(played), derive)
+    summaries = []
+    for index in range(len(turns)):
+        kept = memo.summary(index, turn_digests[index]) if memo is not None and turn_digests else None
+        if kept is None:
+            kept = summarize(turns[index])
+            if memo is not None and turn_digests:
+                memo.keep_summary(index, turn_digests[index], kept)
+        summaries.append(kept)
+    now = ruleset.state_json(setup, state) if now is None else now  # `state_json(setup, state)`
     shown = secrets is not None or not ruleset.hidden_boards
     pictures: dict[str, ArchivePicture] = {}
     if shown:
@@ -411,6 +568,8 @@ def assemble(
         started_at=started_at,
         archive_url=archive_url,
         rules=rules,
+        summaries=tuple(summaries),
+        turn_digests=tuple(turn_digests),
     )
 
 
@@ -443,17 +602,29 @@ def rules_html(text: str) -> Markup:
     return Markup(md.convert(text))
 
 
-def turn_label(turn: ArchiveTurn) -> str:
+def turn_label(turn: ArchiveTurn | TurnSummary) -> str:
     return "-".join(str(t) for t in (turn.turns[0], turn.turns[-1])) if len(turn.turns) > 1 else str(turn.turns[0])
 
 
-def turn_page(turn: ArchiveTurn) -> str:
-    return f"turn-{turn.turns[0]:03d}.html"
+def turn_page(turn: ArchiveTurn | TurnSummary) -> str:
+    return numbered_page(turn.turns[0])
+
+
+def numbered_page(turn: int) -> str:
+    """The page of the turn that begins with campaign turn `turn`: named before it is played,
+    so the page before it links there once and never changes for it (next.html stands
+    there until the turn is resolved)."""
+    return f"turn-{turn:03d}.html"
 
 
 def player_page(player_id: str) -> str:
     # ids are letters, digits, '-', '_' and '.' (config.py), safe in a file name and a URL
     return f"player-{player_id}.html"
+
+
+def crowded(data: ArchiveInput) -> bool:
+    """Too many players to list each one wherever a turn is told (INLINE_PLAYERS)."""
+    return len(data.players) > INLINE_PLAYERS
 
 
 def _board_of(turn: ArchiveTurn, board: str) -> Any:
@@ -489,35 +660,92 @@ def _histories(data: ArchiveInput, player: str,
     return tuple(histories)
 
 
-def charts(data: ArchiveInput,
-           pieces: Sequence[Sequence[Mapping[str, ArchivePiece]]] | None = None) -> tuple[Chart, ...]:
-    """A race chart per board from the public turns: each piece's square after each turn."""
-    pieces = _pieces_by_player(data) if pieces is None else pieces
+def _raced(data: ArchiveInput, index: int) -> list[BoardSummary]:
+    """Board `index` after each turn of its race: up to the turn that closed it."""
+    raced = []
+    for summary in data.summaries:
+        line = summary.boards[index]
+        if line.closed and not line.closed_now:
+            break  # the board closed: its race is over
+        raced.append(line)
+    return raced
+
+
+def leaders(line: BoardSummary) -> list[int]:
+    """The players (their indexes in campaign order) furthest on along a board: the placed
+    by placing, then the rest by square, the campaign's order between equals."""
+    def key(i: int) -> tuple[int, int, int]:
+        if line.finished[i]:
+            return (0, line.placings[i] or 0, i)
+        return (1, -line.ends[i], i)
+
+    return sorted(range(len(line.ends)), key=key)
+
+
+CHARTED_LEADERS = len(COLOURS)  # a crowded campaign's chart draws one line per colour
+
+
+def charts(data: ArchiveInput) -> tuple[Chart, ...]:
+    """A race chart per board from the public turns: each piece's square after each turn;
+    in a crowded campaign the leaders' pieces over the field's range and median."""
     result = []
     for index, board in enumerate(data.boards):
-        # the turns of the race: up to the one that closed the board
-        raced = []
-        for turn, by_board in zip(data.turns, pieces, strict=True):
-            line = _board_of(turn, board.id)
-            if line.closed and not line.closed_now:
-                break  # the board closed: its race is over
-            raced.append(by_board[index])
+        raced = _raced(data, index)
+        drawn: Sequence[int] = range(len(data.players))
+        if crowded(data):
+            drawn = leaders(raced[-1])[:CHARTED_LEADERS] if raced else ()
         series = []
-        for player in data.players:
+        for i in drawn:
             squares, finished_from = [0], None
-            for by_player in raced:
-                piece = by_player[player.id]
-                squares.append(piece.end)
-                if piece.finished and finished_from is None:
+            for line in raced:
+                squares.append(line.ends[i])
+                if line.finished[i] and finished_from is None:
                     finished_from = len(squares) - 1
-            series.append(Series(player.id, player.name, tuple(squares), finished_from))
-        result.append(race_chart(board.id, board.squares, series))
+            series.append(Series(data.players[i].id, data.players[i].name, tuple(squares), finished_from))
+        spread = None
+        if crowded(data):
+            spread = [FieldAt(0, 0, 0)]
+            for line in raced:
+                # a finished piece is charted on the finish line, one above the last square
+                at = sorted(board.squares + 1 if done else end for end, done in zip(line.ends, line.finished, strict=True))
+                spread.append(FieldAt(at[0], at[len(at) // 2], at[-1]))
+        result.append(race_chart(board.id, board.squares, series, spread))
     return tuple(result)
 
 
+FEED_LEADERS = 5  # a crowded campaign's feed entry names the five pieces furthest on per board
+
+
+def feed_entry(data: ArchiveInput, index: int) -> dict[str, Any]:
+    """One turn as the feed tells it, from its summary: who finished, and where the pieces
+    stand (the leaders, in a crowded campaign)."""
+    summary = data.summaries[index]
+    boards = []
+    for line in summary.boards:
+        shown = leaders(line)[:FEED_LEADERS] if crowded(data) else range(len(line.ends))
+        boards.append({
+            "board": line.board,
+            "closed_now": line.closed_now,
+            "crossed": tuple((summary.names[i], line.placings[i]) for i in range(len(line.ends))
+                             if line.finished_now[i]),
+            "pieces": tuple({"name": summary.names[i], "end": line.ends[i], "finished": line.finished[i],
+                             "placing": line.placings[i]} for i in shown),
+        })
+    return {
+        "label": turn_label(summary),
+        "page": turn_page(summary),
+        "resolved_at": data.resolved_at[index] if index < len(data.resolved_at) else data.started_at,
+        "over": summary.over,
+        "next_turn": summary.next_turn,
+        "boards": tuple(boards),
+        "leaders_only": crowded(data),
+    }
+
+
 def build_site(data: ArchiveInput) -> tuple[Page, ...]:
-    """Every page of the archive, with its context. Pure: same input, same pages."""
-    turn_links = tuple((turn_label(t), turn_page(t)) for t in data.turns)
+    """Every page of the archive, with its context. Pure: same input, same pages. A page
+    whose digest is known is made only if it must be rendered (gm.publish.write)."""
+    turn_links = tuple((turn_label(t), turn_page(t)) for t in data.summaries)
     # what every page gets; the list of turns goes to the index only
     site = {
         "campaign": data.campaign,
@@ -534,11 +762,13 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
         "feed": FEED,
         "rules_page": RULES_PAGE if data.rules is not None else None,
     }
-    pieces = _pieces_by_player(data)
     standing_of = {s.player: s for s in data.standings}
-    board_charts = charts(data, pieces)
+    board_charts = charts(data)
     # a turn's page shows its own record, not the boards as they stand now
     turn_site = {name: value for name, value in site.items() if name != "boards"}
+    digests = bool(data.turn_digests)
+    site_digest = digest(repr(site)) if digests else ""
+    turn_site_digest = digest(repr(turn_site)) if digests else ""
     rulesets = data.template_rulesets
     pages = [
         Page("index.html", "archive/index.html", site | {
@@ -550,49 +780,73 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
             "seed_commitment": data.seed_commitment,
             "next_turn": data.next_turn,
             "deadline": data.deadline,
-            "last_turn": data.turns[-1].turns[-1] if data.turns else None,
+            "last_turn": data.summaries[-1].turns[-1] if data.summaries else None,
             "positions": data.positions,
         }, rulesets=rulesets),
         Page("boards.html", "archive/boards.html", site | {
             "page": "boards",
             "seed_commitment": data.seed_commitment,
-        }, rulesets=rulesets),
+        }, rulesets=rulesets, digest=digest(site_digest, data.seed_commitment) if digests else None),
     ]
-    for index, turn in enumerate(data.turns):
+    # the turn still being played: its page is named now, so the last page's link to it
+    # stays right when it is resolved
+    upcoming = None
+    if data.next_turn is not None and not data.over:
+        upcoming = (str(data.next_turn), numbered_page(data.next_turn))
+    for index, summary in enumerate(data.summaries):
         previous = turn_links[index - 1] if index > 0 else None
-        following = turn_links[index + 1] if index + 1 < len(turn_links) else None
-        pages.append(Page(turn_page(turn), "archive/turn.html", turn_site | {
-            "page": "turn", "record": turn, "view": turn.view, "label": turn_label(turn),
-            "previous": previous, "next": following, "positions": turn_positions(turn),
+        following = turn_links[index + 1] if index + 1 < len(turn_links) else upcoming
+        pages.append(Page(
+            turn_page(summary), "archive/turn.html",
+            _turn_context(data, index, turn_site | {"page": "turn", "previous": previous, "next": following}),
+            rulesets=rulesets,
+            digest=digest(turn_site_digest, data.turn_digests[index], repr((previous, following))) if digests else None,
+        ))
+    if upcoming is not None:
+        pages.append(Page(upcoming[1], "archive/next.html", turn_site | {
+            "page": "turn", "label": upcoming[0], "deadline": data.deadline,
+            "previous": turn_links[-1] if turn_links else None,
         }, rulesets=rulesets))
+    listed = not crowded(data) or data.over
+    pieces = _pieces_by_player(data) if listed else ()
     for player in data.players:
         line = standing_of[player.id]
-        pages.append(Page(player_page(player.id), "archive/player.html", site | {
+        context = site | {
             "page": "player", "player": player, "standing": line,
-            "histories": _histories(data, player.id, pieces, line),
-            "chart_colour": _colour_of(board_charts, player.id),
-            "position": data.positions.get(player.id),
-        }, rulesets=rulesets))
+            "histories": _histories(data, player.id, pieces, line) if listed else None,
+            "chart_colour": _colour_of(board_charts, player.id) if listed else None,
+            "position": data.positions.get(player.id) if listed else None,
+        }
+        own = {k: context[k] for k in ("player", "standing", "histories", "chart_colour", "position")}
+        pages.append(Page(player_page(player.id), "archive/player.html", context, rulesets=rulesets,
+                          digest=digest(site_digest, repr(own)) if digests else None))
     if data.rules is not None:
-        pages.append(Page(RULES_PAGE, "archive/rules.html", site | {
-            "page": "rules", "rules": rules_html(data.rules),
-        }, rulesets=rulesets))
+        rules = data.rules
+        pages.append(Page(RULES_PAGE, "archive/rules.html", lambda: site | {
+            "page": "rules", "rules": rules_html(rules),
+        }, rulesets=rulesets, digest=digest(site_digest, rules) if digests else None))
     pages.append(Page(FEED, None, site | {
         "page": "feed",
         "archive_url": data.archive_url,
         "seed_commitment": data.seed_commitment,
         "started_at": data.started_at,
-        "entries": tuple(
-            {"turn": turn, "label": turn_label(turn), "page": turn_page(turn),
-             "resolved_at": data.resolved_at[index] if index < len(data.resolved_at) else data.started_at}
-            for index, turn in enumerate(data.turns)
-        ),
+        "entries": tuple(feed_entry(data, index) for index in range(len(data.summaries))),
     }, rulesets=rulesets, kind="atom"))
     if data.revealed:
         for board in data.revealed.boards:
             # the exact canonical text, byte for byte, so anyone can hash the file itself
             pages.append(Page(board.canonical_file, None, data=board.canonical.encode("utf-8")))
     return tuple(pages)
+
+
+def _turn_context(data: ArchiveInput, index: int, around: Mapping[str, Any]) -> Callable[[], Mapping[str, Any]]:
+    """A turn page's context, made (and the turn derived) only when the page is rendered."""
+    def make() -> Mapping[str, Any]:
+        turn = data.turns[index]
+        return dict(around) | {"record": turn, "view": turn.view, "label": turn_label(turn),
+                               "positions": turn_positions(turn)}
+
+    return make
 
 
 def _colour_of(board_charts: Sequence[Chart], player: str) -> str | None:

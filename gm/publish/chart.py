@@ -60,6 +60,20 @@ class Chart:
     x_ticks: tuple[Tick, ...]
     y_ticks: tuple[Tick, ...]
     lines: tuple[Line, ...]
+    # a crowded campaign's field behind its leaders' lines (archive.charts): the range of
+    # every piece's square after each turn, as an SVG polygon, and its median, a polyline
+    field_range: str | None = None
+    field_median: str | None = None
+
+
+@dataclass(frozen=True)
+class FieldAt:
+    """Where the whole field stands after one turn: its lowest, median and highest square
+    (the finish line, one above the last square, for a finished piece)."""
+
+    lowest: int
+    median: int
+    highest: int
 
 
 @dataclass(frozen=True)
@@ -96,9 +110,13 @@ def marker_path(shape: str, cx: float, cy: float, r: float) -> str:
     return "M" + "L".join(pt(x, y) for x, y in corners) + "Z"
 
 
-def race_chart(board: str, squares: int, series: Sequence[Series]) -> Chart:
-    """Squares on the y axis (Start at the bottom, the finish line above N), turns on x."""
+def race_chart(board: str, squares: int, series: Sequence[Series],
+               field: Sequence[FieldAt] | None = None) -> Chart:
+    """Squares on the y axis (Start at the bottom, the finish line above N), turns on x;
+    `field`, when given, from turn 0 (Start) on."""
     turns = max((len(s.squares) - 1 for s in series), default=0)
+    if field:
+        turns = max(turns, len(field) - 1)
     plot_w = WIDTH - LEFT - RIGHT
     plot_h = HEIGHT - TOP - BOTTOM
     span_y = squares + 1  # one band above N for "finished"
@@ -137,6 +155,12 @@ def race_chart(board: str, squares: int, series: Sequence[Series]) -> Chart:
                 legend_path=marker_path(shape, 7, 7, 4.5),
             )
         )
+    field_range = field_median = None
+    if field:
+        upper = [f"{x(t):g},{y(f.highest):g}" for t, f in enumerate(field)]
+        lower = [f"{x(t):g},{y(f.lowest):g}" for t, f in enumerate(field)]
+        field_range = " ".join(upper + lower[::-1])
+        field_median = " ".join(f"{x(t):g},{y(f.median):g}" for t, f in enumerate(field))
     x_values = _ticks(turns, 8) if turns else (0,)
     y_values = _ticks(squares, 5)
     return Chart(
@@ -152,4 +176,6 @@ def race_chart(board: str, squares: int, series: Sequence[Series]) -> Chart:
         x_ticks=tuple(Tick(t, x(t)) for t in x_values),
         y_ticks=tuple(Tick(v, y(v)) for v in y_values),
         lines=tuple(lines),
+        field_range=field_range,
+        field_median=field_median,
     )

@@ -19,6 +19,7 @@ from ..boards.svg import isolated
 from ..mail.mailout import ordinal
 from ..resources import shipped
 from .archive import Page, RevealedBoard, player_page
+from .memo import Memo
 
 
 @dataclass(frozen=True)
@@ -91,17 +92,21 @@ def render_page(page: Page) -> bytes:
     if page.kind == "atom":
         from .feed import render_feed
 
-        return render_feed(page.context, _environment(page.rulesets))
+        return render_feed(page.made_context(), _environment(page.rulesets))
     assert page.template is not None
-    return _environment(page.rulesets).get_template(page.template).render(page.context).encode("utf-8")
+    return _environment(page.rulesets).get_template(page.template).render(page.made_context()).encode("utf-8")
 
 
-def write_site(pages: Iterable[Page], out: Path) -> WriteReport:
+def write_site(pages: Iterable[Page], out: Path, memo: Memo | None = None) -> WriteReport:
     """Write every page under `out`; a page whose file already holds the same bytes is
-    left alone (its modification time too)."""
+    left alone (its modification time too), and one the memo knows to be so is not even
+    rendered."""
     out.mkdir(parents=True, exist_ok=True)
     written, unchanged = [], []
     for page in pages:
+        if memo is not None and memo.fresh(page):
+            unchanged.append(page.path)
+            continue
         data = render_page(page)
         target = out / page.path
         try:
@@ -110,6 +115,8 @@ def write_site(pages: Iterable[Page], out: Path) -> WriteReport:
             same = False
         if same:
             unchanged.append(page.path)
+            if memo is not None:
+                memo.keep_page(page)
             continue
         handle, temporary = tempfile.mkstemp(dir=out, prefix=".", suffix=".tmp")
         try:
@@ -121,6 +128,8 @@ def write_site(pages: Iterable[Page], out: Path) -> WriteReport:
             Path(temporary).unlink(missing_ok=True)
             raise
         written.append(page.path)
+        if memo is not None:
+            memo.keep_page(page)
     return WriteReport(tuple(written), tuple(unchanged))
 
 
@@ -129,8 +138,11 @@ def publish(campaign, out: Path | None = None) -> tuple[Path, WriteReport]:
     from .archive import build_site, load_archive
 
     out = out or campaign.folder / "archive"
-    pages = build_site(load_archive(campaign))
-    report = write_site(pages, out)
+    memo = Memo(campaign.store, out)
+    data = load_archive(campaign, memo)
+    pages = build_site(data)
+    report = write_site(pages, out, memo)
+    memo.save(len(data.summaries), (page.path for page in pages))
     # a seat handed on (gm player replace) is told on its new holder's page: the former
     # holder's own page would stand frozen at the turn it was last written
     kept = {page.path for page in pages}

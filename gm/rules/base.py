@@ -59,6 +59,17 @@ class Outcome:
 # `view` is the ruleset's own, read only by its templates under templates/archive/<name>/.
 
 
+# Up to this many players a turn report and the archive list every player wherever they
+# tell a turn. A larger campaign's report shows the player's own pieces, the leaders and
+# the top of the standings, and attaches every player's line once, as text
+# (mail/<ruleset>/table.txt): listed in the body, and again in its HTML, a 2,000-player
+# report was 1.6 MB. Its archive draws the leaders over the field in the race charts, names
+# the leaders in the feed, and lists a player's turns on their page once the campaign is
+# over (the turn pages hold every move), so a weekly publish rewrites a few pages, not one
+# per player.
+INLINE_PLAYERS = 50
+
+
 @dataclass(frozen=True)
 class ArchivePiece:
     """One player's piece on one board over one resolved turn, as everyone may see it:

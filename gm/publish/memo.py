@@ -1,0 +1,88 @@
+"""What a publish keeps for the next one, in the campaign's store (migration 008).
+
+Each turn's summary (archive.TurnSummary) is kept under the digest of its stored record,
+so a weekly publish derives only the new turn; each page written is kept under the digest
+of what it shows, with its file's size and modification time, so a page whose digest is
+unchanged and whose file nobody touched is not rendered again. A new gm, template or
+page code changes every page's key (`code_digest`); a file changed or removed since is
+rendered again; a publish that fails keeps nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..resources import shipped
+from .archive import Page, TurnSummary, digest, summary_from_json, summary_to_json
+
+
+@cache
+def code_digest() -> str:
+    """This gm's version, templates and page code in one digest: any change to what draws a
+    page makes every kept page stale."""
+    parts = [__version__]
+    for folder in (shipped("templates"), Path(__file__).parent):
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and path.suffix in {".html", ".txt", ".py", ".ics", ".md", ".svg", ".xml"}:
+                parts += [str(path.relative_to(folder)), path.read_text(encoding="utf-8")]
+    return digest(*parts)
+
+
+class Memo:
+    def __init__(self, store: Any, out: Path):
+        self.store = store
+        self.out = out
+        self.key = str(out.resolve())
+        self._turns = {r["turn_index"]: r for r in store.rows("select * from archive_turns")}
+        self._pages = {r["path"]: r for r in store.rows(
+            "select path, digest, size, mtime_ns from archive_pages where out = ?", (self.key,))}
+        self._new_turns: dict[int, tuple[str, str]] = {}
+        self._new_pages: dict[str, tuple[str, int, int]] = {}
+
+    def summary(self, index: int, turn_digest: str) -> TurnSummary | None:
+        kept = self._turns.get(index)
+        if kept is None or kept["digest"] != turn_digest:
+            return None
+        return summary_from_json(kept["summary"])
+
+    def keep_summary(self, index: int, turn_digest: str, summary: TurnSummary) -> None:
+        self._new_turns[index] = (turn_digest, summary_to_json(summary))
+
+    def _page_key(self, page: Page) -> str:
+        assert page.digest is not None
+        return digest(code_digest(), page.digest)
+
+    def fresh(self, page: Page) -> bool:
+        """The page's file holds what it would be rendered to now (as far as kept)."""
+        kept = self._pages.get(page.path)
+        if page.digest is None or kept is None or kept["digest"] != self._page_key(page):
+            return False
+        try:
+            stat = (self.out / page.path).stat()
+        except OSError:
+            return False
+        return (stat.st_size, stat.st_mtime_ns) == (kept["size"], kept["mtime_ns"])
+
+    def keep_page(self, page: Page) -> None:
+        """The page's file now holds what `page` renders to."""
+        if page.digest is not None:
+            stat = (self.out / page.path).stat()
+            self._new_pages[page.path] = (self._page_key(page), stat.st_size, stat.st_mtime_ns)
+
+    def save(self, turns: int, paths: Iterable[str]) -> None:
+        """Keep this publish's turns and pages, in one transaction: summaries of turns since
+        undone, and pages no longer in the site, go."""
+        paths = set(paths)
+        with self.store.transaction() as db:
+            db.execute("delete from archive_turns where turn_index >= ?", (turns,))
+            for index, (turn_digest, summary) in self._new_turns.items():
+                db.execute("insert or replace into archive_turns values (?, ?, ?)", (index, turn_digest, summary))
+            for path in self._pages.keys() - paths:
+                db.execute("delete from archive_pages where out = ? and path = ?", (self.key, path))
+            for path, (page_key, size, mtime_ns) in self._new_pages.items():
+                db.execute("insert or replace into archive_pages values (?, ?, ?, ?, ?)",
+                           (self.key, path, page_key, size, mtime_ns))
