@@ -31,10 +31,25 @@ def counting_derivations(monkeypatch, campaign) -> list[int]:
     return derived
 
 
-def test_publish_after_one_more_turn_renders_only_the_pages_it_changed(tmp_path, monkeypatch):
+@pytest.fixture
+def kit(tmp_path, monkeypatch):
+    """A four-player campaign two turns on."""
     kit = CampaignKit.create(tmp_path / "c", setenv=monkeypatch.setenv, players=PLAIN_PLAYERS)
-    for _ in range(3):
-        kit.play_turn()
+    kit.play_turn()
+    kit.play_turn()
+    yield kit
+    kit.close()
+
+
+def assert_as_published_afresh(kit, out, fresh):
+    """`out` holds exactly the pages a publish into an empty folder writes."""
+    with kit.campaign() as campaign:
+        publish(campaign, fresh)
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == {p.name: p.read_bytes() for p in fresh.iterdir()}
+
+
+def test_publish_after_one_more_turn_renders_only_the_pages_it_changed(kit, tmp_path):
+    kit.play_turn()
     out = tmp_path / "site"
     with kit.campaign() as campaign:
         publish(campaign, out)
@@ -45,18 +60,10 @@ def test_publish_after_one_more_turn_renders_only_the_pages_it_changed(tmp_path,
         _, report = publish(campaign, out)
     assert {"turn-004.html", "turn-005.html", "index.html", "feed.xml"} <= set(report.written)
     assert {"turn-001.html", "turn-002.html", "turn-003.html", "boards.html"} <= set(report.unchanged)
-    # and the pages are those a publish into an empty folder writes
-    fresh = tmp_path / "fresh"
-    with kit.campaign() as campaign:
-        publish(campaign, fresh)
-    assert {p.name: p.read_bytes() for p in out.iterdir()} == {p.name: p.read_bytes() for p in fresh.iterdir()}
-    kit.close()
+    assert_as_published_afresh(kit, out, tmp_path / "fresh")
 
 
-def test_publish_renders_again_a_page_changed_or_removed_by_hand(tmp_path, monkeypatch):
-    kit = CampaignKit.create(tmp_path / "c", setenv=monkeypatch.setenv, players=PLAIN_PLAYERS)
-    kit.play_turn()
-    kit.play_turn()
+def test_publish_renders_again_a_page_changed_or_removed_by_hand(kit, tmp_path):
     out = tmp_path / "site"
     with kit.campaign() as campaign:
         publish(campaign, out)
@@ -67,13 +74,9 @@ def test_publish_renders_again_a_page_changed_or_removed_by_hand(tmp_path, monke
     assert {"turn-001.html", "turn-002.html"} <= set(report.written)
     assert (out / "turn-001.html").read_bytes() == page
     assert (out / "turn-002.html").exists()
-    kit.close()
 
 
-def test_publish_after_undo_tells_the_turn_as_played_again(tmp_path, monkeypatch):
-    kit = CampaignKit.create(tmp_path / "c", setenv=monkeypatch.setenv, players=PLAIN_PLAYERS)
-    kit.play_turn()
-    kit.play_turn()
+def test_publish_after_undo_tells_the_turn_as_played_again(kit, tmp_path):
     out = tmp_path / "site"
     with kit.campaign() as campaign:
         publish(campaign, out)
@@ -84,7 +87,6 @@ def test_publish_after_undo_tells_the_turn_as_played_again(tmp_path, monkeypatch
     with kit.campaign() as campaign:
         rows = campaign.store.rows("select turn_index from archive_turns")
     assert [r["turn_index"] for r in rows] == [0]
-    kit.close()
 
 
 # -- a crowded campaign --------------------------------------------------------------------------
@@ -115,10 +117,7 @@ def test_crowded_publish_after_one_more_turn_derives_only_that_turn(crowd, tmp_p
     with crowd.campaign() as campaign:
         publish(campaign, out)
     assert derived == [3]
-    fresh = tmp_path / "fresh"
-    with crowd.campaign() as campaign:
-        publish(campaign, fresh)
-    assert {p.name: p.read_bytes() for p in out.iterdir()} == {p.name: p.read_bytes() for p in fresh.iterdir()}
+    assert_as_published_afresh(crowd, out, tmp_path / "fresh")
 
 
 def test_crowded_player_pages_change_only_with_a_placing_until_the_end(crowd, tmp_path):
