@@ -96,12 +96,12 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _constru
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
-def _check_events(text: str) -> None:
+def _check_events(text: str, parser: type = _Parser) -> None:
     """Raise Refused at the first alias or anchor (a "billion laughs" file of 1 KB expands to
     gigabytes when built), explicit tag, nesting beyond MAX_DEPTH (recursion) or value
     beyond MAX_VALUES (time). Reads parser events only, so it stops at the first offence
     having built nothing."""
-    events = _Parser(text)
+    events = parser(text)
     depth = values = 0
     try:
         while events.check_event():
@@ -127,6 +127,11 @@ def _check_events(text: str) -> None:
     except Refused:
         raise
     except yaml.YAMLError:
+        # Some libyaml builds scan far ahead and stop at their own nesting limit before
+        # handing over the event at depth MAX_DEPTH; the pure-Python parser reads lazily,
+        # so it names the offence in gm's words wherever libyaml is built that way.
+        if parser is not yaml.SafeLoader:
+            _check_events(text, yaml.SafeLoader)
         return  # bad syntax: parse() reports it, in the words of the one parser it uses
     finally:
         events.dispose()

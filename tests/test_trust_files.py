@@ -19,9 +19,11 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+import yaml
 from campaignkit import BOARDS, PLAIN_PLAYERS, CampaignKit, KitPlayer
 from click.testing import CliRunner
 
+from gm import yamlfile
 from gm.boards.board import Board, load_board
 from gm.campaign.config import load_config
 from gm.cli import cli
@@ -242,6 +244,20 @@ def test_2_deep_nesting_and_tags_are_refused_without_a_traceback(tmp_path):
     assert "deep.yaml: line 1: nested more than 32 deep" in output
     assert "tagged.yaml: line 1: YAML tags (!...) are not used in gm files" in output
     assert SECRET not in output and "Traceback" not in output
+
+
+class _LibyamlWithANestingLimit(yaml.CSafeLoader if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader):
+    """A libyaml build that scans ahead and stops at its own nesting limit (some do, at
+    1,000 levels) before it hands over the event at gm's limit."""
+
+    def check_event(self, *choices):
+        raise yaml.parser.ParserError(None, None, "exceeded maximum nesting depth", None)
+
+
+def test_2_deep_nesting_is_named_in_gms_words_whichever_libyaml_reads_it():
+    text = "squares: " + "[" * 50_000 + "]" * 50_000 + "\n"
+    with pytest.raises(yamlfile.Refused, match="nested more than 32 deep"):
+        yamlfile._check_events(text, _LibyamlWithANestingLimit)
 
 
 def test_2_a_level_a_billion_columns_out_is_refused(tmp_path):
