@@ -3,6 +3,7 @@ the canonical text that commitments are made over (CONTRACT.md)."""
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 import unicodedata
@@ -16,6 +17,7 @@ from ..yamlfile import LineDict, LineList, is_int, key_problems, quotable_key, r
 
 BOARD_KEYS = ("name", "squares", "shape", "snakes", "ladders", "chains")
 SHAPE_KEYS = ("levels", "offsets", "serpentine")
+CANONICAL_KEYS = ("chains", "ladders", "levels", "name", "offsets", "serpentine", "snakes", "squares")
 START = 0
 MAX_SQUARES = 10_000  # RULES.md 1
 MAX_OFFSET = MAX_SQUARES  # a level further out than the board is long is no real shape
@@ -92,6 +94,21 @@ class Board:
     ladders: tuple[tuple[int, int], ...] = ()
     chains: bool = False
     name: str = ""
+    # a ruleset's own keys (Ruleset.board_keys: unleashed's cards and lampposts), each as
+    # (key, JSON text), sorted; part of the canonical text only when present
+    extra: tuple[tuple[str, str], ...] = ()
+
+    def extra_value(self, key: str, default: Any = None) -> Any:
+        for name, text in self.extra:
+            if name == key:
+                return json.loads(text)
+        return default
+
+    def with_extra(self, **values: Any) -> Board:
+        """This board with the ruleset keys `values` (JSON-ready) set."""
+        extra = dict(self.extra)
+        extra.update({key: json.dumps(value, separators=(",", ":")) for key, value in values.items()})
+        return dataclasses.replace(self, extra=tuple(sorted(extra.items())))
 
     @classmethod
     def build(
@@ -261,6 +278,7 @@ class Board:
 
     def canonical_object(self) -> dict[str, Any]:
         return {
+            **{key: json.loads(text) for key, text in self.extra},
             "chains": self.chains,
             "ladders": [list(item) for item in sorted(self.ladders)],
             "levels": list(self.levels),
@@ -279,6 +297,7 @@ class Board:
     @classmethod
     def from_canonical(cls, text: str) -> Board:
         data = json.loads(text)
+        extra = {key: value for key, value in data.items() if key not in CANONICAL_KEYS}
         return cls.build(
             data["squares"],
             levels=data["levels"],
@@ -288,7 +307,7 @@ class Board:
             ladders=data["ladders"],
             chains=data["chains"],
             name=data["name"],
-        )
+        ).with_extra(**extra)
 
 
 # -- board files ------------------------------------------------------------------------
@@ -332,12 +351,14 @@ def _bool(container: LineDict, key: str, default: bool, problems: list[str], whe
     return value
 
 
-def board_from_data(data: Any, source: str) -> Board:
-    """A Board from parsed YAML; raises BoardError naming every problem with its line."""
+def board_from_data(data: Any, source: str, extra_keys: tuple[str, ...] = (), chains: bool = False) -> Board:
+    """A Board from parsed YAML; raises BoardError naming every problem with its line.
+    `extra_keys` are a ruleset's own keys, kept as written for it to judge; `chains` is
+    the value of an absent `chains:`."""
     if not isinstance(data, LineDict) or (data and not any(_board_like(key) for key in list(data)[:20])):
         # not a word of it is quoted: the path may name any file, a password file too
         raise BoardError(source, [NOT_A_BOARD])
-    problems = key_problems(data, BOARD_KEYS)
+    problems = key_problems(data, BOARD_KEYS + tuple(extra_keys))
     squares = data.get("squares")
     if squares is None:
         problems.append(f"line {data.line}: missing key 'squares'")
@@ -366,7 +387,7 @@ def board_from_data(data: Any, source: str) -> Board:
             serpentine = _bool(shape, "serpentine", True, problems, "shape ")
             if "levels" not in shape and offsets is not None:
                 problems.append(f"line {shape.line}: shape gives offsets but no levels")
-    chains = _bool(data, "chains", False, problems)
+    chains = _bool(data, "chains", chains, problems)
     sound_squares = is_int(squares) and 1 <= squares <= MAX_SQUARES
     count = sum(len(data[key]) for key in ("snakes", "ladders") if isinstance(data.get(key), list))
     crowded = too_many_items(count, squares if sound_squares else None, chains)
@@ -413,7 +434,18 @@ def board_from_data(data: Any, source: str) -> Board:
     problems += [with_line(problem) for problem in board.problems()]
     if problems:
         raise BoardError(source, problems)
-    return board
+    return board.with_extra(**{key: _plain(data[key]) for key in extra_keys if key in data})
+
+
+def _plain(value: Any) -> Any:
+    """A parsed YAML value as plain JSON-ready lists and dicts (dates and the like as text)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
 
 
 def _board_like(key: Any) -> bool:
@@ -421,6 +453,7 @@ def _board_like(key: Any) -> bool:
     return quotable_key(key) and bool(difflib.get_close_matches(key, BOARD_KEYS, n=1))
 
 
-def load_board(path: str | Path) -> Board:
-    """Read and validate a board file (CONTRACT.md); raises BoardError."""
-    return board_from_data(read(Path(path), BoardError), str(path))
+def load_board(path: str | Path, extra_keys: tuple[str, ...] = (), chains: bool = False) -> Board:
+    """Read and validate a board file (CONTRACT.md); raises BoardError. `extra_keys` and
+    `chains`: board_from_data's."""
+    return board_from_data(read(Path(path), BoardError), str(path), extra_keys, chains)

@@ -255,7 +255,7 @@ class Campaign:
         result |= self.ruleset.state_json(self.setup, state)
         result["commitments"] = {
             "seed": row["seed_commitment"],
-            "boards": {b: boards[b]["commitment"] for b in self.config.boards},
+            "boards": {b: boards[b]["commitment"] for b in self.config.boards if boards[b]["commitment"]},
         }
         result["revealed"] = None
         if row["revealed_at"]:
@@ -333,9 +333,11 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
     # RULES.md 5: a seed nobody chose cannot be guessed from the published outcomes
     ruleset = config.ruleset
     if config.seed is not None and ruleset.weak_seed_refused and config.seed < STRONG_SEED:
-        raise GmError(f"the {ruleset.name} ruleset needs a seed of at least 2^128 (RULES.md 5); "
-                      "leave seed out of campaign.yaml and gm start draws one")
-    seed = config.seed if config.seed is not None else secrets.randbits(ruleset.seed_bits)
+        raise GmError(f"the {ruleset.name} ruleset needs a seed of at least 2^128 ({STRONG_SEED}): "
+                      f"{ruleset.weak_seed_why}; leave seed out of campaign.yaml and gm start draws one")
+    seed = config.seed
+    while seed is None or (ruleset.weak_seed_refused and seed < STRONG_SEED):
+        seed = secrets.randbits(ruleset.seed_bits)
     fixed = Fixed.of(config, seed)
     config = played_config(config, fixed)
     now = clock.now()
@@ -376,7 +378,7 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
                     "squares": board.squares,
                     "canonical": canonical,
                     "salt": salt,
-                    "commitment": commitment(salt, canonical),
+                    "commitment": commitment(salt, canonical) if ruleset.commits_boards else "",
                 }
             )
         for seat, player in enumerate(config.players):
@@ -427,7 +429,8 @@ def welcome_context(campaign: Campaign, deadline: datetime) -> dict[str, Any]:
         "seats": (),  # who held a seat when (PlayerMail.seats): nobody yet at the start
         "commitments": {
             "seed": campaign.row()["seed_commitment"],
-            "boards": {r["id"]: r["commitment"] for r in campaign.store.rows("select * from boards")},
+            "boards": {r["id"]: r["commitment"] for r in campaign.store.rows("select * from boards")
+                       if r["commitment"]},
         },
     }
 

@@ -174,7 +174,9 @@ def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConf
     boards: dict[str, Board] = {}
     board_files: dict[str, Path] = {}
     raw_boards = data.get("boards")
-    if not isinstance(raw_boards, LineDict) or not raw_boards:
+    if raw_boards is None and ruleset.boards_optional:
+        pass  # the ruleset's default board, made once the players and options are read
+    elif not isinstance(raw_boards, LineDict) or not raw_boards:
         problems.append(f"line {data.line_of('boards')}: boards must map board ids to board files")
     else:
         for board_id, file in raw_boards.items():
@@ -193,7 +195,7 @@ def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConf
                                 f"taken for the ruleset of that name); point campaign.yaml at {new.name}")
                 continue
             try:
-                boards[board_id] = load_board(board_path)
+                boards[board_id] = load_board(board_path, ruleset.board_keys, ruleset.board_chains)
             except BoardError as error:
                 problems.extend(f"line {line}: board {board_id}: {p}" for p in error.problems)
         _unique_casefold(list(raw_boards), "board id", problems, raw_boards.line)
@@ -214,6 +216,12 @@ def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConf
         options = ruleset.parse_options(_without(raw_options))
     except ProblemsError as error:
         problems += error.problems
+    if options is not None and not problems:
+        # the ruleset's board checks (unleashed: a rectangle, its cards and lampposts)
+        # and its default board need sound players and options
+        made, found = ruleset.campaign_boards(boards, len(players), options)
+        boards = made
+        problems += [f"line {data.line_of('boards')}: {p}" for p in found]
     max_text = raw_options.get("max_order_text", CAMPAIGN_OPTIONS["max_order_text"])
     if not is_int(max_text) or max_text < 100:
         problems.append(f"line {raw_options.line_of('max_order_text')}: option max_order_text must be a whole number of at least 100")

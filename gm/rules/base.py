@@ -134,6 +134,13 @@ class Ruleset(ABC):
     player_keys: ClassVar[tuple[str, ...]] = ()  # extra keys a player may have (advanced: team)
     board_keys: ClassVar[tuple[str, ...]] = ()  # extra keys a board file may have
     hidden_boards: ClassVar[bool] = False  # only N is public until the reveal (RULES.md 1)
+    # a board file's `chains:` when absent; whether campaign.yaml may leave `boards` out
+    # (then `campaign_boards` makes the default board)
+    board_chains: ClassVar[bool] = False
+    boards_optional: ClassVar[bool] = False
+    # whether gm start commits to each board (RULES.md 5); a ruleset whose board is public
+    # and dealt from the seed (6.12) commits to the seed alone
+    commits_boards: ClassVar[bool] = True
     # the options block of `gm campaign new`'s starter campaign.yaml: two-space indented
     # `key: default  # comment` lines, each ending in a newline
     starter_options: ClassVar[str] = ""
@@ -144,6 +151,7 @@ class Ruleset(ABC):
     # whether a seed below 2^128 is refused (else below 2^64 it is taken with a warning)
     seed_bits: ClassVar[int] = 128
     weak_seed_refused: ClassVar[bool] = False
+    weak_seed_why: ClassVar[str] = "future throws could be recomputed from the published ones"
     # a folder laid out like gm's templates/ (mail/<name>/..., calendar/<name>/...), searched
     # before gm's own: for a ruleset installed or registered from outside gm
     templates: ClassVar[str | None] = None
@@ -151,6 +159,13 @@ class Ruleset(ABC):
     @abstractmethod
     def parse_options(self, raw: Mapping[str, Any]) -> Any:
         """The ruleset's options from campaign.yaml; raises ValueError listing problems."""
+
+    def campaign_boards(self, boards: Mapping[str, Board], players: int,
+                        options: Any) -> tuple[dict[str, Board], list[str]]:
+        """The boards the campaign plays (campaign.yaml's, made sound for this ruleset, or
+        its default when `boards` is left out) and what is wrong with them beyond RULES.md
+        1, given the number of players and the options."""
+        return dict(boards), []
 
     def player_problems(self, players: Sequence[tuple[str, Mapping[str, Any]]]) -> list[str]:
         """What is wrong with the players' values of `player_keys` (player id and values,

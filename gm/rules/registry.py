@@ -20,6 +20,7 @@ BUILT_IN = {
     "classic": "gm.rules.classic:Classic",
     "doubles": "gm.rules.doubles:Doubles",
     "advanced": "gm.rules.advanced:Advanced",
+    "unleashed": "gm.rules.unleashed:Unleashed",
 }
 DEFAULT = "postal"  # campaign.yaml without `ruleset:` plays RULES.md 2
 _registered: dict[str, type[Ruleset]] = {}

@@ -1,0 +1,424 @@
+"""Snakes & Ladders Unleashed (RULES.md 6, seed 000): one public board of cards that the
+players change by playing cards from a hidden hand; snakes, ladders and lampposts that
+move during play; movement and action cards that chain; standing reactions; a deal at
+start.
+
+The package: `cards` (codes, deck), `items` (the grid, reach, Ends), `options`, `state`,
+`deal` (seats, deal, setup picks), `play` (a round), `words` and `orders` (the order
+language of 6.13), `happenings` (the public events), `views` (what players see) and
+`robot` (the demo's players). This module ties them to gm's Ruleset interface."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ...boards.board import Board
+from ..base import Outcome, Ruleset, Setup, renamed, renamed_in
+from ..chance import Chance
+from ..grammar import Command, Grammar
+from ..problem import Problem, problem
+from .cards import canonical_sorted, read_code
+from .deal import deal, setup_picks, shortfall, shuffled
+from .happenings import Picked, Seated, read_event
+from .items import Grid, ends_ok, fits_reach, oriented
+from .options import OPTION_KEYS, UnleashedOptions, parse_options
+from .orders import Receipt, UnleashedOrder, merge, unleashed_grammar
+from .play import Round
+from .state import Pawn, UnleashedState
+from .words import read_spot
+
+__all__ = ["Unleashed", "UnleashedOrder", "UnleashedState"]
+
+RESERVED_IDS = ("me", "leader", "last", "next", "none")
+# 6.1: players -> (rows, columns), with super_size and without
+SIZES = {True: {2: (7, 10), 3: (6, 10), 4: (6, 10), 5: (5, 10), 6: (5, 10)},
+         False: {2: (6, 8), 3: (5, 8), 4: (5, 8), 5: (4, 8), 6: (4, 8)}}
+
+
+def _options(setup: Setup) -> UnleashedOptions:
+    return setup.options if setup.options is not None else UnleashedOptions()
+
+
+def _board(setup: Setup) -> Board:
+    return next(iter(setup.boards.values()))
+
+
+def _grid(board: Board) -> Grid:
+    return Grid(len(board.levels), board.levels[0])
+
+
+def board_items(board: Board) -> dict[str, list[int]]:
+    """The board file's items with their ids (6.15): per kind, short ones from 1, long
+    ones from 4 (P1 short, P2 long), in list order; each as [lower, upper]."""
+    grid = _grid(board)
+    items: dict[str, list[int]] = {}
+    kinds = (("S", [(t, h) for h, t in board.snakes]), ("L", list(board.ladders)),
+             ("P", [tuple(pair) for pair in board.extra_value("lampposts", [])]))
+    for letter, pairs in kinds:
+        short, long = 1, 4 if letter != "P" else 2
+        for a, b in pairs:
+            low, high = oriented(grid, a, b)
+            if abs(grid.level(low) - grid.level(high)) == 2:
+                items[f"{letter}{long}"] = [low, high]
+                long += 1
+            else:
+                items[f"{letter}{short}"] = [low, high]
+                short += 1
+    return items
+
+
+def setup_mode(options: UnleashedOptions, board: Board) -> str:
+    if options.setup is not None:
+        return options.setup
+    listed = board.snakes or board.ladders or board.extra_value("lampposts")
+    return "board" if listed else "players"
+
+
+class Unleashed(Ruleset):
+    name = "unleashed"
+    option_keys = OPTION_KEYS
+    board_keys = ("cards", "lampposts")
+    board_chains = True
+    boards_optional = True
+    commits_boards = False  # 6.12: nothing on the board is hidden, the seed decides the deal
+    one_board = True
+    seed_bits = 256
+    weak_seed_refused = True
+    weak_seed_why = ("the deal and every hand could be recovered from the public board and rolls "
+                     "(RULES.md 6.12)")
+    starter_board = "unleashed.yaml"
+    starter_options = (
+        "  seating: random           # or listed: the order of players below\n"
+        "  setup: players            # players place the items in turn 1; or random\n"
+        "  finish: round             # or first: the first pawn across wins at once\n"
+        "  super_size: true          # the larger boards (6 x 10 for 3-4 players)\n"
+    )
+
+    # -- the campaign ---------------------------------------------------------------------
+
+    def parse_options(self, raw: Mapping[str, Any]) -> UnleashedOptions:
+        return parse_options(raw)
+
+    def player_problems(self, players: Sequence[tuple[str, Mapping[str, Any]]]) -> list[str]:
+        problems = []
+        if not 2 <= len(players) <= 6:
+            problems.append(f"Unleashed is played by 2 to 6 players, not {len(players)} (RULES.md 6.1)")
+        for player, _ in players:
+            if player.casefold() in RESERVED_IDS:
+                problems.append(f"player id {player!r} is a word of the order language "
+                                f"({', '.join(w.upper() for w in RESERVED_IDS)}): choose another id")
+        return problems
+
+    def campaign_boards(self, boards: Mapping[str, Board], players: int,
+                        options: UnleashedOptions) -> tuple[dict[str, Board], list[str]]:
+        """6.1, 6.15: the default rectangle when campaign.yaml names no board; a board file
+        must be a serpentine rectangle whose cards and items keep the rules."""
+        if not boards:
+            rows, columns = SIZES[options.super_size].get(players, SIZES[options.super_size][6 if players > 6 else 2])
+            board = Board.build(rows * columns, levels=[columns] * rows, chains=True)
+            return {"A": board.with_extra(cards=None, lampposts=[])}, self._deal_problems(board, players, options)
+        made, problems = {}, []
+        for board_id, board in boards.items():
+            fixed, found = _board_problems(board, options)
+            made[board_id] = fixed
+            problems += [f"board {board_id}: {p}" for p in found]
+            if not found:
+                problems += [f"board {board_id}: {p}" for p in self._deal_problems(fixed, players, options)]
+                if setup_mode(options, fixed) == "board" and (options.pieces is not None or options.mix is not None):
+                    problems.append(f"board {board_id} lists its items (setup: board): options pieces and mix "
+                                    "cannot be given too")
+                listed = bool(board_items(fixed))
+                if listed and options.setup not in (None, "board"):
+                    problems.append(f"board {board_id} lists items, which means setup: board, "
+                                    f"not setup: {options.setup}")
+        return made, problems
+
+    def _deal_problems(self, board: Board, players: int, options: UnleashedOptions) -> list[str]:
+        lacking = shortfall(options, board.squares, players, board.extra_value("cards"))
+        if not lacking:
+            return []
+        return [f"the deck is {lacking} card{'s' if lacking != 1 else ''} short of the deal "
+                f"({board.squares} squares and {options.hand_size} cards for each of {players} players)"]
+
+    # -- turn 0 -----------------------------------------------------------------------------
+
+    def start(self, setup: Setup, chance: Chance) -> Outcome:
+        options = _options(setup)
+        board = _board(setup)
+        grid = _grid(board)
+        players = list(setup.players)
+        seats = shuffled(players, "seats", chance) if options.seating == "random" else players
+        cards, hands, pile = deal(grid, seats, options, board.extra_value("cards"), chance)
+        mode = setup_mode(options, board)
+        state = UnleashedState(turn=1, rows=grid.rows, columns=grid.columns, seats=seats, cards=cards, pile=pile,
+                               hands=hands, pawns={p: Pawn() for p in players}, setup=mode == "players")
+        events: list[Any] = [Seated(tuple(seats))]
+        if mode == "board":
+            for number, (item, (low, high)) in enumerate(board_items(board).items(), 1):
+                state.items[item] = [low, high]
+                events.append(Picked(number, None, item, low, high, False))
+            state.picks = len(state.items)
+        elif mode == "random":
+            setup_picks(state, options, 0, chance, None, events)
+        return Outcome(state, tuple(events), tuple(chance.draws))
+
+    # -- a turn -----------------------------------------------------------------------------
+
+    def resolve(self, setup: Setup, state: UnleashedState, orders: Mapping[str, UnleashedOrder],
+                chance: Chance) -> Outcome:
+        options = _options(setup)
+        after = state.copy()
+        events: list[Any] = []
+        for player in setup.players:
+            order = orders.get(player)
+            if order is None:
+                continue
+            mine = after.reactions.setdefault(player, {})
+            for action, texts in order.reactions.items():
+                if texts:
+                    mine[action] = list(texts)
+                else:
+                    mine.pop(action, None)
+        if after.setup:
+            after.private = {}
+            lists = {p: list(orders[p].places or ()) for p in setup.players if p in orders}
+            setup_picks(after, options, after.turn, chance, lists, events)
+            after.setup = False
+        else:
+            number = after.turn - (1 if setup_mode(options, _board(setup)) == "players" else 0)
+            plays = {}
+            for player in setup.players:
+                order = orders.get(player)
+                if order is None or not order.sent:
+                    plays[player] = None
+                    continue
+                plays[player] = [(p.card, read_spot(p.square, setup.players), p.choices) for p in order.plays or ()]
+            Round(after, options, setup.players, chance, events).play(number, plays)
+        after.turn += 1
+        return Outcome(after, tuple(events), tuple(chance.draws))
+
+    # -- orders (6.13) ----------------------------------------------------------------------
+
+    def grammar(self, options: Any = None) -> Grammar:
+        return unleashed_grammar()
+
+    def receipt(self, setup: Setup, state: UnleashedState, player: str) -> Receipt:
+        return Receipt(setup.players, player, state.grid, state.hands.get(player, ()), state.setup,
+                       _options(setup).snake_eyes == "evil")
+
+    def merge(self, setup: Setup, state: UnleashedState, player: str, standing: UnleashedOrder,
+              commands: Iterable[Command]) -> tuple[UnleashedOrder, list[Problem]]:
+        return merge(standing, commands, self.receipt(setup, state, player))
+
+    def order_problems(self, setup: Setup, state: UnleashedState, player: str,
+                       order: UnleashedOrder) -> list[Problem]:
+        if order.sent and not state.in_play(player):
+            return [problem("not_in_play")]
+        return []
+
+    def order_view(self, setup: Setup, state: UnleashedState, player: str, order: UnleashedOrder) -> dict[str, Any]:
+        """The whole standing order (6.13's acknowledgement): turn, seat, hand, the play
+        list as it will be tried, the setup list and every standing reaction."""
+        reactions = {a: list(t) for a, t in state.reactions.get(player, {}).items()}
+        for action, texts in order.reactions.items():
+            if texts:
+                reactions[action] = list(texts)
+            else:
+                reactions.pop(action, None)
+        return {
+            "turn": state.turn,
+            "setup_turn": state.setup,
+            "seat": state.seats.index(player) + 1 if player in state.seats else None,
+            "hand": list(state.hands.get(player, ())),
+            "sent": order.sent,
+            "plays": None if order.plays is None else [p.text() for p in order.plays],
+            "places": None if order.places is None else [f"PLACE {i} {a} {b}" for i, a, b in order.places],
+            "reactions": {a: reactions[a] for a in sorted(reactions, key=_reaction_order)},
+            "in_play": state.in_play(player),
+        }
+
+    def empty_order(self) -> UnleashedOrder:
+        return UnleashedOrder()
+
+    def order_to_json(self, order: UnleashedOrder) -> dict[str, Any]:
+        return order.to_json()
+
+    def order_from_json(self, data: Mapping[str, Any]) -> UnleashedOrder:
+        return UnleashedOrder.from_json(data)
+
+    def in_play(self, setup: Setup, state: UnleashedState, player: str) -> bool:
+        return state.in_play(player)
+
+    def must_order(self, setup: Setup, state: UnleashedState, player: str) -> bool:
+        return state.in_play(player)
+
+    def order_complete(self, setup: Setup, state: UnleashedState, player: str, order: UnleashedOrder) -> bool:
+        return order.sent
+
+    # -- state ------------------------------------------------------------------------------
+
+    def state_json(self, setup: Setup, state: UnleashedState) -> dict[str, Any]:
+        board_id = next(iter(setup.boards))
+        seat = {p: i + 1 for i, p in enumerate(state.seats)}
+        return {
+            "turn": state.turn,
+            "over": state.over,
+            "setup": state.setup,
+            "winners": [p for p in state.seats if p in state.winners],
+            "boards": {board_id: {
+                "squares": state.rows * state.columns,
+                "closed": state.over,
+                "trapdoor": None,
+                "rows": state.rows,
+                "columns": state.columns,
+                "cards": list(state.cards),
+                "items": {item: list(state.items[item]) for item in sorted(state.items)},
+                "reversed": state.reversed,
+                "locked_cards": sorted(state.locked_cards),
+                "locked_items": sorted(state.locked_items),
+                "draw_pile": len(state.pile),
+                "players": {p: {
+                    "square": state.pawns[p].square,
+                    "finished": state.pawns[p].finished,
+                    "placing": state.pawns[p].placing,
+                    "overshoot": state.pawns[p].overshoot,
+                    "seat": seat[p],
+                    "hand_size": len(state.hands[p]),
+                } for p in setup.players},
+            }},
+            "players": {p: {
+                "numbers_left": None,
+                "aggregate": state.pawns[p].placing if state.over else None,
+                "place": state.pawns[p].placing if state.over else None,
+                "seat": seat[p],
+                "hand": list(canonical_sorted(state.hands[p])),
+            } for p in setup.players},
+        }
+
+    def private_json(self, setup: Setup, state: UnleashedState, player: str) -> dict[str, Any]:
+        """CONTRACT's `private` for `gm state --json --player`: the last turn's draw and
+        skipped lines, and the standing reactions."""
+        mine = state.private.get(player, {})
+        return {
+            "drew": list(mine.get("drew", [])),
+            "skipped": [n for n, _ in mine.get("skipped", [])],
+            "reactions": {a: list(t) for a, t in sorted(state.reactions.get(player, {}).items(),
+                                                         key=lambda kv: _reaction_order(kv[0])) if t},
+        }
+
+    def state_notes(self, setup: Setup, state: UnleashedState) -> Mapping[str, str]:
+        return {p: "hand " + " ".join(state.hands[p]) for p in setup.players}
+
+    def dump_state(self, state: UnleashedState) -> dict[str, Any]:
+        return state.dump()
+
+    def load_state(self, data: Mapping[str, Any]) -> UnleashedState:
+        return UnleashedState.load(data)
+
+    def rename_player(self, state: UnleashedState, old: str, new: str) -> UnleashedState:
+        after = state.copy()
+        after.seats = list(renamed_in(after.seats, old, new))
+        after.hands = renamed(after.hands, old, new)
+        after.pawns = renamed(after.pawns, old, new)
+        after.reactions = renamed(after.reactions, old, new)
+        after.private = renamed(after.private, old, new)
+        after.winners = list(renamed_in(after.winners, old, new))
+        return after
+
+    def event_from_json(self, data: Mapping[str, Any]) -> Any:
+        return read_event(data)
+
+
+def _reaction_order(action: str) -> int:
+    from .words import REACTIONS
+
+    return REACTIONS.index(action) if action in REACTIONS else len(REACTIONS)
+
+
+def _board_problems(board: Board, options: UnleashedOptions) -> tuple[Board, list[str]]:
+    """6.15: what makes a board file unfit for Unleashed, and the board with its cards and
+    lampposts in canonical form."""
+    problems = []
+    levels = board.levels
+    if len(set(levels)) != 1:
+        problems.append(f"levels must all hold the same number of squares (a rectangle), not {list(levels)}")
+    if any(board.offsets):
+        problems.append("offsets must all be 0 (a rectangle)")
+    if not board.serpentine:
+        problems.append("serpentine: false is not played: the Unleashed board is serpentine")
+    if not board.chains:
+        problems.append("chains: false is not played: items of a kind chain in Unleashed")
+    cards = board.extra_value("cards")
+    codes = None
+    if cards is not None:
+        if not isinstance(cards, list):
+            problems.append("cards must be a list of card codes, square 1 first")
+        else:
+            codes = [read_code(card) for card in cards]
+            unknown = [str(card) for card, code in zip(cards, codes, strict=True) if code is None]
+            if unknown:
+                problems.append(f"cards: {', '.join(unknown[:5])} {'is' if len(unknown) == 1 else 'are'} no card code")
+            if len(cards) != board.squares:
+                problems.append(f"cards lists {len(cards)} codes for {board.squares} squares")
+            if not unknown:
+                deck = shortfall_counts(options, codes)
+                if deck:
+                    problems.append(f"cards holds more than the deck has of {', '.join(deck)}")
+    raw_posts = board.extra_value("lampposts", [])
+    posts = []
+    if not isinstance(raw_posts, list) or not all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in p)
+            for p in raw_posts):
+        problems.append("lampposts must be a list of [lower, upper] pairs of squares")
+    else:
+        posts = [list(p) for p in raw_posts]
+    fixed = board.with_extra(cards=codes if cards is not None else None, lampposts=sorted(posts))
+    if problems or len(set(levels)) != 1:
+        return fixed, problems
+    grid = _grid(fixed)
+    lists = (("snake", [(t, h) for h, t in board.snakes]), ("ladder", list(board.ladders)), ("lamppost", posts))
+    for kind, pairs in lists:
+        sizes = {"short": 0, "long": 0}
+        for a, b in pairs:
+            if not (grid.on_board(a) and grid.on_board(b)):
+                problems.append(f"{kind} {a}-{b}: outside 1..{grid.squares}")
+                continue
+            low, high = oriented(grid, a, b)
+            span = abs(grid.level(low) - grid.level(high))
+            size = "long" if span == 2 else "short"
+            probe = ("S4" if size == "long" else "S1")
+            if not fits_reach(grid, probe, low, high):
+                problems.append(f"{kind} {a}-{b}: breaks its reach (short: the next level and at most one column "
+                                "aside; long: two levels up and at most two columns aside)")
+                continue
+            if kind == "snake" and (low, high) != (min(a, b), max(a, b)):
+                problems.append(f"{kind} {a}-{b}: its head must be its upper end")
+            if kind == "lamppost" and [low, high] != [a, b]:
+                problems.append(f"lamppost {a}-{b}: list it [lower, upper]")
+            sizes[size] += 1
+        most = 1 if kind == "lamppost" else 3
+        for size, count in sizes.items():
+            if count > most:
+                problems.append(f"{count} {size} {kind}s: the box holds {most}")
+    if not problems:
+        items = board_items(fixed)
+        if not ends_ok({k: tuple(v) for k, v in items.items()}):
+            problems.append("two items share an end square against the Ends rule (RULES.md 6.3)")
+    return fixed, problems
+
+
+def shortfall_counts(options: UnleashedOptions, codes: Sequence[str]) -> list[str]:
+    """The codes of which `codes` holds more than the deck (after simple and blank_removal)."""
+    from .cards import expanded, less
+
+    left: dict[str, int] = {}
+    for card in less(expanded(options.deck), options.removed):
+        left[card] = left.get(card, 0) + 1
+    counts: dict[str, int] = {}
+    for code in codes:
+        counts[code] = counts.get(code, 0) + 1
+    return [code for code in counts if counts[code] > left.get(code, 0)]
+
+
+

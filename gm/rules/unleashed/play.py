@@ -1,0 +1,419 @@
+"""One round of Unleashed (RULES.md 6.5-6.11): goes in seat order, card plays, draws,
+rolls, moves with items and cards, actions, reactions and automatic choices, crossings
+and the end of the campaign. Works on a copy of the state, drawing dice through `Chance`.
+
+A crossing that ends the go (the go's own pawn) or the campaign (`finish: first`) stops
+everything at once: it is raised as an exception and caught where that ends."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..chance import Chance
+from ..grammar import CommandProblem
+from ..ranking import competition_places
+from .cards import action_type, canonical_sorted, is_action, movement, sent
+from .happenings import (
+    Acted,
+    Crossed,
+    Drew,
+    Ended,
+    GoBegun,
+    NoRoll,
+    Played,
+    Rolled,
+    RoundBegun,
+    Stepped,
+)
+from .items import ends_ok, fits_reach, item_kind, oriented
+from .options import UnleashedOptions
+from .state import UnleashedState
+from .words import (
+    CHOICE_FORMS,
+    Spot,
+    Triple,
+    parse_choices,
+    resolve_player,
+    resolve_spot,
+)
+
+__all__ = ["Round", "placings"]
+
+# which items each move action may name
+MOVABLE = {"MOVE-SNAKE": "S", "MOVE-LADDER": "L", "MOVE-ANY": "SLP", "MOVE-2-SNAKES": "S", "MOVE-2-LADDERS": "L"}
+
+
+class GoOver(Exception):
+    """The go's own pawn crossed: no more plays, no draw, no roll (6.5)."""
+
+
+class GameOver(Exception):
+    """A pawn crossed under `finish: first`: nothing more happens (6.10)."""
+
+
+class Round:
+    """Plays one round on `state` (a copy it may change) with the players' orders:
+    player -> (play lines, each (card, spot, choices text or None)) or None for NMR."""
+
+    def __init__(self, state: UnleashedState, options: UnleashedOptions, players: Sequence[str],
+                 chance: Chance, events: list[Any]):
+        self.state = state
+        self.options = options
+        self.players = tuple(players)
+        self.chance = chance
+        self.events = events
+        self.grid = state.grid
+        self.last = self.grid.squares  # N; Finish is N + 1
+        self.crossed = False
+
+    # -- the round (6.5) ----------------------------------------------------------------
+
+    def play(self, number: int, plays: Mapping[str, Sequence[tuple[str, Spot, str | None]] | None]) -> None:
+        state = self.state
+        seats = state.seats
+        first = (number - 1) % len(seats) if self.options.rotate_start else 0
+        order = tuple(p for p in seats[first:] + seats[:first] if not state.pawns[p].finished)
+        self.events.append(RoundBegun(state.turn, number, order))
+        state.private = {}
+        try:
+            for player in order:
+                if not state.pawns[player].finished:
+                    self.go(player, plays.get(player))
+        except GameOver:
+            pass
+        if self.crossed or state.turn >= self.options.max_turns:
+            self.end()
+
+    def end(self) -> None:
+        state = self.state
+        for player, place in placings(state).items():
+            state.pawns[player].placing = place
+        state.winners = [p for p in state.seats if state.pawns[p].finished and state.pawns[p].placing == 1]
+        state.over = True
+        self.events.append(Ended(tuple(state.winners), tuple((p, state.pawns[p].placing) for p in state.seats)))
+
+    # -- a go (6.5, 6.6) ----------------------------------------------------------------
+
+    def go(self, player: str, lines: Sequence[tuple[str, Spot, str | None]] | None) -> None:
+        state = self.state
+        self.player = player
+        self.used: dict[str, set[int]] = defaultdict(set)  # pawn -> squares of cards it used this go
+        self.locked = set(state.locked_cards)  # squares of cards placed in the preceding go
+        self.locked_items = set(state.locked_items)
+        self.placed: set[int] = set()  # squares of cards placed in this go
+        self.moved: set[str] = set()  # items whose squares an action changed in this go
+        self.displaced: dict[str, int] = defaultdict(int)
+        self.events.append(GoBegun(state.turn, player, lines is None, tuple(sorted(self.locked)),
+                                   tuple(sorted(self.locked_items))))
+        private = state.private.setdefault(player, {"drew": [], "skipped": []})
+        held = bool(state.hands[player])
+        try:
+            played = 0
+            for number, line in enumerate(lines or (), 1):
+                if played == self.options.plays_per_go:
+                    break
+                reason = self.try_play(player, *line)
+                if reason:
+                    private["skipped"].append([number, reason])
+                else:
+                    played += 1
+            drawn = state.pile[:played]
+            del state.pile[:played]
+            state.hands[player] = list(canonical_sorted(state.hands[player] + drawn))
+            private["drew"] = list(canonical_sorted(drawn))
+            self.events.append(Drew(player, len(drawn)))
+            if self.options.compulsory_play and held and played == 0:
+                self.events.append(NoRoll(player, "compulsory_play"))
+            else:
+                self.roll(player, extra=False)
+        except GoOver:
+            pass
+        finally:
+            state.locked_cards = sorted(self.placed)
+            state.locked_items = sorted(self.moved)
+
+    def try_play(self, player: str, card: str, spot: Spot, choices: str | None) -> str | None:
+        """Carry out one PLAY line if it is legal now (6.6); else why it was skipped."""
+        state = self.state
+        if card not in state.hands[player]:
+            return "not_held"
+        square = resolve_spot(spot, player, self.squares(), state.seats, self.last)
+        if square is None:
+            return "square"
+        if any(p != player and sq == square for p, sq in self.squares().items()):
+            return "occupied"
+        if square in self.locked:
+            return "locked"
+        decided = None
+        if is_action(card) and choices is not None:
+            decided = self.legal_choices(player, card, parse_choices(card, choices, self.players))
+            if decided is None:
+                return "choices"
+        state.hands[player].remove(card)
+        covered = state.cards[square - 1]
+        state.cards[square - 1] = card
+        self.locked.discard(square)  # the locked card has left the game
+        self.placed.add(square)
+        for used in self.used.values():
+            used.discard(square)
+        self.events.append(Played(player, card, square, covered))
+        if is_action(card):
+            self.used[player].add(square)
+            if decided is None:
+                decided, automatic = self.automatic(player, card), True
+            else:
+                automatic = False
+            self.perform(player, card, square, decided, automatic, landed=False)
+        return None
+
+    # -- where the pawns are --------------------------------------------------------------
+
+    def squares(self) -> dict[str, int]:
+        """Pawns in play -> square."""
+        return {p: pawn.square for p, pawn in self.state.pawns.items() if not pawn.finished}
+
+    # -- choices (6.8, 6.9) ---------------------------------------------------------------
+
+    def legal_choices(self, actor: str, card: str, choices: Sequence[Any]) -> tuple[Any, ...] | None:
+        """The choices resolved against the pawns now, or None when they are not legal."""
+        state = self.state
+        kind = action_type(card)
+        form = CHOICE_FORMS[kind]
+        squares = self.squares()
+        if form == "player":
+            target = resolve_player(choices[0], actor, squares, state.seats)
+            return (target,) if target is not None and target != actor else None
+        if form == "players":
+            a, b = (resolve_player(word, actor, squares, state.seats) for word in choices)
+            if a is None or b is None or a == b or squares[a] == squares[b]:
+                return None
+            return (a, b)
+        if form == "squares":
+            s, t = (resolve_spot(spot, actor, squares, state.seats, self.last) for spot in choices)
+            return (s, t) if s is not None and t is not None and s != t else None
+        if form in ("triple", "triples"):
+            return self.legal_moves(actor, kind, choices)
+        return ()
+
+    def legal_moves(self, actor: str, kind: str, triples: Sequence[Triple]) -> tuple[Any, ...] | None:
+        state = self.state
+        if len({t.item for t in triples}) != len(triples):
+            return None
+        squares = self.squares()
+        placed = {}
+        for triple in triples:
+            if item_kind(triple.item) not in MOVABLE[kind] or triple.item not in state.items:
+                return None
+            if triple.item in self.locked_items:
+                return None
+            a = resolve_spot(triple.a, actor, squares, state.seats, self.last)
+            b = resolve_spot(triple.b, actor, squares, state.seats, self.last)
+            if a is None or b is None or not fits_reach(self.grid, triple.item, a, b):
+                return None
+            placed[triple.item] = oriented(self.grid, a, b)
+        items = {item: tuple(ends) for item, ends in state.items.items()}
+        items.update(placed)
+        if not ends_ok(items):
+            return None
+        return tuple((item, low, high) for item, (low, high) in placed.items())
+
+    def automatic(self, actor: str, card: str) -> tuple[Any, ...]:
+        """6.9's automatic choice (the empty tuple: nothing happens)."""
+        kind = action_type(card)
+        squares = self.squares()
+        seats = self.state.seats
+        if kind in ("FORWARD", "BACK", "SNAKE-EYES"):
+            target = resolve_player("LAST" if kind == "FORWARD" else "LEADER", actor, squares, seats)
+            return (target,) if target is not None else ()
+        if kind == "SWAP-PLAYERS":
+            leader = resolve_player("LEADER", actor, squares, seats)
+            if leader is not None and squares[leader] > squares.get(actor, 0):
+                return (actor, leader)
+        return ()
+
+    def reaction(self, actor: str, card: str) -> tuple[tuple[Any, ...], bool]:
+        """The first legal standing reaction of `actor` for this action, else the automatic
+        choice (and True)."""
+        kind = action_type(card)
+        if CHOICE_FORMS.get(kind, "none") == "none":
+            return (), False
+        for text in self.state.reactions.get(actor, {}).get(kind, []):
+            try:
+                choices = parse_choices(kind, text, self.players)
+            except CommandProblem:
+                continue  # a reaction naming a player since replaced: not legal
+            decided = self.legal_choices(actor, card, choices)
+            if decided is not None:
+                return decided, False
+        return self.automatic(actor, card), True
+
+    # -- actions (6.8) --------------------------------------------------------------------
+
+    def perform(self, actor: str, card: str, square: int, choices: tuple[Any, ...], automatic: bool,
+                landed: bool) -> None:
+        state = self.state
+        kind = action_type(card)
+        self.events.append(Acted(actor, card, square, _choices_text(choices), automatic, landed))
+        if kind == "REVERSE":
+            state.reversed = not state.reversed
+        elif kind == "EXTRA-ROLL":
+            self.used[actor].add(square)
+            self.roll(actor, extra=True)
+        elif kind in ("FORWARD", "BACK") and choices:
+            target = choices[0]
+            self.used[target].add(square)
+            steps = sent(card)[1]
+            self.move(target, steps if kind == "FORWARD" else -steps, "send", card)
+        elif kind == "SWAP-PLAYERS" and choices:
+            a, b = choices
+            self.used[a].add(square)
+            self.used[b].add(square)
+            pawn_a, pawn_b = state.pawns[a], state.pawns[b]
+            was_a, was_b = pawn_a.square, pawn_b.square
+            pawn_a.square, pawn_b.square = was_b, was_a
+            self.displaced[a] += 1
+            self.displaced[b] += 1
+            self.events.append(Stepped(a, was_a, was_b, "swap", card))
+            self.events.append(Stepped(b, was_b, was_a, "swap", card))
+            mark = self.displaced[b]
+            self.arrive(a, set())
+            if self.displaced[b] == mark and not pawn_b.finished:
+                self.arrive(b, set())
+        elif kind == "SWAP-CARDS" and choices:
+            s, t = choices
+            cards = state.cards
+            cards[s - 1], cards[t - 1] = cards[t - 1], cards[s - 1]
+            for marks in (self.locked, self.placed, *self.used.values()):
+                _swap_member(marks, s, t)
+        elif kind.startswith("MOVE") and choices:
+            for item, low, high in choices:
+                if tuple(state.items[item]) != (low, high):
+                    self.moved.add(item)
+                state.items[item] = [low, high]
+
+    # -- rolls and moves (6.5, 6.7, 6.11) ---------------------------------------------------
+
+    def roll(self, roller: str, extra: bool) -> None:
+        dice = (self.chance.roll(self.state.turn, self.player), self.chance.roll(self.state.turn, self.player))
+        variant = self.options.snake_eyes if dice == (1, 1) and self.options.snake_eyes != "off" else None
+        self.events.append(Rolled(self.player, roller, dice, extra, variant))
+        if variant == "self":
+            self.to_start(roller)
+        elif variant == "evil":
+            target, _ = self.reaction(roller, "SNAKE-EYES")
+            if target:
+                self.to_start(target[0])
+        else:
+            self.move(roller, sum(dice), "roll")
+
+    def to_start(self, pawn: str) -> None:
+        piece = self.state.pawns[pawn]
+        self.displaced[pawn] += 1
+        self.events.append(Stepped(pawn, piece.square, 0, "snake_eyes"))
+        piece.square = 0
+
+    def move(self, pawn: str, steps: int, by: str, what: str = "") -> None:
+        """A new move of `steps` (signed) from where the pawn stands."""
+        self.displaced[pawn] += 1
+        if self.step(pawn, steps, by, what):
+            self.arrive(pawn, set())
+
+    def step(self, pawn: str, steps: int, by: str, what: str = "") -> bool:
+        """Move the pawn `steps`; False when it crossed the finish line."""
+        piece = self.state.pawns[pawn]
+        start = piece.square
+        if steps > 0 and start + steps > self.last + 1:
+            self.cross(pawn, start + steps - (self.last + 1))
+            return False
+        piece.square = max(0, start + steps)
+        self.events.append(Stepped(pawn, start, piece.square, by, what))
+        return True
+
+    def cross(self, pawn: str, overshoot: int) -> None:
+        piece = self.state.pawns[pawn]
+        piece.finished, piece.overshoot = True, overshoot
+        self.crossed = True
+        self.events.append(Crossed(pawn, piece.square, overshoot))
+        if self.options.finish == "first":
+            raise GameOver
+        if pawn == self.player:
+            raise GoOver
+
+    def arrive(self, pawn: str, travelled: set[str]) -> None:
+        """Resolve what the pawn arrives on (6.7): items first, then cards, until it stops."""
+        state = self.state
+        piece = state.pawns[pawn]
+        while not piece.finished:
+            here = piece.square
+            entry = self.entry(here, travelled)
+            if entry is not None:
+                item, end = entry
+                travelled.add(item)
+                piece.square = end
+                self.events.append(Stepped(pawn, here, end, "item", item))
+                continue
+            if not 1 <= here <= self.last:
+                return
+            card = state.cards[here - 1]
+            if card == "BLANK" or here in self.used[pawn]:
+                return
+            self.used[pawn].add(here)
+            step = movement(card)
+            if step:
+                if not self.step(pawn, step, "card", card):
+                    return
+                continue
+            decided, automatic = self.reaction(pawn, card)
+            self.perform(pawn, card, here, decided, automatic, landed=True)
+            return
+
+    def entry(self, square: int, travelled: set[str]) -> tuple[str, int] | None:
+        """The item the pawn travels from `square`, and where to (6.7 step 1)."""
+        reverse = self.state.reversed
+        found = []
+        for item, (low, high) in self.state.items.items():
+            if item in travelled:
+                continue
+            kind = item_kind(item)
+            if kind == "P":
+                if square in (low, high):
+                    found.append((item, high if square == low else low))
+            elif (kind == "S") != reverse:  # a snake, or a ladder reversed: in at the top
+                if square == high:
+                    found.append((item, low))
+            elif square == low:
+                found.append((item, high))
+        if len(found) > 1:  # two chained lampposts, neither travelled: climb
+            return max(found, key=lambda entry: entry[1])
+        return found[0] if found else None
+
+
+def _choices_text(choices: Sequence[Any]) -> str:
+    words = []
+    for choice in choices:
+        if isinstance(choice, tuple):
+            words.append(f"{choice[0]} {choice[1]} {choice[2]}")
+        else:
+            words.append(str(choice))
+    return " ".join(words)
+
+
+def _swap_member(marks: set[int], s: int, t: int) -> None:
+    has_s, has_t = s in marks, t in marks
+    marks.discard(s)
+    marks.discard(t)
+    if has_s:
+        marks.add(t)
+    if has_t:
+        marks.add(s)
+
+
+def placings(state: UnleashedState) -> dict[str, int]:
+    """6.10: finished pawns by overshoot, larger first; then the others by square,
+    further first; equals share (competition ranking)."""
+    pawns = state.pawns
+    finished = {p: -pawns[p].overshoot for p in state.seats if pawns[p].finished}
+    others = {p: -pawns[p].square for p in state.seats if not pawns[p].finished}
+    return competition_places(finished) | competition_places(others, start=len(finished) + 1)

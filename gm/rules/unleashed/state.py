@@ -1,0 +1,66 @@
+"""The state of an Unleashed campaign between turns (RULES.md 6, CONTRACT's state
+fields): the board's cards and items, the pawns, hands, draw pile, locks, the standing
+reactions and what each player alone learnt in the last turn. The rules core works on a
+copy (`copy()`), so a resolve never changes the state it was given."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .items import Grid
+
+__all__ = ["Pawn", "UnleashedState"]
+
+
+@dataclass
+class Pawn:
+    square: int = 0  # for a finished pawn, the last square it stood on before crossing
+    finished: bool = False
+    overshoot: int | None = None
+    placing: int | None = None
+
+
+@dataclass
+class UnleashedState:
+    turn: int
+    rows: int
+    columns: int
+    seats: list[str]  # seat 1 first
+    cards: list[str]  # the top card of squares 1..N
+    pile: list[str]  # the draw pile, top first (secret)
+    hands: dict[str, list[str]]  # canonical order (each player's secret)
+    pawns: dict[str, Pawn]
+    items: dict[str, list[int]] = field(default_factory=dict)  # id -> [lower, upper], in play
+    setup: bool = False  # the next turn is the setup turn (6.4)
+    reversed: bool = False
+    locked_cards: list[int] = field(default_factory=list)
+    locked_items: list[str] = field(default_factory=list)
+    # player -> action -> the standing choices, each its canonical text (secret)
+    reactions: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    # player -> what they alone learnt in the last turn resolved: drew, skipped [[n, reason]]
+    private: dict[str, dict[str, list[Any]]] = field(default_factory=dict)
+    picks: int = 0  # setup picks made (6.12's key)
+    over: bool = False
+    winners: list[str] = field(default_factory=list)
+
+    @property
+    def grid(self) -> Grid:
+        return Grid(self.rows, self.columns)
+
+    def in_play(self, player: str) -> bool:
+        return not self.over and not self.pawns[player].finished
+
+    def copy(self) -> UnleashedState:
+        return copy.deepcopy(self)
+
+    def dump(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def load(cls, data: Mapping[str, Any]) -> UnleashedState:
+        values = dict(data)
+        values["pawns"] = {p: Pawn(**pawn) for p, pawn in data["pawns"].items()}
+        return cls(**values)
