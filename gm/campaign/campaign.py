@@ -405,7 +405,10 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
                 template="welcome",
                 # the deadline in the player's own zone, as their reports give it
                 context=context | {"player": player, "password": issued.get(player.id),
-                                   "deadline": deadline_text(deadline, player.timezone)},
+                                   "deadline": deadline_text(deadline, player.timezone),
+                                   # what the start dealt this player alone (unleashed: a hand)
+                                   "own": ruleset.player_view(config.setup, player.id, player.name, opening.state,
+                                                              (), ruleset.empty_order())},
                 now=now,
             )
             queue(db, message, kind="welcome", now=now, player=player.id)

@@ -79,6 +79,7 @@ class Revealed:
     seed_commitment: str
     revealed_at: str
     boards: tuple[RevealedBoard, ...]
+    deal: Any = None  # the ruleset's view of what was dealt at start (Ruleset.archive_deal)
 
 
 @dataclass(frozen=True)
@@ -546,6 +547,7 @@ def assemble(
                 )
                 for b, board in setup.boards.items()
             ),
+            deal=ruleset.archive_deal(setup, played[0].before if played else state, names),
         )
     return ArchiveInput(
         campaign=campaign,

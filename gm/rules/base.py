@@ -379,6 +379,12 @@ class Ruleset(ABC):
         ]
         return tuple(sorted(lines, key=lambda s: (s.place is None, s.place or 0)))
 
+    def archive_deal(self, setup: Setup, first: Any, names: Mapping[str, str]) -> Any:
+        """What was dealt secretly at start, from the state before the first turn, for the
+        archive once the campaign is revealed (unleashed: every hand and the draw pile);
+        None (the default) when nothing was."""
+        return None
+
     def archive_boards(self, setup: Setup, state: Any,
                        history: Sequence[tuple[Any, Any]]) -> tuple[ArchivePicture, ...]:
         """Every board drawn, in board order, from the current state and the (before,

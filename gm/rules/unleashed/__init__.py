@@ -14,7 +14,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ...boards.board import Board
-from ..base import Outcome, Ruleset, Setup, renamed, renamed_in
+from ..base import (
+    ArchivePicture,
+    ArchiveStanding,
+    ArchiveTurn,
+    Outcome,
+    Ruleset,
+    Setup,
+    renamed,
+    renamed_in,
+)
 from ..chance import Chance
 from ..grammar import Command, Grammar
 from ..problem import Problem, problem
@@ -174,12 +183,16 @@ class Unleashed(Ruleset):
             order = orders.get(player)
             if order is None:
                 continue
-            mine = after.reactions.setdefault(player, {})
+            mine = dict(after.reactions.get(player, {}))
             for action, texts in order.reactions.items():
                 if texts:
                     mine[action] = list(texts)
                 else:
                     mine.pop(action, None)
+            if mine:
+                after.reactions[player] = mine
+            else:
+                after.reactions.pop(player, None)
         if after.setup:
             after.private = {}
             lists = {p: list(orders[p].places or ()) for p in setup.players if p in orders}
@@ -328,6 +341,60 @@ class Unleashed(Ruleset):
 
     def event_from_json(self, data: Mapping[str, Any]) -> Any:
         return read_event(data)
+
+    # -- what players see (6.14) -------------------------------------------------------------
+
+    def opening_view(self, setup: Setup, events: Sequence[Any], names: Mapping[str, str]) -> Any:
+        from .views import opening_view
+
+        options, board = _options(setup), _board(setup)
+        grid = _grid(board)
+        return opening_view(setup, events, names, setup_mode(options, board), grid.rows, grid.columns,
+                            options.hand_size)
+
+    def public_view(self, setup: Setup, before: UnleashedState, after: UnleashedState, events: Sequence[Any],
+                    names: Mapping[str, str], campaign: str, title: str) -> Any:
+        from .views import public_turn
+
+        return public_turn(setup, before, after, events, names, campaign, title)
+
+    def player_view(self, setup: Setup, player: str, name: str, state: UnleashedState,
+                    events: Sequence[Any], order: UnleashedOrder | None) -> Any:
+        from .views import own_view
+
+        return own_view(setup, player, name, state, events, order)
+
+    def archive_turn(self, setup: Setup, before: UnleashedState, after: UnleashedState, events: Sequence[Any],
+                     names: Mapping[str, str]) -> ArchiveTurn:
+        view = self.public_view(setup, before, after, events, names, "", "")
+        return ArchiveTurn(view.turns, view.boards, view.standings, view.over, view.next_turn, view)
+
+    def archive_standings(self, setup: Setup, state: UnleashedState,
+                          names: Mapping[str, str]) -> tuple[ArchiveStanding, ...]:
+        from .views import standings
+
+        return standings(setup, state, names)
+
+    def archive_boards(self, setup: Setup, state: UnleashedState,
+                       history: Sequence[tuple[Any, Any]]) -> tuple[ArchivePicture, ...]:
+        from .views import board_picture
+
+        return (board_picture(setup, state, {}),)
+
+    def archive_deal(self, setup: Setup, first: UnleashedState | None, names: Mapping[str, str]) -> Any:
+        """The whole deal (6.2), shown by the archive once the campaign is revealed."""
+        from .views import deal_view
+
+        return deal_view(first, names) if first is not None else None
+
+    def mail_facts(self, setup: Setup) -> dict[str, Any]:
+        options, board = _options(setup), _board(setup)
+        grid = _grid(board)
+        return {"rows": grid.rows, "columns": grid.columns, "squares": grid.squares,
+                "hand_size": options.hand_size, "plays_per_go": options.plays_per_go,
+                "finish": options.finish, "snake_eyes": options.snake_eyes,
+                "compulsory_play": options.compulsory_play, "max_turns": options.max_turns,
+                "setup_mode": setup_mode(options, board)}
 
 
 def _reaction_order(action: str) -> int:
