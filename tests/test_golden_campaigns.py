@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 import yaml
 
-from gm.boards.board import Board, load_board
+from gm.boards.board import Board
 from gm.rules import registry
 from gm.rules.base import Outcome, Ruleset, Setup
 from gm.rules.chance import ReplayChance, SeededChance
@@ -85,6 +85,40 @@ def advanced_orders(setup: Setup, state: Any, turn: int) -> dict[str, dict[str, 
     return orders
 
 
+def unleashed_orders(setup: Setup, state: Any, turn: int) -> dict[str, dict[str, Any]]:
+    """Varied Unleashed orders: PLACE lists in the setup turn (some illegal, so default
+    picks follow), then play lists from the hand with relative squares and choices given
+    or left out, reactions set and emptied, PLAY NONE, and an NMR now and then."""
+    orders: dict[str, dict[str, Any]] = {}
+    items = ("S4", "L4", "P1", "S1", "L1")
+    for index, player in enumerate(setup.players):
+        if state.pawns[player].finished or (turn + index) % 5 == 4:
+            continue  # finished, or NMR
+        order: dict[str, Any] = {"sent": True, "plays": None, "reactions": {}, "places": None}
+        if state.setup:
+            order["places"] = [[items[(index + k) % len(items)], 1 + (index * 7 + k * 5) % 20,
+                                11 + (index * 7 + k * 5) % 20] for k in range(3)]
+        elif (turn + index) % 7 == 3:
+            order["plays"] = []  # PLAY NONE
+        else:
+            words = ("LEADER+7", "ME+6", "LAST+3", "NEXT+1", "ME+2", "17")
+            choices = {"FORWARD": "LAST", "BACK": "LEADER", "SWAP-PLAYERS": "ME LEADER", "SWAP-CARDS": "ME+1 ME+7",
+                       "MOVE-SNAKE": "S4 LEADER+7 LEADER-3", "MOVE-ANY": "P1 ME+5 ME+15"}
+            plays = []
+            for k, card in enumerate(state.hands[player]):
+                kind = card.rsplit("-", 1)[0] if card[:1] not in "+-" else card
+                given = choices.get(kind) if (turn + k) % 2 else None
+                plays.append([card, words[(turn + index + k) % len(words)], given])
+            order["plays"] = plays
+        if (turn + index) % 4 == 1:
+            order["reactions"] = {"BACK": ["LEADER", "NEXT"], "SWAP-PLAYERS": ["ME LEADER"],
+                                  "MOVE-ANY": ["P1 ME+8 ME+18"]}
+        elif (turn + index) % 9 == 8:
+            order["reactions"] = {"BACK": []}  # REACT BACK NONE
+        orders[player] = order
+    return orders
+
+
 # How each built-in ruleset's golden campaign is set up and ordered.
 PLAYTHROUGHS: dict[str, dict[str, Any]] = {
     "postal": {
@@ -116,6 +150,13 @@ PLAYTHROUGHS: dict[str, dict[str, Any]] = {
         "seed": 2**128 + 3003,
         "orders": advanced_orders,
     },
+    "unleashed": {
+        "boards": {},  # the default board of RULES.md 6.1 (5 x 10 for five players)
+        "players": ["ann", "ben", "cat", "dan", "eve"],
+        "options": {"setup": "players", "two_card_placement": True, "snake_eyes": "evil", "compulsory_play": True},
+        "seed": 2**128 + 6006,
+        "orders": unleashed_orders,
+    },
 }
 
 
@@ -142,9 +183,14 @@ def make_setup(ruleset: Ruleset, data: Mapping[str, Any]) -> Setup:
 def play(name: str, spec: Mapping[str, Any]) -> dict[str, Any]:
     """A whole golden campaign from its spec, as the file holds it."""
     ruleset = registry.find_ruleset(name)
+    boards = {b: ruleset.read_board(BOARDS / f) for b, f in spec["boards"].items()}
+    if not boards:  # the ruleset's default board
+        options = ruleset.parse_options(parse(yaml.safe_dump(dict(spec["options"]))) or {})
+        boards, problems = ruleset.campaign_boards({}, len(spec["players"]), options)
+        assert not problems, problems
     data = {
         "ruleset": name,
-        "boards": {b: load_board(BOARDS / f).canonical_text() for b, f in spec["boards"].items()},
+        "boards": {b: board.canonical_text() for b, board in boards.items()},
         "players": spec["players"],
         "player_keys": spec.get("player_keys", {}),  # advanced: the teams
         "options": spec["options"],

@@ -351,10 +351,12 @@ def _bool(container: LineDict, key: str, default: bool, problems: list[str], whe
     return value
 
 
-def board_from_data(data: Any, source: str, extra_keys: tuple[str, ...] = (), chains: bool = False) -> Board:
+def board_from_data(data: Any, source: str, extra_keys: tuple[str, ...] = (), chains: bool = False,
+                    listed: bool = False) -> Board:
     """A Board from parsed YAML; raises BoardError naming every problem with its line.
     `extra_keys` are a ruleset's own keys, kept as written for it to judge; `chains` is
-    the value of an absent `chains:`."""
+    the value of an absent `chains:`; `listed` keeps the snakes and ladders in the file's
+    order too (extra key `listed`), for a ruleset whose item ids follow it."""
     if not isinstance(data, LineDict) or (data and not any(_board_like(key) for key in list(data)[:20])):
         # not a word of it is quoted: the path may name any file, a password file too
         raise BoardError(source, [NOT_A_BOARD])
@@ -434,7 +436,10 @@ def board_from_data(data: Any, source: str, extra_keys: tuple[str, ...] = (), ch
     problems += [with_line(problem) for problem in board.problems()]
     if problems:
         raise BoardError(source, problems)
-    return board.with_extra(**{key: _plain(data[key]) for key in extra_keys if key in data})
+    extra = {key: _plain(data[key]) for key in extra_keys if key in data}
+    if listed:
+        extra["listed"] = {"snakes": [list(p) for p in snakes], "ladders": [list(p) for p in ladders]}
+    return board.with_extra(**extra)
 
 
 def _plain(value: Any) -> Any:
@@ -453,7 +458,8 @@ def _board_like(key: Any) -> bool:
     return quotable_key(key) and bool(difflib.get_close_matches(key, BOARD_KEYS, n=1))
 
 
-def load_board(path: str | Path, extra_keys: tuple[str, ...] = (), chains: bool = False) -> Board:
-    """Read and validate a board file (CONTRACT.md); raises BoardError. `extra_keys` and
-    `chains`: board_from_data's."""
-    return board_from_data(read(Path(path), BoardError), str(path), extra_keys, chains)
+def load_board(path: str | Path, extra_keys: tuple[str, ...] = (), chains: bool = False,
+               listed: bool = False) -> Board:
+    """Read and validate a board file (CONTRACT.md); raises BoardError. `extra_keys`,
+    `chains` and `listed`: board_from_data's."""
+    return board_from_data(read(Path(path), BoardError), str(path), extra_keys, chains, listed)

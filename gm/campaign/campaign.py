@@ -246,6 +246,23 @@ class Campaign:
             "select seat, id as player, name, from_turn, until_turn from players "
             "order by seat, replaced_by is null, from_turn, rowid")
 
+    def player_state_json(self, player: str) -> dict[str, Any]:
+        """`gm state --json --player ID` (CONTRACT.md, Unleashed): what `player` may see,
+        without any other player's secrets, plus their private facts."""
+        found = self.config.player(player)
+        if found is None:
+            raise GmError(f"no player {player!r} in campaign {self.config.id}")
+        private = self.ruleset.private_json(self.setup, self.state(), found.id)
+        if private is None:
+            raise GmError(f"the {self.ruleset.name} ruleset keeps no private facts: gm state --json shows them all")
+        data = self.state_json()
+        for other, facts in data["players"].items():
+            if other != found.id:
+                for key in self.ruleset.private_player_keys:
+                    facts.pop(key, None)
+        data["private"] = private
+        return data
+
     def state_json(self) -> dict[str, Any]:
         """`gm state --json` exactly as CONTRACT.md gives it."""
         row = self.row()

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ..boards.board import Board, load_board
+from ..boards.board import Board
 from ..errors import BoardError, ConfigError, ProblemsError
 from ..rules.base import Ruleset, Setup
 from ..rules.registry import DEFAULT, UnknownRuleset, find_ruleset
@@ -195,7 +195,7 @@ def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConf
                                 f"taken for the ruleset of that name); point campaign.yaml at {new.name}")
                 continue
             try:
-                boards[board_id] = load_board(board_path, ruleset.board_keys, ruleset.board_chains)
+                boards[board_id] = ruleset.read_board(board_path)
             except BoardError as error:
                 problems.extend(f"line {line}: board {board_id}: {p}" for p in error.problems)
         _unique_casefold(list(raw_boards), "board id", problems, raw_boards.line)

@@ -51,12 +51,12 @@ def campaign_group() -> None:
 
 
 STARTER = """\
-# A gm campaign (see CONTRACT.md and the README). Edit, then run: gm -C {dir} start
+# A gm campaign (see docs/campaign.md and the README). Edit, then run: gm -C {dir} start
 id: {id}
 title: {title}
 ruleset: {ruleset}
 # seed: a whole number every random choice derives from. Leave it out and gm start draws
-# 128 random bits; either way it is committed at start and kept secret until gm reveal.
+# {seed_bits} random bits; either way it is committed at start and kept secret until gm reveal.
 timezone: UTC                # the GM's time zone, for deadlines
 turn_days: 7                 # each resolved turn sets the next deadline this many days later
 boards:                      # board id -> board file, relative to this file
@@ -65,7 +65,7 @@ players:                     # a password is issued to each player who has none
   - {{id: alice, name: Alice, email: alice@example.org}}
   - {{id: bob, name: Bob, email: bob@example.org, timezone: Europe/Berlin}}
   - {{id: carol, name: Carol, email: carol@example.org}}
-options:                     # all optional; RULES.md gives the meaning
+options:                     # all optional; docs/rules/{ruleset}.md gives the meaning
 {options}mail:
   transport: maildir         # mail/inbox and mail/outbox in this folder; or imap+smtp:
   from: "Snakes GM <gm@example.org>"
@@ -105,7 +105,7 @@ def campaign_new(directory: str, campaign_id: str | None, ruleset_name: str) -> 
         shutil.copyfile(shipped("boards") / ruleset.starter_board, folder / board)
     cid = campaign_id or folder.resolve().name
     text = STARTER.format(dir=directory, id=cid, title=cid.replace("-", " ").title(), board=board.as_posix(),
-                          ruleset=ruleset.name, options=ruleset.starter_options)
+                          ruleset=ruleset.name, options=ruleset.starter_options, seed_bits=ruleset.seed_bits)
     (folder / "campaign.yaml").write_text(text, encoding="utf-8")
     click.echo(f"wrote {folder / 'campaign.yaml'}; edit it, then run: gm -C {directory} start")
 
@@ -130,7 +130,8 @@ def start_cmd(ctx: click.Context) -> None:
                f"{plural(len(data['boards']), 'board')}, passwords issued to {len(issued)}")
     if config.seed < WEAK_SEED:
         click.echo(f"warning: the seed {config.seed} is below 2^64 and can be guessed from the published "
-                   "outcomes; leave seed out of campaign.yaml and gm start draws 128 random bits", err=True)
+                   f"outcomes; leave seed out of campaign.yaml and gm start draws {config.ruleset.seed_bits} random bits",
+                   err=True)
     click.echo(f"seed commitment {data['commitments']['seed']}")
     for board_id, value in data["commitments"]["boards"].items():
         click.echo(f"board {board_id} commitment {value}")
@@ -306,15 +307,20 @@ def send_summary(report) -> str:
 
 @click.command("state")
 @click.option("--json", "as_json", is_flag=True, help="The state as JSON (CONTRACT.md).")
+@click.option("--player", "player", metavar="ID",
+              help="Only what player ID may see: no other player's hand, plus their private facts (unleashed).")
 @click.pass_context
-def state_cmd(ctx: click.Context, as_json: bool) -> None:
+def state_cmd(ctx: click.Context, as_json: bool, player: str | None) -> None:
     """Print the campaign's state: every piece and what each player holds (the GM's view);
-    --json gives the CONTRACT.md form that scripts read.
+    --json gives the CONTRACT.md form that scripts read; --player ID what ID may see.
 
     Example: gm -C campaigns/spring-2027 state --json
     """
     with opened(ctx, lock=False) as campaign:
         data, notes = campaign.state_json(), campaign.state_notes()
+        if player is not None:
+            data = campaign.player_state_json(player)  # raises GmError for an unknown id
+            notes = {}
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return

@@ -142,9 +142,12 @@ def _is_quoted(line: str) -> bool:
     return line.lstrip().startswith(">")
 
 
-def _is_signature(line: str) -> bool:
+def _is_signature(line: str, strict: bool = False) -> bool:
     # RFC 3676 says "-- "; many clients strip the trailing space, and iOS turns a typed
-    # "--" into an em dash.
+    # "--" into an em dash. A strict grammar (unleashed, RULES.md 6.13: `-k` is a card
+    # code) takes only a line that is exactly "--", trailing spaces allowed.
+    if strict:
+        return line.rstrip() == "--"
     return line.strip() in ("--", "\u2014")
 
 
@@ -361,7 +364,7 @@ def _shown(line: str) -> str:
     return _masked(line) if _PASSWORDISH.match(line) else line
 
 
-def _readable_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
+def _readable_lines(lines: list[str], strict_signature: bool = False) -> Iterator[tuple[int, str]]:
     """(line number, cleaned line) of every line that may hold a command: blank and
     quoted lines skipped, stopping at a signature or a quoted original."""
     i = 0
@@ -371,7 +374,7 @@ def _readable_lines(lines: list[str]) -> Iterator[tuple[int, str]]:
         line = _clean(raw)
         if not line or _is_quoted(line):
             continue
-        if _is_signature(raw) or _quoted_original_starts(lines, i - 1):
+        if _is_signature(raw, strict_signature) or _quoted_original_starts(lines, i - 1):
             return
         attribution = _attribution_length(lines, i - 1)
         if attribution:
@@ -407,7 +410,7 @@ def parse_orders(
     if other_keywords is None:
         other_keywords = ruleset_keywords()
     reader = _Reader(grammar, other_keywords)
-    for counted, (lineno, line) in enumerate(_readable_lines(str(text).splitlines()), 1):
+    for counted, (lineno, line) in enumerate(_readable_lines(str(text).splitlines(), grammar.strict_signature), 1):
         if counted > max_lines:
             reader.problems.append(Problem(lineno, _shown(line), Why("too_many_lines", {"max_lines": max_lines}, lineno)))
             break

@@ -137,6 +137,7 @@ class Ruleset(ABC):
     # a board file's `chains:` when absent; whether campaign.yaml may leave `boards` out
     # (then `campaign_boards` makes the default board)
     board_chains: ClassVar[bool] = False
+    board_listed: ClassVar[bool] = False  # item ids follow the file's order (unleashed 6.15)
     boards_optional: ClassVar[bool] = False
     # whether gm start commits to each board (RULES.md 5); a ruleset whose board is public
     # and dealt from the seed (6.12) commits to the seed alone
@@ -159,6 +160,21 @@ class Ruleset(ABC):
     @abstractmethod
     def parse_options(self, raw: Mapping[str, Any]) -> Any:
         """The ruleset's options from campaign.yaml; raises ValueError listing problems."""
+
+    def board_from_data(self, data: Any, source: str) -> Board:
+        """A board file's parsed YAML read with this ruleset's keys and defaults."""
+        from ..boards.board import board_from_data
+
+        return board_from_data(data, source, self.board_keys, self.board_chains, self.board_listed)
+
+    def read_board(self, path: Any) -> Board:
+        """A board file read with this ruleset's keys and defaults; raises BoardError."""
+        from pathlib import Path
+
+        from ..errors import BoardError
+        from ..yamlfile import read
+
+        return self.board_from_data(read(Path(path), BoardError), str(path))
 
     def campaign_boards(self, boards: Mapping[str, Board], players: int,
                         options: Any) -> tuple[dict[str, Board], list[str]]:
@@ -243,6 +259,15 @@ class Ruleset(ABC):
     @abstractmethod
     def state_json(self, setup: Setup, state: Any) -> dict[str, Any]:
         """The ruleset's part of `gm state --json` (CONTRACT.md)."""
+
+    # the keys of state_json's `players` entries that only that player may see (unleashed:
+    # hand), left out of the others' entries by `gm state --json --player ID`
+    private_player_keys: ClassVar[tuple[str, ...]] = ()
+
+    def private_json(self, setup: Setup, state: Any, player: str) -> dict[str, Any] | None:
+        """What only `player` knows (`private` of `gm state --json --player ID`), or None
+        when the ruleset keeps nothing private from one player that state_json shows."""
+        return None
 
     def state_notes(self, setup: Setup, state: Any) -> Mapping[str, str]:
         """A short note for the GM's terminal (`gm state`, `gm status`) beside a board id

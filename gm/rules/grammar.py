@@ -91,6 +91,9 @@ class Grammar:
 
     commands: tuple[CommandSpec, ...] = ()
     context: Any = None
+    # a signature is only a line that is exactly "--" (trailing spaces allowed), not an
+    # em dash or an indented one (unleashed: RULES.md 6.13)
+    strict_signature: bool = False
 
     def __post_init__(self) -> None:
         seen = set()

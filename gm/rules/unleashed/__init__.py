@@ -62,7 +62,9 @@ def board_items(board: Board) -> dict[str, list[int]]:
     ones from 4 (P1 short, P2 long), in list order; each as [lower, upper]."""
     grid = _grid(board)
     items: dict[str, list[int]] = {}
-    kinds = (("S", [(t, h) for h, t in board.snakes]), ("L", list(board.ladders)),
+    # the file's order, kept beside the sorted lists the canonical text holds
+    listed = board.extra_value("listed") or {"snakes": board.snakes, "ladders": board.ladders}
+    kinds = (("S", [(t, h) for h, t in listed["snakes"]]), ("L", [tuple(p) for p in listed["ladders"]]),
              ("P", [tuple(pair) for pair in board.extra_value("lampposts", [])]))
     for letter, pairs in kinds:
         short, long = 1, 4 if letter != "P" else 2
@@ -87,8 +89,10 @@ def setup_mode(options: UnleashedOptions, board: Board) -> str:
 class Unleashed(Ruleset):
     name = "unleashed"
     option_keys = OPTION_KEYS
+    private_player_keys = ("hand",)
     board_keys = ("cards", "lampposts")
     board_chains = True
+    board_listed = True
     boards_optional = True
     commits_boards = False  # 6.12: nothing on the board is hidden, the seed decides the deal
     one_board = True
@@ -99,7 +103,8 @@ class Unleashed(Ruleset):
     starter_board = "unleashed.yaml"
     starter_options = (
         "  seating: random           # or listed: the order of players below\n"
-        "  setup: players            # players place the items in turn 1; or random\n"
+        "  # setup: players          # players place the items in turn 1; or random (a board\n"
+        "  #                         # file listing items means setup: board)\n"
         "  finish: round             # or first: the first pawn across wins at once\n"
         "  super_size: true          # the larger boards (6 x 10 for 3-4 players)\n"
     )

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..grammar import Command, CommandProblem, CommandSpec, Grammar
+from ..grammar import Command, CommandProblem, CommandSpec, Grammar, whole_number
 from ..problem import Problem, problem
 from .cards import action_type, is_action, read_code
 from .items import BOX, Grid, fits_reach
@@ -122,7 +122,7 @@ def unleashed_grammar() -> Grammar:
         CommandSpec("PLAY", FORMS["PLAY"], _read_play, repeatable=True),
         CommandSpec("REACT", FORMS["REACT"], _read_react, repeatable=True),
         CommandSpec("PLACE", FORMS["PLACE"], _read_place, repeatable=True),
-    ))
+    ), strict_signature=True)
 
 
 # -- merge: what the lines mean in this campaign (6.13's checks on receipt) ---------------
@@ -186,8 +186,6 @@ def _check_triple(kind: str, triple: Triple, receipt: Receipt) -> None:
 
 def _play(command: Command, receipt: Receipt) -> PlayLine:
     card, square, *words = command.value
-    if receipt.setup_turn:
-        raise CommandProblem("no_play_in_setup")
     if card not in receipt.hand:
         raise CommandProblem("not_in_hand", card=card, hand=list(receipt.hand))
     spot = _spot(square, receipt)
@@ -201,12 +199,12 @@ def _place(command: Command, receipt: Receipt) -> tuple[str, int, int]:
         raise CommandProblem("place_after_setup")
     squares = []
     for word in (a, b):
-        spot = read_spot(word, receipt.players)
-        if spot.word is not None:
+        square = whole_number(word, 0)
+        if square is None:  # absolute squares only (6.13): no player word, no relative square
             raise CommandProblem("place_absolute", word=word)
-        if not receipt.grid.on_board(spot.offset):
-            raise CommandProblem("square_off_board", square=spot.offset, last=receipt.grid.squares)
-        squares.append(spot.offset)
+        if not receipt.grid.on_board(square):
+            raise CommandProblem("square_off_board", square=square, last=receipt.grid.squares)
+        squares.append(square)
     if not fits_reach(receipt.grid, item, *squares):
         raise CommandProblem("out_of_reach", item=item, a=squares[0], b=squares[1])
     return item, squares[0], squares[1]
@@ -225,6 +223,9 @@ def merge(standing: UnleashedOrder, commands: Iterable[Command], receipt: Receip
             lines[command.keyword].append(command)
     for command in lines["PLAY"]:
         seen_plays = True
+        if receipt.setup_turn:
+            problems.append(problem("no_play_in_setup", line=command.line))
+            continue
         if command.value == ("NONE",):
             if len(lines["PLAY"]) > 1:
                 problems.append(problem("none_not_alone", line=command.line, command="PLAY"))

@@ -162,7 +162,10 @@ class Round:
         if is_action(card):
             self.used[player].add(square)
             if decided is None:
-                decided, automatic = self.automatic(player, card), True
+                # 6.14's "automatic or not": EXTRA-ROLL and REVERSE take no choices, so
+                # nothing is chosen automatically (as when landed on, see reaction())
+                decided = self.automatic(player, card)
+                automatic = CHOICE_FORMS[action_type(card)] != "none"
             else:
                 automatic = False
             self.perform(player, card, square, decided, automatic, landed=False)
