@@ -203,6 +203,8 @@ class Unleashed(Ruleset):
             lists = {p: list(orders[p].places or ()) for p in setup.players if p in orders}
             setup_picks(after, options, after.turn, chance, lists, events)
             after.setup = False
+            if after.turn >= options.max_turns:  # 6.10: max_turns counts the setup turn too
+                Round(after, options, setup.players, chance, events).end()
         else:
             number = after.turn - (1 if setup_mode(options, _board(setup)) == "players" else 0)
             plays = {}
