@@ -27,23 +27,19 @@ from ..base import (
 from ..chance import Chance
 from ..grammar import Command, Grammar
 from ..problem import Problem, problem
-from .cards import canonical_sorted, read_code
+from .boardfile import SIZES, board_items, board_problems, grid_of
+from .cards import canonical_sorted
 from .deal import deal, setup_picks, shortfall, shuffled
 from .happenings import Picked, Seated, read_event
-from .items import Grid, ends_ok, fits_reach, oriented
 from .options import OPTION_KEYS, UnleashedOptions, parse_options
 from .orders import Receipt, UnleashedOrder, merge, unleashed_grammar
 from .play import Round
 from .state import Pawn, UnleashedState
 from .words import read_spot
 
-__all__ = ["Unleashed", "UnleashedOrder", "UnleashedState"]
+__all__ = ["Unleashed", "UnleashedOrder", "UnleashedState", "board_items"]
 
 RESERVED_IDS = ("me", "leader", "last", "next", "none")
-# 6.1: players -> (rows, columns), with super_size and without
-SIZES = {True: {2: (7, 10), 3: (6, 10), 4: (6, 10), 5: (5, 10), 6: (5, 10)},
-         False: {2: (6, 8), 3: (5, 8), 4: (5, 8), 5: (4, 8), 6: (4, 8)}}
-
 
 def _options(setup: Setup) -> UnleashedOptions:
     return setup.options if setup.options is not None else UnleashedOptions()
@@ -51,32 +47,6 @@ def _options(setup: Setup) -> UnleashedOptions:
 
 def _board(setup: Setup) -> Board:
     return next(iter(setup.boards.values()))
-
-
-def _grid(board: Board) -> Grid:
-    return Grid(len(board.levels), board.levels[0])
-
-
-def board_items(board: Board) -> dict[str, list[int]]:
-    """The board file's items with their ids (6.15): per kind, short ones from 1, long
-    ones from 4 (P1 short, P2 long), in list order; each as [lower, upper]."""
-    grid = _grid(board)
-    items: dict[str, list[int]] = {}
-    # the file's order, kept beside the sorted lists the canonical text holds
-    listed = board.extra_value("listed") or {"snakes": board.snakes, "ladders": board.ladders}
-    kinds = (("S", [(t, h) for h, t in listed["snakes"]]), ("L", [tuple(p) for p in listed["ladders"]]),
-             ("P", [tuple(pair) for pair in board.extra_value("lampposts", [])]))
-    for letter, pairs in kinds:
-        short, long = 1, 4 if letter != "P" else 2
-        for a, b in pairs:
-            low, high = oriented(grid, a, b)
-            if abs(grid.level(low) - grid.level(high)) == 2:
-                items[f"{letter}{long}"] = [low, high]
-                long += 1
-            else:
-                items[f"{letter}{short}"] = [low, high]
-                short += 1
-    return items
 
 
 def setup_mode(options: UnleashedOptions, board: Board) -> str:
@@ -134,7 +104,7 @@ class Unleashed(Ruleset):
             return {"A": board.with_extra(cards=None, lampposts=[])}, self._deal_problems(board, players, options)
         made, problems = {}, []
         for board_id, board in boards.items():
-            fixed, found = _board_problems(board, options)
+            fixed, found = board_problems(board, options)
             made[board_id] = fixed
             problems += [f"board {board_id}: {p}" for p in found]
             if not found:
@@ -160,7 +130,7 @@ class Unleashed(Ruleset):
     def start(self, setup: Setup, chance: Chance) -> Outcome:
         options = _options(setup)
         board = _board(setup)
-        grid = _grid(board)
+        grid = grid_of(board)
         players = list(setup.players)
         seats = shuffled(players, "seats", chance) if options.seating == "random" else players
         cards, hands, pile = deal(grid, seats, options, board.extra_value("cards"), chance)
@@ -355,7 +325,7 @@ class Unleashed(Ruleset):
         from .views import opening_view
 
         options, board = _options(setup), _board(setup)
-        grid = _grid(board)
+        grid = grid_of(board)
         return opening_view(setup, events, names, setup_mode(options, board), grid.rows, grid.columns,
                             options.hand_size)
 
@@ -396,7 +366,7 @@ class Unleashed(Ruleset):
 
     def mail_facts(self, setup: Setup) -> dict[str, Any]:
         options, board = _options(setup), _board(setup)
-        grid = _grid(board)
+        grid = grid_of(board)
         return {"rows": grid.rows, "columns": grid.columns, "squares": grid.squares,
                 "hand_size": options.hand_size, "plays_per_go": options.plays_per_go,
                 "finish": options.finish, "snake_eyes": options.snake_eyes,
@@ -408,91 +378,3 @@ def _reaction_order(action: str) -> int:
     from .words import REACTIONS
 
     return REACTIONS.index(action) if action in REACTIONS else len(REACTIONS)
-
-
-def _board_problems(board: Board, options: UnleashedOptions) -> tuple[Board, list[str]]:
-    """6.15: what makes a board file unfit for Unleashed, and the board with its cards and
-    lampposts in canonical form."""
-    problems = []
-    levels = board.levels
-    if len(set(levels)) != 1:
-        problems.append(f"levels must all hold the same number of squares (a rectangle), not {list(levels)}")
-    if any(board.offsets):
-        problems.append("offsets must all be 0 (a rectangle)")
-    if not board.serpentine:
-        problems.append("serpentine: false is not played: the Unleashed board is serpentine")
-    if not board.chains:
-        problems.append("chains: false is not played: items of a kind chain in Unleashed")
-    cards = board.extra_value("cards")
-    codes = None
-    if cards is not None:
-        if not isinstance(cards, list):
-            problems.append("cards must be a list of card codes, square 1 first")
-        else:
-            codes = [read_code(card) for card in cards]
-            unknown = [str(card) for card, code in zip(cards, codes, strict=True) if code is None]
-            if unknown:
-                problems.append(f"cards: {', '.join(unknown[:5])} {'is' if len(unknown) == 1 else 'are'} no card code")
-            if len(cards) != board.squares:
-                problems.append(f"cards lists {len(cards)} codes for {board.squares} squares")
-            if not unknown:
-                deck = shortfall_counts(options, codes)
-                if deck:
-                    problems.append(f"cards holds more than the deck has of {', '.join(deck)}")
-    raw_posts = board.extra_value("lampposts", [])
-    posts = []
-    if not isinstance(raw_posts, list) or not all(
-            isinstance(p, list) and len(p) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in p)
-            for p in raw_posts):
-        problems.append("lampposts must be a list of [lower, upper] pairs of squares")
-    else:
-        posts = [list(p) for p in raw_posts]
-    fixed = board.with_extra(cards=codes if cards is not None else None, lampposts=sorted(posts))
-    if problems or len(set(levels)) != 1:
-        return fixed, problems
-    grid = _grid(fixed)
-    lists = (("snake", [(t, h) for h, t in board.snakes]), ("ladder", list(board.ladders)), ("lamppost", posts))
-    for kind, pairs in lists:
-        sizes = {"short": 0, "long": 0}
-        for a, b in pairs:
-            if not (grid.on_board(a) and grid.on_board(b)):
-                problems.append(f"{kind} {a}-{b}: outside 1..{grid.squares}")
-                continue
-            low, high = oriented(grid, a, b)
-            span = abs(grid.level(low) - grid.level(high))
-            size = "long" if span == 2 else "short"
-            probe = ("S4" if size == "long" else "S1")
-            if not fits_reach(grid, probe, low, high):
-                problems.append(f"{kind} {a}-{b}: breaks its reach (short: the next level and at most one column "
-                                "aside; long: two levels up and at most two columns aside)")
-                continue
-            if kind == "snake" and (low, high) != (min(a, b), max(a, b)):
-                problems.append(f"{kind} {a}-{b}: its head must be its upper end")
-            if kind == "lamppost" and [low, high] != [a, b]:
-                problems.append(f"lamppost {a}-{b}: list it [lower, upper]")
-            sizes[size] += 1
-        most = 1 if kind == "lamppost" else 3
-        for size, count in sizes.items():
-            if count > most:
-                problems.append(f"{count} {size} {kind}s: the box holds {most}")
-    if not problems:
-        items = board_items(fixed)
-        if not ends_ok({k: tuple(v) for k, v in items.items()}):
-            problems.append("two items share an end square against the Ends rule (RULES.md 6.3)")
-    return fixed, problems
-
-
-def shortfall_counts(options: UnleashedOptions, codes: Sequence[str]) -> list[str]:
-    """The codes of which `codes` holds more than the deck (after simple and blank_removal)."""
-    from .cards import expanded, less
-
-    left: dict[str, int] = {}
-    for card in less(expanded(options.deck), options.removed):
-        left[card] = left.get(card, 0) + 1
-    counts: dict[str, int] = {}
-    for code in codes:
-        counts[code] = counts.get(code, 0) + 1
-    return [code for code in counts if counts[code] > left.get(code, 0)]
-
-
-

@@ -4,6 +4,7 @@ lists or by seeded default picks."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -34,15 +35,8 @@ def deck_for(options: UnleashedOptions, fixed_cards: Sequence[str] | None) -> li
     """The cards to shuffle, in canonical order (6.2)."""
     cards = less(expanded(options.deck), options.removed)
     if fixed_cards is not None:
-        cards = less(cards, _count(fixed_cards))
+        cards = less(cards, Counter(fixed_cards))
     return cards
-
-
-def _count(codes: Sequence[str]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for code in codes:
-        counts[code] = counts.get(code, 0) + 1
-    return counts
 
 
 def shortfall(options: UnleashedOptions, squares: int, players: int, fixed_cards: Sequence[str] | None) -> int:
