@@ -284,6 +284,8 @@ def _gm_context(campaign: Campaign, view: Any, result: Outcome, orders: dict[str
         "orders": orders,
         "board_names": {b: board.name for b, board in config.boards.items()},
         "names": campaign.names(),
+        # what each player holds after the turn, for the GM's eyes (Ruleset.state_notes)
+        "notes": campaign.ruleset.state_notes(campaign.setup, result.state),
     }
 
 
