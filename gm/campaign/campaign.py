@@ -353,8 +353,10 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
         raise GmError(f"the {ruleset.name} ruleset needs a seed of at least 2^128 ({STRONG_SEED}): "
                       f"{ruleset.weak_seed_why}; leave seed out of campaign.yaml and gm start draws one")
     seed = config.seed
-    while seed is None or (ruleset.weak_seed_refused and seed < STRONG_SEED):
+    if seed is None:
         seed = secrets.randbits(ruleset.seed_bits)
+        while ruleset.seed_bits > 128 and seed < STRONG_SEED:  # unleashed 6.12: drawn again below 2^128
+            seed = secrets.randbits(ruleset.seed_bits)
     fixed = Fixed.of(config, seed)
     config = played_config(config, fixed)
     now = clock.now()
