@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 import gm.cli.analysis  # noqa: F401 - registers design/analyze/draw on the board group
@@ -16,6 +17,7 @@ from gm.boards.board import Board, load_board
 from gm.boards.plot import length_plot
 from gm.boards.svg import CELL, MARGIN, Mark, board_svg
 from gm.cli.board import board as board_group
+from gm.rules.registry import board_ruleset, find_ruleset
 
 BOARDS = Path(__file__).resolve().parent.parent / "boards"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -31,7 +33,7 @@ def groups(root: ET.Element, kind: str) -> list[ET.Element]:
 
 @pytest.mark.parametrize("path", sorted(BOARDS.glob("*.yaml")), ids=lambda p: p.name)
 def test_every_sample_board_draws_as_well_formed_svg_with_every_square_numbered(path):
-    board = load_board(path)
+    board = find_ruleset(board_ruleset(yaml.safe_load(path.read_text()))).read_board(path)
     root = parsed(board_svg(board))
     assert root.tag == f"{SVG}svg"
     numbers = next(g for g in groups(root, "numbers"))

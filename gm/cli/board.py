@@ -12,9 +12,6 @@ from ..boards.text import render
 from ..errors import BoardError, ProblemsError
 from ..yamlfile import LineDict, read
 
-# a board file with one of these keys is an Unleashed board (RULES.md 6.15) unless
-# --ruleset says otherwise
-UNLEASHED_KEYS = ("cards", "lampposts")
 PLAYERS = 2  # the fewest players a ruleset plays; the board is judged for them
 
 
@@ -26,8 +23,8 @@ def board() -> None:
 def _ruleset_option(command: Any) -> Any:
     return click.option(
         "--ruleset", "ruleset_name", default=None, metavar="NAME",
-        help="Judge the file by this ruleset's rules (default: postal's; unleashed when "
-             "the file has a cards or lampposts key).")(command)
+        help="Judge the file by this ruleset's rules (default: the ruleset whose own keys "
+             "the file uses, such as unleashed's cards and lampposts, else the default ruleset's).")(command)
 
 
 def _find(name: str) -> Any:
@@ -42,12 +39,11 @@ def _find(name: str) -> Any:
 def _load(path: str, ruleset_name: str | None) -> Board:
     """The board in `path`, read with the ruleset's own keys and `chains` default and
     judged by its board rules too; raises BoardError listing every problem."""
-    from ..rules.registry import DEFAULT
+    from ..rules.registry import board_ruleset
 
     data = read(Path(path), BoardError)
     if ruleset_name is None:
-        keys = data if isinstance(data, dict) else {}
-        ruleset_name = "unleashed" if any(key in keys for key in UNLEASHED_KEYS) else DEFAULT
+        ruleset_name = board_ruleset(data if isinstance(data, dict) else ())
     ruleset = _find(ruleset_name)
     b = ruleset.board_from_data(data, path)
     try:

@@ -4,6 +4,7 @@ gm), and any registered at run time (the test suite's toy ruleset)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from importlib import import_module
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
@@ -11,7 +12,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .base import Ruleset
 
-__all__ = ["DEFAULT", "ENTRY_POINT_GROUP", "UnknownRuleset", "find_ruleset", "known", "register", "unregister"]
+__all__ = ["DEFAULT", "ENTRY_POINT_GROUP", "UnknownRuleset", "board_ruleset", "find_ruleset", "known", "register",
+           "unregister"]
 
 ENTRY_POINT_GROUP = "gm.rulesets"
 # name -> "module:Class"; imported only when a campaign asks for it
@@ -52,6 +54,19 @@ def register(cls: type[Ruleset]) -> type[Ruleset]:
 
 def unregister(name: str) -> None:
     _registered.pop(name, None)
+
+
+def board_ruleset(keys: Iterable[object]) -> str:
+    """The ruleset a board file with these top-level keys is written for: the first (by
+    name) whose own board keys (Ruleset.board_keys) it uses, else DEFAULT."""
+    present = set(keys)
+    for name in known():
+        try:
+            if present & set(find_ruleset(name).board_keys):
+                return name
+        except Exception:  # noqa: BLE001 - an installed plug-in that fails to load says nothing of the file
+            continue
+    return DEFAULT
 
 
 def find_ruleset(name: str) -> Ruleset:
