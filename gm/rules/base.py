@@ -115,6 +115,12 @@ class ArchiveTurn:
     next_turn: int | None
     view: Any = None  # the ruleset's public view of the turn, for its templates
 
+    @classmethod
+    def of(cls, view: Any) -> ArchiveTurn:
+        """The archive's turn from a ruleset's public view that carries the generic
+        fields (turns, boards, standings, over, next_turn) beside its own."""
+        return cls(view.turns, view.boards, view.standings, view.over, view.next_turn, view)
+
 
 @dataclass(frozen=True)
 class ArchivePicture:

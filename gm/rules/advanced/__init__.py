@@ -640,7 +640,7 @@ class Advanced(Ruleset):
     def archive_turn(self, setup: Setup, before: AdvancedState, after: AdvancedState, events: Sequence[Any],
                      names: Mapping[str, str]) -> ArchiveTurn:
         view = self.public_view(setup, before, after, events, names, "", "")
-        return ArchiveTurn(view.turns, view.boards, view.standings, view.over, view.next_turn, view)
+        return ArchiveTurn.of(view)
 
     def archive_standings(self, setup: Setup, state: AdvancedState,
                           names: Mapping[str, str]) -> tuple[ArchiveStanding, ...]:

@@ -35,7 +35,8 @@ from .options import OPTION_KEYS, UnleashedOptions, parse_options
 from .orders import Receipt, UnleashedOrder, merge, unleashed_grammar
 from .play import Round
 from .state import Pawn, UnleashedState
-from .words import read_spot
+from .views import board_picture, deal_view, opening_view, own_view, public_turn, standings
+from .words import REACTIONS, read_spot
 
 __all__ = ["Unleashed", "UnleashedOrder", "UnleashedState", "board_items"]
 
@@ -322,8 +323,6 @@ class Unleashed(Ruleset):
     # -- what players see (6.14) -------------------------------------------------------------
 
     def opening_view(self, setup: Setup, events: Sequence[Any], names: Mapping[str, str]) -> Any:
-        from .views import opening_view
-
         options, board = _options(setup), _board(setup)
         grid = grid_of(board)
         return opening_view(setup, events, names, setup_mode(options, board), grid.rows, grid.columns,
@@ -331,37 +330,27 @@ class Unleashed(Ruleset):
 
     def public_view(self, setup: Setup, before: UnleashedState, after: UnleashedState, events: Sequence[Any],
                     names: Mapping[str, str], campaign: str, title: str) -> Any:
-        from .views import public_turn
-
         return public_turn(setup, before, after, events, names, campaign, title)
 
     def player_view(self, setup: Setup, player: str, name: str, state: UnleashedState,
                     events: Sequence[Any], order: UnleashedOrder | None) -> Any:
-        from .views import own_view
-
         return own_view(setup, player, name, state, events, order)
 
     def archive_turn(self, setup: Setup, before: UnleashedState, after: UnleashedState, events: Sequence[Any],
                      names: Mapping[str, str]) -> ArchiveTurn:
         view = self.public_view(setup, before, after, events, names, "", "")
-        return ArchiveTurn(view.turns, view.boards, view.standings, view.over, view.next_turn, view)
+        return ArchiveTurn.of(view)
 
     def archive_standings(self, setup: Setup, state: UnleashedState,
                           names: Mapping[str, str]) -> tuple[ArchiveStanding, ...]:
-        from .views import standings
-
         return standings(setup, state, names)
 
     def archive_boards(self, setup: Setup, state: UnleashedState,
                        history: Sequence[tuple[Any, Any]]) -> tuple[ArchivePicture, ...]:
-        from .views import board_picture
-
         return (board_picture(setup, state, {}),)
 
     def archive_deal(self, setup: Setup, first: UnleashedState | None, names: Mapping[str, str]) -> Any:
         """The whole deal (6.2), shown by the archive once the campaign is revealed."""
-        from .views import deal_view
-
         return deal_view(first, names) if first is not None else None
 
     def mail_facts(self, setup: Setup) -> dict[str, Any]:
@@ -375,6 +364,4 @@ class Unleashed(Ruleset):
 
 
 def _reaction_order(action: str) -> int:
-    from .words import REACTIONS
-
     return REACTIONS.index(action) if action in REACTIONS else len(REACTIONS)
