@@ -1,4 +1,4 @@
-"""The archive commands: `gm publish`, `gm reveal` and `gm verify` (CONTRACT.md)."""
+"""The archive commands: `gm publish`, `gm reveal`, `gm verify` (CONTRACT.md) and `gm audit`."""
 
 from __future__ import annotations
 
@@ -73,4 +73,32 @@ def verify_cmd(commitment: str, salt: str, file: Path | None, seed: int | None) 
     click.echo(f"ok: {checked.what} matches commitment {commitment}")
 
 
-COMMANDS = [publish_cmd, reveal_cmd, verify_cmd]
+@click.command("audit")
+@click.argument("source", metavar="DIR_OR_URL")
+@click.option("--seed-commitment", metavar="HEX",
+              help="The seed commitment you were given at the start (your welcome mail): the audit "
+                   "fails unless the archive's is the same.")
+def audit_cmd(source: str, seed_commitment: str | None) -> None:
+    """Re-adjudicate a revealed campaign from its published archive alone (a folder or an
+    http(s) address): recompute every commitment, every random draw from the seed and
+    every turn from the orders with gm's rules; exit 0 when the whole campaign replays
+    exactly, 1 at the first difference (turn, board, player, expected, found).
+
+    Example: gm audit https://example.org/spring-2027/ --seed-commitment 9f2c...01ab
+    """
+    from ..audit import Difference, audit, load_record
+
+    record = load_record(source)
+    if seed_commitment is not None and record.get("seed", {}).get("commitment") != seed_commitment.strip().lower():
+        raise GmError(f"the archive's seed commitment {record.get('seed', {}).get('commitment')} is not the one "
+                      f"you were given, {seed_commitment}")
+    result = audit(record)
+    if isinstance(result, Difference):
+        raise GmError(f"audit failed: {result}")
+    click.echo(f"ok: {result.campaign} ({result.ruleset}) replays exactly: {result.turns} turns, "
+               f"{result.draws} random draws, every commitment recomputed")
+    for what, value in result.commitments:
+        click.echo(f"  {what} commitment {value}")
+
+
+COMMANDS = [publish_cmd, reveal_cmd, verify_cmd, audit_cmd]

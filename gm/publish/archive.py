@@ -38,6 +38,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..audit import AUDIT_FILE  # gm audit reads it; written only once the campaign is revealed
 from ..rules.base import (
     INLINE_PLAYERS,
     ArchivePicture,
@@ -80,6 +81,7 @@ class Revealed:
     revealed_at: str
     boards: tuple[RevealedBoard, ...]
     deal: Any = None  # the ruleset's view of what was dealt at start (Ruleset.archive_deal)
+    record: bytes | None = None  # the audit record (gm.campaign.audit_record), published as AUDIT_FILE
 
 
 @dataclass(frozen=True)
@@ -390,7 +392,15 @@ def load_archive(campaign: Any, memo: Any = None) -> ArchiveInput:
         rules=rules_text(template_rulesets(ruleset)),
         turn_digests=digests,
         memo=memo,
+        audit=_audit_bytes(campaign) if secrets is not None else None,
     )
+
+
+def _audit_bytes(campaign: Any) -> bytes:
+    """The revealed campaign's audit record (docs/audit.md), as published."""
+    from ..campaign.audit_record import audit_record
+
+    return (json.dumps(audit_record(campaign), ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
 
 # a turn's summary as the memo keeps it: a new format makes every kept summary stale
@@ -488,6 +498,7 @@ def assemble(
     rules: str | None = None,
     turn_digests: Sequence[str] = (),
     memo: Any = None,
+    audit: bytes | None = None,
     now: Mapping[str, Any] | None = None,
 ) -> ArchiveInput:
     """The archive's input from a ruleset's views of a campaign (no store: the tests feed
@@ -548,6 +559,7 @@ def assemble(
                 for b, board in setup.boards.items()
             ),
             deal=ruleset.archive_deal(setup, played[0].before if played else state, names),
+            record=audit,
         )
     return ArchiveInput(
         campaign=campaign,
@@ -763,6 +775,7 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
         "former": {p.id: p.former for p in data.players},
         "feed": FEED,
         "rules_page": RULES_PAGE if data.rules is not None else None,
+        "archive_url": data.archive_url,
     }
     standing_of = {s.player: s for s in data.standings}
     board_charts = charts(data)
@@ -838,6 +851,8 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
         for board in data.revealed.boards:
             # the exact canonical text, byte for byte, so anyone can hash the file itself
             pages.append(Page(board.canonical_file, None, data=board.canonical.encode("utf-8")))
+        if data.revealed.record is not None:
+            pages.append(Page(AUDIT_FILE, None, data=data.revealed.record))
     return tuple(pages)
 
 

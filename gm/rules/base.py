@@ -189,6 +189,24 @@ class Ruleset(ABC):
         1, given the number of players and the options."""
         return dict(boards), []
 
+    def options_to_json(self, options: Any) -> dict[str, Any]:
+        """The options as played, JSON-ready (the audit record, docs/audit.md)."""
+        import dataclasses
+
+        return dataclasses.asdict(options) if dataclasses.is_dataclass(options) else dict(options or {})
+
+    def options_from_json(self, data: Mapping[str, Any]) -> Any:
+        """Options read back from options_to_json: the defaults with `data`'s fields."""
+        import dataclasses
+
+        from ..yamlfile import LineDict
+
+        defaults = self.parse_options(LineDict())
+        if not dataclasses.is_dataclass(defaults):
+            return dict(data)
+        fields = {f.name for f in dataclasses.fields(defaults)}
+        return dataclasses.replace(defaults, **{k: v for k, v in data.items() if k in fields})
+
     def player_problems(self, players: Sequence[tuple[str, Mapping[str, Any]]]) -> list[str]:
         """What is wrong with the players' values of `player_keys` (player id and values,
         in campaign.yaml order), for the GM's config check; empty when nothing is."""
