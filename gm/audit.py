@@ -18,7 +18,7 @@ from typing import Any
 
 from .boards.board import Board
 from .commitment import commitment, seed_text
-from .errors import GmError
+from .errors import GmError, RulesError
 from .rules.base import Setup
 from .rules.chance import Draw, SeededChance, pick_index
 from .rules.registry import UnknownRuleset, find_ruleset
@@ -152,7 +152,10 @@ def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
             return Difference(turn, "turn number", None, None, state.turn, turn)
         setup = setup_for(players)
         orders = {p: ruleset.order_from_json(o) for p, o in entry["orders"].items()}
-        outcome = ruleset.resolve(setup, state, orders, SeededChance(value))
+        try:
+            outcome = ruleset.resolve(setup, state, orders, SeededChance(value))
+        except RulesError as error:  # an order the rules cannot play was never played so
+            return Difference(turn, "orders", None, None, "orders the rules can play", str(error))
         found = _draws(turn, entry["draws"], outcome.draws, value)
         if found:
             return found
@@ -178,7 +181,7 @@ def _draws(turn: int, recorded: Sequence[Mapping[str, Any]], made: Sequence[Draw
         draw = Draw.from_json(data)
         index = pick_index(seed, draw.turn, draw.kind, draw.key, len(draw.candidates))
         if index != draw.index:
-            return Difference(turn, f"draw {number} ({draw.kind} {draw.key}): its index by RULES.md 5", None,
+            return Difference(turn, f"draw {number} ({draw.kind} {draw.key}): its index by the seed formula", None,
                               _player_of(draw.key), index, draw.index)
     for number, (data, draw) in enumerate(zip(recorded, made, strict=False), 1):
         mine = draw.to_json()
