@@ -207,3 +207,9 @@ def test_17_the_format_is_documented_key_by_key():
     assert FORMAT in text
     for key in record_keys + turn_keys:
         assert f"`{key}`" in text, key
+
+
+def test_17_the_golden_archive_replays_exactly():
+    """The archive tests/test_archive.py pins byte for byte carries a record that replays."""
+    result = gm_audit(ROOT / "tests" / "data" / "golden" / "archive")
+    assert result.exit_code == 0, result.output

@@ -37,6 +37,8 @@ HISTORY = {
         "migration 005 drops the old columns",
     ("gm/campaign/store.py", "# JSON (Ruleset.order_to_json), no longer postal's numbers and trapdoors columns."):
         "says what migration 005 does",
+    ("gm/campaign/audit_record.py", '"nmr": [p for p in players if p not in orders and p not in gone'):
+        "the audit record's key for the players who sent no order, as issue 17 names them (docs/audit.md)",
     ("gm/rules/registry.py", 'BUILT_IN = {'): "the registry lists every built-in ruleset",
     ("gm/rules/registry.py", 'DEFAULT = "postal"  # campaign.yaml without `ruleset:` plays RULES.md 2'):
         "the ruleset a campaign.yaml without `ruleset:` plays",
