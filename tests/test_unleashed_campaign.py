@@ -173,3 +173,9 @@ def test_6_a_campaign_runs_to_its_end_by_mail_on_maildir(tmp_path):
     assert all(r.read["welcome"] == 1 and r.read["report"] >= 2 for r in robots.values())
     assert robots["felix"].read["refusal"] == 1  # played a card it did not hold, then again
     assert all(robot.hand is not None for robot in robots.values())
+
+
+def test_6_4_setup_board_refuses_pieces_and_mix_even_on_the_default_board(tmp_path, monkeypatch):
+    made = kit_for(tmp_path, monkeypatch, options={"setup": "board", "pieces": 4}, start=False)
+    result = gm(made.folder, "start")
+    assert result.exit_code == 1 and "pieces and mix cannot be given" in result.output

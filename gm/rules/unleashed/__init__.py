@@ -101,22 +101,22 @@ class Unleashed(Ruleset):
         must be a serpentine rectangle whose cards and items keep the rules."""
         if not boards:
             rows, columns = SIZES[options.super_size].get(players, SIZES[options.super_size][6 if players > 6 else 2])
-            board = Board.build(rows * columns, levels=[columns] * rows, chains=True)
-            return {"A": board.with_extra(cards=None, lampposts=[])}, self._deal_problems(board, players, options)
+            default = Board.build(rows * columns, levels=[columns] * rows, chains=True)
+            boards = {"A": default.with_extra(cards=None, lampposts=[])}
         made, problems = {}, []
         for board_id, board in boards.items():
             fixed, found = board_problems(board, options)
             made[board_id] = fixed
             problems += [f"board {board_id}: {p}" for p in found]
-            if not found:
-                problems += [f"board {board_id}: {p}" for p in self._deal_problems(fixed, players, options)]
-                if setup_mode(options, fixed) == "board" and (options.pieces is not None or options.mix is not None):
-                    problems.append(f"board {board_id} lists its items (setup: board): options pieces and mix "
-                                    "cannot be given too")
-                listed = bool(board_items(fixed))
-                if listed and options.setup not in (None, "board"):
-                    problems.append(f"board {board_id} lists items, which means setup: board, "
-                                    f"not setup: {options.setup}")
+            if found:
+                continue
+            problems += [f"board {board_id}: {p}" for p in self._deal_problems(fixed, players, options)]
+            if setup_mode(options, fixed) == "board" and (options.pieces is not None or options.mix is not None):
+                problems.append(f"board {board_id}: setup: board plays the board file's items, so options "
+                                "pieces and mix cannot be given too")
+            if board_items(fixed) and options.setup not in (None, "board"):
+                problems.append(f"board {board_id} lists items, which means setup: board, "
+                                f"not setup: {options.setup}")
         return made, problems
 
     def _deal_problems(self, board: Board, players: int, options: UnleashedOptions) -> list[str]:
