@@ -179,3 +179,22 @@ def test_6_4_setup_board_refuses_pieces_and_mix_even_on_the_default_board(tmp_pa
     made = kit_for(tmp_path, monkeypatch, options={"setup": "board", "pieces": 4}, start=False)
     result = gm(made.folder, "start")
     assert result.exit_code == 1 and "pieces and mix cannot be given" in result.output
+
+
+def test_the_same_demo_seed_plays_the_same_game_whatever_the_hash_seed(tmp_path):
+    """The robots must not depend on the order of a set (PYTHONHASHSEED changes it per
+    process): the same --seed gives the same campaign."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    outputs = []
+    for hash_seed in ("1", "2"):
+        folder = tmp_path / hash_seed
+        env = dict(os.environ, PYTHONHASHSEED=hash_seed)
+        command = [str(Path(sys.executable).parent / "gm"), "demo", "--ruleset", "unleashed", str(folder), "--quiet"]
+        done = subprocess.run(command,
+                              env=env, capture_output=True, text=True, check=True)
+        outputs.append([line for line in done.stdout.splitlines() if str(folder) not in line])
+    assert outputs[0] == outputs[1] and outputs[0]

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...demo.robots import DemoSetup, Robot, RobotConfused
-from .cards import is_action, movement, read_code, sent
+from .cards import canonical_sorted, is_action, movement, read_code, sent
 from .items import Grid, ends_ok, fits_reach, placements
 
 __all__ = ["CAST", "DEMO", "UnleashedDemo", "UnleashedRobot"]
@@ -97,7 +97,8 @@ class UnleashedRobot(Robot):
         others = {p: v["square"] for p, v in players.items() if p != self.id and not v["finished"]}
         leader_ahead = bool(others) and max(others.values()) > mine
         lines = []
-        for code in sorted(set(self.hand), key=lambda c: self.rng.random()):
+        # the cards in canonical order first: a set's order changes with the hash seed
+        for code in sorted(canonical_sorted(set(self.hand)), key=lambda c: self.rng.random()):
             step = movement(code)
             move = sent(code)
             if (step < 0 or (move and move[0] == "BACK")) and others:
