@@ -14,7 +14,7 @@ and templates/archive/unleashed/."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import ArchiveBoard, ArchivePicture, ArchivePiece, ArchiveStanding, Setup
@@ -142,6 +142,7 @@ class GoView:
     locked_cards: tuple[int, ...]
     locked_items: tuple[str, ...]
     happenings: tuple[Any, ...]  # Played, Acted, Rolled, Stepped, Crossed, Drew, NoRoll, in order
+    names: Mapping[str, str] = field(default_factory=dict)  # the names shown for the pawns it moves
 
     @property
     def drew(self) -> int:
@@ -278,7 +279,7 @@ def _goes(state: UnleashedState, events: Sequence[Any], names: Mapping[str, str]
         if current is not None:
             goes.append(GoView(current.player, names.get(current.player, current.player),
                                state.seats.index(current.player) + 1, current.nmr, current.locked_cards,
-                               current.locked_items, tuple(happenings)))
+                               current.locked_items, tuple(happenings), names))
 
     for event in events:
         if isinstance(event, GoBegun):
@@ -301,9 +302,12 @@ def public_turn(setup: Setup, before: UnleashedState, after: UnleashedState, eve
                 names: Mapping[str, str], campaign: str, title: str) -> UnleashedTurn:
     board_id = next(iter(setup.boards))
     begun = next((e for e in events if isinstance(e, RoundBegun)), None)
+    goes = _goes(after, events, names)
+    go_of = {go.player: go for go in goes}
     pieces = tuple(
         ArchivePiece(p, names.get(p, p), before.pawns[p].square, after.pawns[p].square, after.pawns[p].finished,
-                     after.pawns[p].finished and not before.pawns[p].finished, after.pawns[p].placing)
+                     after.pawns[p].finished and not before.pawns[p].finished, after.pawns[p].placing,
+                     go_of.get(p))  # the player's own go, for their archive page
         for p in setup.players)
     view = board_view(board_id, after, names)
     return UnleashedTurn(
@@ -315,7 +319,7 @@ def public_turn(setup: Setup, before: UnleashedState, after: UnleashedState, eve
         starter=_named(begun.order[0], names) if begun and begun.order else None,
         names=dict(names),
         picks=_pick_lines(events, names),
-        goes=_goes(after, events, names),
+        goes=goes,
         board=view,
         boards=(ArchiveBoard(board_id, after.grid.squares, after.over, after.over and not before.over, pieces),),
         standings=standings(setup, after, names),
