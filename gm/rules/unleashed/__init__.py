@@ -3,10 +3,11 @@ players change by playing cards from a hidden hand; snakes, ladders and lamppost
 move during play; movement and action cards that chain; standing reactions; a deal at
 start.
 
-The package: `cards` (codes, deck), `items` (the grid, reach, Ends), `options`, `state`,
-`deal` (seats, deal, setup picks), `play` (a round), `words` and `orders` (the order
-language of 6.13), `happenings` (the public events), `views` (what players see) and
-`robot` (the demo's players). This module ties them to gm's Ruleset interface."""
+The package: `cards` (codes, deck), `items` (the grid, reach, Ends), `boardfile` (the
+default board and board files), `options`, `state`, `deal` (seats, deal, setup picks),
+`play` (a round), `words` and `orders` (the order language of 6.13), `happenings` (the
+public events), `views` and `svg` (what players see) and `robot` (the demo's players).
+This module ties them to gm's Ruleset interface."""
 
 from __future__ import annotations
 
@@ -40,7 +41,8 @@ from .words import REACTIONS, read_spot
 
 __all__ = ["Unleashed", "UnleashedOrder", "UnleashedState", "board_items"]
 
-RESERVED_IDS = ("me", "leader", "last", "next", "none")
+RESERVED_IDS = ("me", "leader", "last", "next", "none")  # words of the order language (6.13)
+
 
 def _options(setup: Setup) -> UnleashedOptions:
     return setup.options if setup.options is not None else UnleashedOptions()
@@ -51,6 +53,7 @@ def _board(setup: Setup) -> Board:
 
 
 def setup_mode(options: UnleashedOptions, board: Board) -> str:
+    """6.4: the option, else `board` when the board file lists items, else `players`."""
     if options.setup is not None:
         return options.setup
     listed = board.snakes or board.ladders or board.extra_value("lampposts")
