@@ -113,7 +113,7 @@ def board_problems(board: Board, options: UnleashedOptions) -> tuple[Board, list
                 problems.append(f"{count} {size} {kind}s: the box holds {most}")
     if not problems:
         items = board_items(fixed)
-        if not ends_ok({k: tuple(v) for k, v in items.items()}):
+        if not ends_ok(items):
             problems.append("two items share an end square against the Ends rule (RULES.md 6.3)")
     return fixed, problems
 

@@ -12,7 +12,7 @@ from ...errors import RulesError
 from ..chance import Chance
 from .cards import canonical_sorted, expanded, less
 from .happenings import Picked
-from .items import BOX, Grid, ends_ok, fits_reach, item_kind, oriented, placements
+from .items import BOX, Grid, ends_ok_with, fits_reach, item_kind, oriented, placements
 from .options import UnleashedOptions
 from .state import UnleashedState
 
@@ -68,7 +68,7 @@ def legal_placements(grid: Grid, items: Mapping[str, Sequence[int]], candidates:
     found = []
     for item in candidates:
         for low, high in placements(grid, item):
-            if ends_ok({**{k: tuple(v) for k, v in items.items()}, item: (low, high)}):
+            if ends_ok_with(items, {item: (low, high)}):
                 found.append((item, low, high))
     return found
 
@@ -105,7 +105,7 @@ def setup_picks(state: UnleashedState, options: UnleashedOptions, turn: int, cha
             if item in state.items or not fits_reach(grid, item, a, b):
                 continue
             low, high = oriented(grid, a, b)
-            if ends_ok({**{k: tuple(v) for k, v in state.items.items()}, item: (low, high)}):
+            if ends_ok_with(state.items, {item: (low, high)}):
                 made = (item, low, high)
                 remaining[player].remove(line)
                 break

@@ -3,7 +3,7 @@ square lies, each item's reach, the Ends rule, the mix, and every legal placemen
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -12,6 +12,7 @@ __all__ = [
     "Grid",
     "default_mix",
     "ends_ok",
+    "ends_ok_with",
     "fits_reach",
     "item_kind",
     "is_long",
@@ -83,7 +84,7 @@ def fits_reach(grid: Grid, item: str, a: int, b: int) -> bool:
             and abs(grid.column(a) - grid.column(b)) <= span)
 
 
-def ends_ok(items: Mapping[str, tuple[int, int]]) -> bool:
+def ends_ok(items: Mapping[str, Sequence[int]]) -> bool:
     """Ends (6.3): a square holds at most one upper and one lower end, and when it holds
     both the two items are of the same kind."""
     lower: dict[int, str] = {}
@@ -94,6 +95,12 @@ def ends_ok(items: Mapping[str, tuple[int, int]]) -> bool:
         lower[low], upper[high] = item, item
     return all(item_kind(upper[square]) == item_kind(item)
                for square, item in lower.items() if square in upper)
+
+
+def ends_ok_with(items: Mapping[str, Sequence[int]], placed: Mapping[str, Sequence[int]]) -> bool:
+    """Ends (6.3) once `placed` (item -> (lower, upper)) is set among the items in play,
+    each placed item lifted from where it was first."""
+    return ends_ok({**items, **placed})
 
 
 def placements(grid: Grid, item: str) -> Iterator[tuple[int, int]]:

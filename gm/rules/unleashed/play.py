@@ -27,7 +27,7 @@ from .happenings import (
     RoundBegun,
     Stepped,
 )
-from .items import ends_ok, fits_reach, item_kind, oriented
+from .items import ends_ok_with, fits_reach, item_kind, oriented
 from .options import UnleashedOptions
 from .state import UnleashedState
 from .words import (
@@ -216,9 +216,7 @@ class Round:
             if a is None or b is None or not fits_reach(self.grid, triple.item, a, b):
                 return None
             placed[triple.item] = oriented(self.grid, a, b)
-        items = {item: tuple(ends) for item, ends in state.items.items()}
-        items.update(placed)
-        if not ends_ok(items):
+        if not ends_ok_with(state.items, placed):
             return None
         return tuple((item, low, high) for item, (low, high) in placed.items())
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from ...demo.robots import DemoSetup, Robot, RobotConfused
 from .cards import canonical_sorted, is_action, movement, read_code, sent
-from .items import Grid, ends_ok, fits_reach, placements
+from .items import Grid, ends_ok_with, fits_reach, placements
 
 __all__ = ["CAST", "DEMO", "UnleashedDemo", "UnleashedRobot"]
 
@@ -78,14 +78,14 @@ class UnleashedRobot(Robot):
     def places(self, board: Mapping[str, Any]) -> list[str]:
         """A few placements for the setup list, each legal on the empty board."""
         grid = Grid(board["rows"], board["columns"])
-        taken = {item: tuple(ends) for item, ends in board["items"].items()}
+        taken = board["items"]
         wanted = ["S5", "L2", "S2", "L5"] if self.mood != "runner" else ["L4", "L1", "S1", "P1"]
         lines = []
         for item in wanted:
             if item in taken:
                 continue
             options = [(low, high) for low, high in placements(grid, item)
-                       if ends_ok({**taken, item: (low, high)})]
+                       if ends_ok_with(taken, {item: (low, high)})]
             if options:
                 low, high = self.rng.choice(options)
                 lines.append(f"PLACE {item} {low} {high}")
@@ -125,13 +125,13 @@ class UnleashedRobot(Robot):
                      default=None)
         if leader is None:
             return None
-        items = {item: tuple(ends) for item, ends in board["items"].items()}
+        items = board["items"]
         target = leader + TYPICAL_ROLL
         for item in sorted(items):
             if not item.startswith("S") or item in board["locked_items"]:
                 continue
             for low, high in placements(grid, item):
-                if high == target and fits_reach(grid, item, low, high) and ends_ok({**items, item: (low, high)}):
+                if high == target and fits_reach(grid, item, low, high) and ends_ok_with(items, {item: (low, high)}):
                     return f"{item} {high} TO {low}"
         return None
 

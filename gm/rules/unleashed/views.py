@@ -95,15 +95,6 @@ class ItemLine:
     lower: int
     upper: int
 
-    @property
-    def entry(self) -> int:
-        """Where a pawn gets on when the board is not reversed (a lamppost: either end)."""
-        return self.upper if self.kind == "snake" else self.lower
-
-    @property
-    def leave(self) -> int:
-        return self.lower if self.kind == "snake" else self.upper
-
 
 @dataclass(frozen=True)
 class PawnLine:
@@ -143,10 +134,6 @@ class GoView:
     locked_items: tuple[str, ...]
     happenings: tuple[Any, ...]  # Played, Acted, Rolled, Stepped, Crossed, Drew, NoRoll, in order
     names: Mapping[str, str] = field(default_factory=dict)  # the names shown for the pawns it moves
-
-    @property
-    def drew(self) -> int:
-        return sum(h.count for h in self.happenings if isinstance(h, Drew))
 
 
 @dataclass(frozen=True)
@@ -220,7 +207,6 @@ class OwnView:
     drew: tuple[str, ...]
     skipped: tuple[SkippedLine, ...]
     reactions: tuple[tuple[str, tuple[str, ...]], ...]
-    had_go: bool
     nmr: bool
     setup_turn: bool  # the next turn is the setup turn
     board: BoardView | None = None  # the public board now, for mail between reports (welcome)
@@ -358,7 +344,6 @@ def own_view(setup: Setup, player: str, name: str, state: UnleashedState, events
         drew=tuple(mine.get("drew", ())),
         skipped=skipped,
         reactions=tuple((a, tuple(reactions[a])) for a in REACTIONS if reactions.get(a)),
-        had_go=go is not None,
         nmr=bool(go and go.nmr),
         setup_turn=state.setup,
         board=board_view(next(iter(setup.boards)), state, {p: p for p in state.seats}) if not events else None,
