@@ -458,8 +458,7 @@ def _board_like(key: Any) -> bool:
     return quotable_key(key) and bool(difflib.get_close_matches(key, BOARD_KEYS, n=1))
 
 
-def load_board(path: str | Path, extra_keys: tuple[str, ...] = (), chains: bool = False,
-               listed: bool = False) -> Board:
-    """Read and validate a board file (CONTRACT.md); raises BoardError. `extra_keys`,
-    `chains` and `listed`: board_from_data's."""
-    return board_from_data(read(Path(path), BoardError), str(path), extra_keys, chains, listed)
+def load_board(path: str | Path) -> Board:
+    """Read and validate a board file (CONTRACT.md); raises BoardError. A ruleset with
+    board keys of its own reads its files with Ruleset.read_board."""
+    return board_from_data(read(Path(path), BoardError), str(path))

@@ -317,10 +317,10 @@ def state_cmd(ctx: click.Context, as_json: bool, player: str | None) -> None:
     Example: gm -C campaigns/spring-2027 state --json
     """
     with opened(ctx, lock=False) as campaign:
-        data, notes = campaign.state_json(), campaign.state_notes()
-        if player is not None:
-            data = campaign.player_state_json(player)  # raises GmError for an unknown id
-            notes = {}
+        if player is None:
+            data, notes = campaign.state_json(), campaign.state_notes()
+        else:  # the GM's notes name every hand: none beside one player's view
+            data, notes = campaign.player_state_json(player), {}
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return
