@@ -55,22 +55,35 @@ def test_crash_inside_ingest_then_rerun_answers_each_message_once(campaign, monk
     assert table(campaign.folder, "select count(*) from orders") == [(3,)]
 
 
-def test_crash_after_recording_before_moving_the_maildir_file(campaign, monkeypatch):
+def maildir_files(campaign, sub: str) -> list[str]:
+    return sorted(p.name for p in (campaign.folder / "mail" / "inbox" / sub).iterdir())
+
+
+@pytest.mark.parametrize("crash_at", [1, 2, 3])
+def test_crash_between_recording_and_the_maildir_move_then_rerun_moves_it_and_answers_once(campaign, monkeypatch,
+                                                                                            crash_at):
+    """A SIGKILL after a message's transaction commits and before its file leaves new/:
+    the next run moves the recorded file to cur/ (it stayed in new/ for ever) and neither
+    applies nor answers it again; the messages not reached yet are handled then."""
     import mailbox
 
     inbox = mailbox.Maildir(campaign.folder / "mail" / "inbox")
     for path in orders_for_turn_one(campaign):
         inbox.add(path.read_bytes())
-
-    def no_rename(*args):
-        raise Boom("crash before the move to cur/")
-
-    monkeypatch.setattr(gm.campaign.ingest.os, "rename", no_rename)
+    monkeypatch.setattr(gm.campaign.ingest.os, "rename", fail_on_call(crash_at, gm.campaign.ingest.os.rename))
     with pytest.raises(Boom):
         campaign("ingest", now="2027-01-02T12:00:00Z")
     monkeypatch.undo()
-    assert "no new mail" in campaign("ingest", now="2027-01-02T12:00:00Z")
+    assert table(campaign.folder, "select count(*) from messages") == [(crash_at,)]
+    assert len(maildir_files(campaign, "new")) == 3 - (crash_at - 1)  # the one recorded last is still there
+    campaign("ingest", now="2027-01-02T12:00:00Z")
+    assert maildir_files(campaign, "new") == []
+    assert len(maildir_files(campaign, "cur")) == 3
+    assert all(name.endswith(":2,S") for name in maildir_files(campaign, "cur"))
+    assert table(campaign.folder, "select count(*) from messages") == [(3,)]
     assert table(campaign.folder, "select count(*) from outbox where kind = 'ack'") == [(3,)]
+    assert table(campaign.folder, "select count(*) from orders") == [(3,)]
+    assert "no new mail" in campaign("ingest", now="2027-01-02T12:05:00Z")
 
 
 @pytest.mark.parametrize("fail_at", [1, 3, 4])

@@ -73,11 +73,12 @@ CHUNK = 64
 
 
 def handle_all(campaign: Campaign, items: Iterable[Pending], report: IngestReport, progress: Progress = QUIET, *,
-               in_memory: bool = False) -> list[str]:
+               in_memory: bool = False, recorded_now: Callable[[Pending], None] | None = None) -> list[str]:
     """Hand each message to the desk in order of receipt; return the sources recorded.
     Files are read one at a time when their turn comes (a large one is never held beside
     others, one gone by then is skipped); messages already `in_memory` (a batched IMAP
-    FETCH) have their passwords checked a chunk at a time, on every core, first."""
+    FETCH) have their passwords checked a chunk at a time, on every core, first.
+    `recorded_now` is called with each message as soon as it is recorded."""
     desk = Desk(campaign)
     recorded: list[str] = []
     items = sorted(items, key=lambda item: item.received_at or _LAST)
@@ -97,27 +98,30 @@ def handle_all(campaign: Campaign, items: Iterable[Pending], report: IngestRepor
             with contextlib.suppress(Exception):
                 desk.check_passwords_ahead([raw for _, raw in chunk])
         for item, raw in chunk:
-            _handle_one(desk, item, raw, report, recorded)
+            if _handle_one(desk, item, raw, report, recorded) and recorded_now is not None:
+                recorded_now(item)
             progress.advance()
         desk.forget_read_ahead()
     return recorded
 
 
-def _handle_one(desk: Desk, item: Pending, raw: bytes, report: IngestReport, recorded: list[str]) -> None:
+def _handle_one(desk: Desk, item: Pending, raw: bytes, report: IngestReport, recorded: list[str]) -> bool:
+    """Whether the message is recorded (now or before): it is never handled again."""
     source = f"{item.source}{hashlib.sha256(raw).hexdigest()}" if item.by_content else item.source
     try:
         outcome = desk.handle(raw, source=source, received_at=item.received_at)
     except GmError as error:
         # left unrecorded, so the next run tries it again
         report.errors.append(f"{source}: {error}")
+        return False
     except Exception as error:  # noqa: BLE001 - one broken message never stops the batch
         desk.record_failure(raw, source=source, received_at=item.received_at, error=error)
         report.errors.append(f"{source}: kept unanswered for the GM: {type(error).__name__}: {error}")
         report.outcomes["error"] += 1
-        recorded.append(source)
     else:
         report.outcomes[outcome.outcome] += 1
-        recorded.append(source)
+    recorded.append(source)
+    return True
 
 
 # --- reading files safely ----------------------------------------------------------------
@@ -194,7 +198,8 @@ def _envelope_time(head: bytes) -> datetime | None:
 
 def ingest_maildir(campaign: Campaign, folder: Path, progress: Progress = QUIET, *, delivered: bool = False) -> IngestReport:
     """Read a Maildir's new mail; handled messages move from new/ to cur/ marked seen, never
-    deleted. Files already recorded are not read again.
+    deleted, each as soon as it is recorded. Files already recorded are not read again, and
+    one still in new/ (the last run died between recording it and moving it) moves now.
 
     `delivered`: this is the campaign's own inbox, where a message's time is when it was
     delivered (the file's modification time); another Maildir is the GM's choice, timed by
@@ -219,9 +224,11 @@ def ingest_maildir(campaign: Campaign, folder: Path, progress: Progress = QUIET,
             continue
         for name in names:
             source = f"maildir:{name.split(':', 1)[0]}"
-            if source in known:
-                continue
             path = directory / name
+            if source in known:
+                if sub == "new":
+                    _mark_seen(folder, path)
+                continue
             try:
                 info = os.lstat(path)
                 if not stat.S_ISREG(info.st_mode):
@@ -236,14 +243,22 @@ def ingest_maildir(campaign: Campaign, folder: Path, progress: Progress = QUIET,
                 continue
             found.append(Pending(source, when, partial(_read_file, path, limit), name=str(path)))
             paths[source] = path
-    recorded = set(handle_all(campaign, found, report, progress))
+
+    def move(item: Pending) -> None:
+        if paths[item.source].parent.name == "new":
+            _mark_seen(folder, paths[item.source])
+
+    handle_all(campaign, found, report, progress, recorded_now=move)
     progress.finish()
-    for source, path in paths.items():
-        if path.parent.name == "new" and source in recorded:
-            # another reader may have moved it already; its content is recorded either way
-            with contextlib.suppress(OSError):
-                os.rename(path, folder / "cur" / (path.name + ":2,S"))
     return report
+
+
+def _mark_seen(folder: Path, path: Path) -> None:
+    """Move a recorded message from new/ to cur/, marked seen, as a mail program would."""
+    # another reader may have moved it already; its content is recorded either way, and a
+    # move that fails now is made by the next run
+    with contextlib.suppress(OSError):
+        os.rename(path, folder / "cur" / (path.name + ":2,S"))
 
 
 def ingest_files(campaign: Campaign, files: Iterable[Path], progress: Progress = QUIET) -> IngestReport:
