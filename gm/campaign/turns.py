@@ -10,6 +10,7 @@ from typing import Any
 
 from .. import clock
 from ..errors import GmError
+from ..mail import gmreport
 from ..mail.mailout import compose, queue
 from ..mail.views import BoardSize, PlayerMail, PlayerRef, deadline_view
 from ..rules.base import INLINE_PLAYERS, Outcome, Ruleset
@@ -210,7 +211,7 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
     result = ruleset.resolve(setup, state, orders, SeededChance(setup.seed))
     view = ruleset.public_view(setup, state, result.state, result.events, campaign.names(),
                                campaign.config.id, campaign.config.title)
-    gm_context = _gm_context(campaign, view, result, orders)
+    gm_context = _gm_context(campaign, state, view, result, orders)
     from ..mail.mailout import render
 
     gm_text = render("gm_report", gm_context)[1]
@@ -273,20 +274,12 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
     return resolution
 
 
-def _gm_context(campaign: Campaign, view: Any, result: Outcome, orders: dict[str, Any]) -> dict[str, Any]:
+def _gm_context(campaign: Campaign, before: Any, view: Any, result: Outcome, orders: dict[str, Any]) -> dict[str, Any]:
     config = campaign.config
-    return {
-        "campaign": config.id,
-        "title": config.title,
-        "ruleset": campaign.ruleset.name,
-        "view": view,
-        "events": result.events,
-        "orders": orders,
-        "board_names": {b: board.name for b, board in config.boards.items()},
-        "names": campaign.names(),
-        # what each player holds after the turn, for the GM's eyes (Ruleset.state_notes)
-        "notes": campaign.ruleset.state_notes(campaign.setup, result.state),
-    }
+    return gmreport.gm_context(campaign.ruleset, campaign.setup, before, result.state, result.events, orders, view=view,
+                      campaign=config.id, title=config.title, names=campaign.names(),
+                      board_names={b: board.name for b, board in config.boards.items()},
+                      dropped=campaign.dropped_players())
 
 
 def undo(campaign: Campaign, *, force: bool = False) -> int:
