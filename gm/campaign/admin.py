@@ -35,7 +35,7 @@ def replace_player(campaign: Campaign, old: str, new: str, *, name: str, email: 
     state = _open_state(campaign)
     holder = _holder(campaign, old)
     new = new.strip()
-    if not ID_PATTERN.match(new):
+    if not ID_PATTERN.fullmatch(new):
         raise GmError(f"player id {new!r} must be letters, digits, '-', '_' or '.'")
     taken = {r["id"].casefold(): r["id"] for r in campaign.store.rows("select id from players")}
     if new.casefold() in taken:
@@ -198,7 +198,7 @@ def _holder(campaign: Campaign, player: str):
 
 def _address(campaign: Campaign, email: str, *, but: str | None = None) -> str:
     address = email.strip().lower()
-    if not EMAIL_PATTERN.match(address) or _CONTROLS.search(address):
+    if not EMAIL_PATTERN.fullmatch(address) or _CONTROLS.search(address):
         raise GmError(f"{email!r} is not an address")
     other = next((p for p in campaign.config.players if p.email == address and p.id != but), None)
     if other is not None:

@@ -27,9 +27,11 @@ PLAYER_KEYS = ("id", "name", "email", "password", "timezone")
 MAIL_KEYS = ("transport", "from", "imap", "smtp")
 # options the campaign layer owns, beside the ruleset's own (RULES.md 3)
 CAMPAIGN_OPTIONS = {"max_order_text": 65536, "allow_other_senders": False, "max_message_bytes": 1024 * 1024}
-ID_PATTERN = re.compile(r"^\w[\w.-]*$")
-EMAIL_PATTERN = re.compile(r"^[^@\s<>]+@[^@\s<>]+$")
-URL_PATTERN = re.compile(r"^https?://[^\s<>\"']+$")
+# Matched with fullmatch, never match: `$` also matches before a final newline, so
+# `id: "carol\n"` passed and the archive wrote `player-carol<newline>.html`.
+ID_PATTERN = re.compile(r"\w[\w.-]*")
+EMAIL_PATTERN = re.compile(r"[^@\s<>]+@[^@\s<>]+")
+URL_PATTERN = re.compile(r"https?://[^\s<>\"']+")
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
 # sample boards gm renamed: an old campaign.yaml naming one is told the new name
 RENAMED_BOARDS = {"classic.yaml": "milton-bradley.yaml"}
@@ -151,7 +153,7 @@ def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConf
         return data[key]
 
     def good_id(v: Any) -> bool:
-        return isinstance(v, str) and bool(ID_PATTERN.match(v))
+        return isinstance(v, str) and bool(ID_PATTERN.fullmatch(v))
 
     campaign_id = need("id", good_id, "letters, digits, '-', '_' or '.'", "")
     title = need("title", lambda v: isinstance(v, str), "text", campaign_id, required=False)
@@ -234,7 +236,7 @@ def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConf
         problems.append(f"line {raw_options.line_of('max_message_bytes')}: option max_message_bytes must be a whole number of at least 4096")
     mail = _mail(data, problems)
     observers = _observers(data, problems)
-    archive_url = need("archive_url", lambda v: isinstance(v, str) and bool(URL_PATTERN.match(v)),
+    archive_url = need("archive_url", lambda v: isinstance(v, str) and bool(URL_PATTERN.fullmatch(v)),
                        "an http(s) address such as https://example.org/spring-2027/", None, required=False)
     if archive_url and not archive_url.endswith("/"):
         archive_url += "/"  # the archive is a folder: pages are linked relative to it
@@ -287,10 +289,10 @@ def _players(data: LineDict, problems: list[str], ruleset_keys: tuple[str, ...])
         problems += key_problems(item, (*PLAYER_KEYS, *ruleset_keys), "player")
         player_id, email = item.get("id"), item.get("email")
         ok = True
-        if not isinstance(player_id, str) or not ID_PATTERN.match(player_id):
+        if not isinstance(player_id, str) or not ID_PATTERN.fullmatch(player_id):
             problems.append(f"line {line}: player id {player_id!r} must be letters, digits, '-', '_' or '.'")
             ok = False
-        if not isinstance(email, str) or not EMAIL_PATTERN.match(email):
+        if not isinstance(email, str) or not EMAIL_PATTERN.fullmatch(email):
             problems.append(f"line {line}: player {player_id}: email {email!r} is not an address")
             ok = False
         password = item.get("password")
@@ -340,7 +342,7 @@ def _observers(data: LineDict, problems: list[str]) -> tuple[Observer, ...]:
     for line, item in _entries(data, "observers", "an observer is a mapping with name and email", problems):
         problems += key_problems(item, OBSERVER_KEYS, "observer")
         email = item.get("email")
-        if not isinstance(email, str) or not EMAIL_PATTERN.match(email) or _CONTROLS.search(email):
+        if not isinstance(email, str) or not EMAIL_PATTERN.fullmatch(email) or _CONTROLS.search(email):
             problems.append(f"line {line}: observer email {email!r} is not an address")
             continue
         observers.append(Observer(name=str(item.get("name") or email), email=email.strip().lower()))

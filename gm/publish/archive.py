@@ -591,7 +591,7 @@ def assemble(
 
 FEED = "feed.xml"
 RULES_PAGE = "rules.html"
-SAFE_LINK = re.compile(r"^(https?://|mailto:|#|[A-Za-z0-9_./-]*(#[A-Za-z0-9_.-]*)?$)")
+SAFE_LINK = re.compile(r"^(https?://|mailto:|#|[A-Za-z0-9_./-]*(#[A-Za-z0-9_.-]*)?\Z)")
 
 
 def rules_html(text: str) -> Markup:

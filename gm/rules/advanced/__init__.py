@@ -57,7 +57,7 @@ __all__ = [
 
 # RULES.md 4.4 Setup: the d6 throw that gives each player their die
 DIE_FOR_THROW = {1: 6, 2: 6, 3: 6, 4: 8, 5: 8, 6: 12}
-TEAM_ID = re.compile(r"^\w[\w.-]*$")
+TEAM_ID = re.compile(r"\w[\w.-]*")  # fullmatch: `$` would pass "red\n"
 REASONS = ("roll", "lower", "own-square", "target", "distance")
 
 
@@ -296,7 +296,7 @@ class Advanced(Ruleset):
             value = values.get("team")
             if value is None:
                 team[player] = player
-            elif not (isinstance(value, str) and TEAM_ID.match(value)):
+            elif not (isinstance(value, str) and TEAM_ID.fullmatch(value)):
                 problems.append(f"player {player}: team must be an id (letters, digits, '-', '_' or '.'), "
                                 f"not {value!r}")
             else:
