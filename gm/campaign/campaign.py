@@ -449,6 +449,7 @@ def welcome_context(campaign: Campaign, deadline: datetime) -> dict[str, Any]:
         "deadline": deadline_text(deadline, config.timezone),
         "players": [{"id": p.id, "name": p.name} for p in config.players],
         "seats": (),  # who held a seat when (PlayerMail.seats): nobody yet at the start
+        "handover": None,  # a seat's new holder's part (admin.replace_player): none at the start
         "commitments": {
             "seed": campaign.row()["seed_commitment"],
             "boards": {r["id"]: r["commitment"] for r in campaign.store.rows("select * from boards")
