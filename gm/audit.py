@@ -9,26 +9,21 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import urllib.parse
-import urllib.request
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
+from .audit_source import AUDIT_FILE, RecordUnreadable, fetch, parse
 from .boards.board import Board
 from .commitment import commitment, seed_text
-from .errors import GmError, RulesError
+from .errors import RulesError
 from .rules.base import Setup
 from .rules.chance import Draw, SeededChance, pick_index
 from .rules.registry import UnknownRuleset, find_ruleset
 
-__all__ = ["AUDIT_FILE", "FORMAT", "Difference", "audit", "load_record"]
+__all__ = ["AUDIT_FILE", "FORMAT", "Difference", "RecordUnreadable", "audit", "load_record"]
 
-AUDIT_FILE = "audit.json"
 FORMAT = "gm-audit/1"
-MAX_RECORD_BYTES = 256 * 1024 * 1024  # a 2,000-turn campaign's record is far smaller
-TIMEOUT = 60  # seconds, for an archive read over HTTP
 
 
 @dataclass(frozen=True)
@@ -63,35 +58,12 @@ class Replayed:
 
 def load_record(source: str) -> dict[str, Any]:
     """The audit record of the archive at `source`: a folder (or its index.html), an
-    audit.json file, or an http(s) address of the archive; GmError when it cannot be read."""
-    parsed = urllib.parse.urlparse(source)
-    if parsed.scheme in ("http", "https"):
-        url = source if source.endswith(".json") else urllib.parse.urljoin(source.rstrip("/") + "/", AUDIT_FILE)
-        try:
-            with urllib.request.urlopen(url, timeout=TIMEOUT) as response:  # noqa: S310 - http(s) only, checked above
-                data = response.read(MAX_RECORD_BYTES + 1)
-        except (OSError, ValueError) as error:
-            raise GmError(f"cannot read {url}: {getattr(error, 'reason', error)}") from None
-    else:
-        path = Path(source)
-        if path.is_dir():
-            path = path / AUDIT_FILE
-        elif path.name.endswith(".html"):
-            path = path.with_name(AUDIT_FILE)
-        if not path.is_file():
-            raise GmError(f"{path}: no audit record: the archive publishes {AUDIT_FILE} once the campaign is "
-                          "revealed (gm reveal, then gm publish)")
-        with path.open("rb") as stream:
-            data = stream.read(MAX_RECORD_BYTES + 1)
-    if len(data) > MAX_RECORD_BYTES:
-        raise GmError(f"the audit record is larger than {MAX_RECORD_BYTES // 2**20} MiB")
-    try:
-        record = json.loads(data)
-    except (UnicodeDecodeError, ValueError) as error:
-        raise GmError(f"the audit record is not JSON: {error}") from None
+    audit.json file, or an http(s) address of the archive; RecordUnreadable when it cannot
+    be read within the limits of gm.audit_source."""
+    record = parse(fetch(source))
     if not isinstance(record, dict) or record.get("format") != FORMAT:
-        raise GmError(f"not an audit record of format {FORMAT} (found {record.get('format')!r})"
-                      if isinstance(record, dict) else "the audit record is not a JSON object")
+        raise RecordUnreadable(f"not an audit record of format {FORMAT} (found {record.get('format')!r})"
+                               if isinstance(record, dict) else "the audit record is not a JSON object")
     return record
 
 
@@ -99,6 +71,10 @@ def audit(record: Mapping[str, Any]) -> Difference | Replayed:
     """Replay the record; the first Difference, or what was checked when all agree."""
     try:
         return _audit(record)
+    except (RecursionError, OverflowError, MemoryError) as error:
+        # what no honest record asks of the replay: the auditor stops rather than be exhausted
+        raise RecordUnreadable(f"the record cannot be replayed within this machine's limits "
+                               f"({type(error).__name__})") from None
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
         # a record whose shape is wrong cannot be replayed: that is a finding too
         return Difference(None, "the record's shape", None, None, f"the format {FORMAT}", f"{type(error).__name__}: {error}")
@@ -123,7 +99,7 @@ def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
     try:
         ruleset = find_ruleset(record["ruleset"])
     except UnknownRuleset as error:
-        raise GmError(str(error)) from None
+        raise RecordUnreadable(str(error)) from None
     options = ruleset.options_from_json(record["options"])
     keys = {p: dict(k) for p, k in record.get("player_keys", {}).items()}
     start = Setup(boards, tuple(record["players"]), options, value, keys)

@@ -158,7 +158,7 @@ def test_17_an_archive_read_over_http_replays(demos):
     finally:
         server.shutdown()
     assert result.exit_code == 0 and "replays exactly" in result.output
-    assert missing.exit_code == 1 and "cannot read" in missing.output
+    assert missing.exit_code == 3 and "cannot read" in missing.output  # could not be checked (issue 25)
 
 
 def test_17_no_record_before_the_reveal_and_one_after(tmp_path, monkeypatch):
@@ -169,7 +169,7 @@ def test_17_no_record_before_the_reveal_and_one_after(tmp_path, monkeypatch):
     archive = kit.folder / "archive"
     assert not (archive / AUDIT_FILE).exists()
     before = gm_audit(archive)
-    assert before.exit_code == 1 and "once the campaign is revealed" in before.output
+    assert before.exit_code == 3 and "once the campaign is revealed" in before.output
     runner.invoke(cli, ["-C", str(kit.folder), "reveal"], catch_exceptions=False)
     kit.close()
     assert gm_audit(archive).exit_code == 0

@@ -24,7 +24,7 @@ MAX_OFFSET = MAX_SQUARES  # a level further out than the board is long is no rea
 MAX_SHARED_LISTED = 100  # items sharing squares listed before "more items share squares"
 NOT_A_BOARD = (
     "not a board file: a board is a YAML mapping with squares and optionally name, shape, "
-    "snakes, ladders and chains (CONTRACT.md)"
+    "snakes, ladders and chains (docs/campaign.md)"
 )
 
 
@@ -50,7 +50,7 @@ def too_many_items(count: int, squares: int | None, chains: bool) -> str | None:
 
 def too_many_squares(squares: int) -> str | None:
     if squares > MAX_SQUARES:
-        return f"squares: {squares} is more than RULES.md 1 allows (at most {MAX_SQUARES:,})"
+        return f"squares: {squares} is more than a board may have (at most {MAX_SQUARES:,})"
     return None
 
 

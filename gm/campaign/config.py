@@ -135,7 +135,7 @@ def load_config(folder: Path) -> CampaignConfig:
         raise ConfigError(str(path), ["no campaign here (gm campaign new DIR writes a starter file)"])
     data = read(path, ConfigError)
     if not isinstance(data, LineDict):
-        raise ConfigError(str(path), ["campaign.yaml must be a mapping (see CONTRACT.md)"])
+        raise ConfigError(str(path), ["campaign.yaml must be a mapping (see docs/campaign.md)"])
     return _config_from_data(data, folder, str(path))
 
 

@@ -28,7 +28,9 @@ class GmGroup(click.Group):
                 click.echo(f"Error: {line}", err=True)
             raise SystemExit(1) from None
         except GmError as error:
-            raise click.ClickException(str(error)) from None
+            refusal = click.ClickException(str(error))
+            refusal.exit_code = getattr(error, "exit_code", 1)  # gm audit: 3, the record unreadable
+            raise refusal from None
 
 
 @click.group(cls=GmGroup)

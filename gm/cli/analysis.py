@@ -124,7 +124,7 @@ def _unit(figures: list[Any]) -> str:
 
 @board.command("analyze")
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print the CONTRACT.md JSON instead.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead (its keys: docs/campaign.md, Board analysis as JSON).")
 @click.option("--plot", type=click.Path(dir_okay=False),
               help="Also write an SVG of the game-length distributions, one panel per ruleset.")
 @refusing

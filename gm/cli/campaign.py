@@ -306,13 +306,13 @@ def send_summary(report) -> str:
 
 
 @click.command("state")
-@click.option("--json", "as_json", is_flag=True, help="The state as JSON (CONTRACT.md).")
+@click.option("--json", "as_json", is_flag=True, help="The state as JSON (its keys: docs/campaign.md).")
 @click.option("--player", "player", metavar="ID",
               help="Only what player ID may see: no other player's hand, plus their private facts (unleashed).")
 @click.pass_context
 def state_cmd(ctx: click.Context, as_json: bool, player: str | None) -> None:
     """Print the campaign's state: every piece and what each player holds (the GM's view);
-    --json gives the CONTRACT.md form that scripts read; --player ID what ID may see.
+    --json gives the JSON that scripts read (docs/campaign.md); --player ID what ID may see.
 
     Example: gm -C campaigns/spring-2027 state --json
     """
@@ -443,8 +443,8 @@ def turn_cmd(ctx: click.Context, force: bool) -> None:
     """One whole turn: ingest new mail, resolve when due, send, publish.
 
     The turn is due at its deadline, or earlier once every player who still moves has an
-    accepted order for it with everything they must send (RULES.md 2.4). Safe to rerun after any failure: it picks up where it stopped and never
-    resolves a turn twice.
+    accepted order for it with everything they must send. Safe to rerun after any failure:
+    it picks up where it stopped and never resolves a turn twice.
     Example: gm -C campaigns/spring-2027 turn
     """
     with opened(ctx) as campaign:

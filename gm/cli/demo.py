@@ -13,7 +13,7 @@ from ..errors import GmError
 @click.command("demo")
 @click.argument("directory", type=click.Path(file_okay=False))
 @click.option("--ruleset", type=click.Choice(RULESETS), default=DEFAULT_RULESET, show_default=True,
-              help="The rules the robots play (RULES.md 2 and 4), each with its own boards and robots.")
+              help="The rules the robots play (docs/rules/), each with its own boards and robots.")
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
               help="The campaign's seed and the robots' choices: the same seed plays the same game.")
 @click.option("--force", is_flag=True, help="Replace an earlier demo in DIRECTORY.")

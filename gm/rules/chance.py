@@ -39,8 +39,8 @@ class Draw:
     turn: int
     kind: str
     key: str
-    candidates: tuple[Any, ...]
-    index: int
+    candidates: Sequence[Any]  # a tuple, or a range kept as one: a shuffle of M cards draws
+    index: int                 # over ranges of M, M-1, ... numbers, which as lists take M^2/2
 
     @property
     def value(self) -> Any:
@@ -55,6 +55,18 @@ class Draw:
         return cls(data["turn"], data["kind"], data["key"], tuple(data["candidates"]), data["index"])
 
 
+def _compact(candidates: Iterable[T]) -> Sequence[T]:
+    """The candidates as a tuple, or a range kept as it is (M numbers in a few bytes)."""
+    return candidates if isinstance(candidates, range) else tuple(candidates)
+
+
+def _same(one: Sequence[Any], other: Sequence[Any]) -> bool:
+    """Whether two lists of candidates are the same, a range and a tuple alike."""
+    if isinstance(one, range) and isinstance(other, range):
+        return one == other
+    return len(one) == len(other) and all(a == b for a, b in zip(one, other, strict=True))
+
+
 class Chance:
     """What a ruleset draws through. Subclasses say how an index is chosen; this class
     keeps the record and the dice counters (RULES.md 4.1: `player/i`, `i` counting the
@@ -64,12 +76,12 @@ class Chance:
         self.draws: list[Draw] = []
         self._dice: Counter[tuple[int, str]] = Counter()
 
-    def _index(self, turn: int, kind: str, key: str, candidates: tuple[Any, ...]) -> int:
+    def _index(self, turn: int, kind: str, key: str, candidates: Sequence[Any]) -> int:
         raise NotImplementedError
 
     def pick(self, turn: int, kind: str, key: str, candidates: Sequence[T]) -> T:
         """One of `candidates`, which the caller lists in the order RULES.md 5 states."""
-        options = tuple(candidates)
+        options = _compact(candidates)
         if not options:
             raise ValueError("a choice needs at least one candidate")
         index = self._index(turn, kind, key, options)
@@ -79,7 +91,8 @@ class Chance:
     def roll(self, turn: int, player: str, faces: int = 6) -> int:
         """One die of `faces` for `player`: kind `dice`, key `player/i`."""
         self._dice[turn, player] += 1
-        return self.pick(turn, "dice", f"{player}/{self._dice[turn, player]}", range(1, faces + 1))
+        die_faces = tuple(range(1, faces + 1))  # a few faces: a tuple, as the tests and replays list them
+        return self.pick(turn, "dice", f"{player}/{self._dice[turn, player]}", die_faces)
 
 
 class SeededChance(Chance):
@@ -89,7 +102,7 @@ class SeededChance(Chance):
         super().__init__()
         self.seed = seed
 
-    def _index(self, turn: int, kind: str, key: str, candidates: tuple[Any, ...]) -> int:
+    def _index(self, turn: int, kind: str, key: str, candidates: Sequence[Any]) -> int:
         return pick_index(self.seed, turn, kind, key, len(candidates))
 
 
@@ -100,11 +113,11 @@ class ReplayChance(Chance):
         super().__init__()
         self._pending = list(draws)
 
-    def _index(self, turn: int, kind: str, key: str, candidates: tuple[Any, ...]) -> int:
+    def _index(self, turn: int, kind: str, key: str, candidates: Sequence[Any]) -> int:
         if not self._pending:
             raise RulesError(f"the replay has no draw for {kind} {key} in turn {turn}")
         draw = self._pending.pop(0)
-        if (draw.turn, draw.kind, draw.key, draw.candidates) != (turn, kind, key, candidates):
+        if (draw.turn, draw.kind, draw.key) != (turn, kind, key) or not _same(draw.candidates, candidates):
             raise RulesError(f"the replay recorded {draw.kind} {draw.key} in turn {draw.turn} "
                              f"where the rules draw {kind} {key} in turn {turn}")
         return draw.index
@@ -119,7 +132,7 @@ class ScriptedChance(Chance):
         self._script = script
         self._seeded = SeededChance(seed)
 
-    def _index(self, turn: int, kind: str, key: str, candidates: tuple[Any, ...]) -> int:
+    def _index(self, turn: int, kind: str, key: str, candidates: Sequence[Any]) -> int:
         wanted = self._script(turn, kind, key, candidates)
         if wanted is None:
             return self._seeded._index(turn, kind, key, candidates)

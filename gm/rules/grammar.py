@@ -101,7 +101,7 @@ class Grammar:
             if not _KEYWORD.fullmatch(spec.keyword):
                 raise ValueError(f"a command keyword is upper-case letters only, not {spec.keyword!r}")
             if spec.keyword in ENVELOPE:
-                raise ValueError(f"{spec.keyword} is an envelope command (RULES.md 3), read by orderlang")
+                raise ValueError(f"{spec.keyword} is an envelope command, which gm.mail.orderlang reads for every ruleset")
             if spec.keyword in seen:
                 raise ValueError(f"{spec.keyword} declared twice")
             seen.add(spec.keyword)

@@ -318,7 +318,7 @@ class Advanced(Ruleset):
             if other not in explicit or team[other].casefold() != name.casefold():
                 reported.add(name.casefold())
                 problems.append(f"player {player}: team {name} is the id of player {other}, "
-                                "who is not in it (RULES.md 4.4)")
+                                "who is not in it (docs/rules/advanced.md, Teams)")
         return problems
 
     # -- turn 0 ---------------------------------------------------------------------

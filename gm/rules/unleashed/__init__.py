@@ -73,7 +73,7 @@ class Unleashed(Ruleset):
     seed_bits = 256
     weak_seed_refused = True
     weak_seed_why = ("the deal and every hand could be recovered from the public board and rolls "
-                     "(RULES.md 6.12)")
+                     "(docs/rules/unleashed.md, Fairness)")
     starter_board = "unleashed.yaml"
     starter_options = (
         "  seating: random           # or listed: the order of players below\n"
@@ -91,7 +91,7 @@ class Unleashed(Ruleset):
     def player_problems(self, players: Sequence[tuple[str, Mapping[str, Any]]]) -> list[str]:
         problems = []
         if not 2 <= len(players) <= 6:
-            problems.append(f"Unleashed is played by 2 to 6 players, not {len(players)} (RULES.md 6.1)")
+            problems.append(f"Unleashed is played by 2 to 6 players, not {len(players)}")
         for player, _ in players:
             if player.casefold() in RESERVED_IDS:
                 problems.append(f"player id {player!r} is a word of the order language "

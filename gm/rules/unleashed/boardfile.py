@@ -114,7 +114,7 @@ def board_problems(board: Board, options: UnleashedOptions) -> tuple[Board, list
     if not problems:
         items = board_items(fixed)
         if not ends_ok(items):
-            problems.append("two items share an end square against the Ends rule (RULES.md 6.3)")
+            problems.append("two items share an end square against the Ends rule (docs/rules/unleashed.md, Items)")
     return fixed, problems
 
 
