@@ -23,8 +23,8 @@ MAX_SQUARES = 10_000  # RULES.md 1
 MAX_OFFSET = MAX_SQUARES  # a level further out than the board is long is no real shape
 MAX_SHARED_LISTED = 100  # items sharing squares listed before "more items share squares"
 NOT_A_BOARD = (
-    "not a board file: a board is a YAML mapping with squares and optionally name, shape, "
-    "snakes, ladders and chains (docs/campaign.md)"
+    "not a board file: a board is a YAML mapping with squares and optional name, shape, "
+    "snakes, ladders, chains (docs/campaign.md)"
 )
 
 
