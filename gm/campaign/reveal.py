@@ -18,13 +18,24 @@ def reveal(campaign) -> str:
     Refused while any board is open: the layouts are the secret the game is played on."""
     row = campaign.row()
     if not campaign.state().over:
-        raise GmError("the campaign is not over yet; boards are revealed only at the end (RULES.md 2.6)")
+        raise GmError("the campaign is not over yet; its boards and seed are revealed only once it has "
+                      f"ended{_rules_page(campaign)}")
     if row["revealed_at"]:
         return row["revealed_at"]
     now = clock.iso(clock.now())
     with campaign.store.transaction() as db:
         db["campaign"].update(campaign.config.id, {"revealed_at": now})
     return now
+
+
+def _rules_page(campaign) -> str:
+    """Where a user's copy of gm says when the secrets are revealed: the ruleset's rules page
+    (docs/rules/<name>.md), or nothing for a ruleset gm ships no rules for."""
+    from ..publish.archive import template_rulesets
+    from ..resources import rules_file
+
+    page = rules_file(template_rulesets(campaign.config.ruleset))
+    return f" (docs/rules/{page.name})" if page is not None else ""
 
 
 @dataclass(frozen=True)
