@@ -6,6 +6,11 @@ marks; who reached End; the board with every item, built ones marked with builde
 turn; teams and placings. Orders stay secret until resolved: a player's own view holds
 only their own.
 
+Whether a BUILD is legal depends on steps between squares (RULES.md 4.4), which only the
+board's shape tells: so the welcome and every report carry the board drawn as `gm board
+show` draws it (gm.boards.text), with the pieces and every item marked (`BoardDrawing`),
+and a player's own view lists the squares a build from their square could reach.
+
 The views keep the generic shapes (`boards`, `standings`, `in_play`, `facts`) beside
 their own, so that gm's generic templates (the GM's report) read them too; the words
 are in templates/mail/advanced/ and templates/archive/advanced/.
@@ -16,11 +21,15 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from string import ascii_uppercase
 from typing import Any
 
+from ...boards.board import START, Board
+from ...boards.text import MARKS, Window, draw, item_marks, rows
 from ..base import ArchiveBoard, ArchivePicture, ArchivePiece, ArchiveStanding, Setup
 from ..dice.views import Named, OpeningRound
 from ..dice.views import opening_view as dice_opening_view
+from ..geometry import within
 from ..moving import Step
 from . import (
     AdvancedOrder,
@@ -31,6 +40,8 @@ from . import (
     Moved,
     OpeningThrow,
     die_for,
+    item_ends,
+    items,
     least_successful_face,
     team_of,
     teams_of,
@@ -39,16 +50,147 @@ from . import (
 __all__ = [
     "AdvancedOpening",
     "AdvancedTurn",
+    "BoardDrawing",
     "GoLine",
     "ItemLine",
     "OwnFacts",
     "TeamLine",
     "board_pictures",
+    "drawing",
+    "fits_mail",
+    "piece_marks",
     "opening_view",
     "own_facts",
     "public_turn",
     "standings",
 ]
+
+
+# The largest board drawn whole in mail: columns and levels. Wider or taller, a drawing
+# would not read on a phone (nor in most mail at all); then each player's own part draws
+# the board around their piece instead, which is all a BUILD needs.
+MAIL_COLUMNS = 12
+MAIL_LEVELS = 30
+# a piece's mark where two or more pieces stand on one square
+SEVERAL = "*"
+
+
+@dataclass(frozen=True)
+class PieceMark:
+    """A piece in the drawing: its mark, whose it is, where it stands (0 Start)."""
+
+    mark: str
+    player: Named
+    square: int
+    in_end: bool
+
+
+@dataclass(frozen=True)
+class DrawnCell:
+    """One square of the drawing: its number, the marks of the item ends on it, the
+    mark of the pieces on it ("" none)."""
+
+    square: int
+    item: str
+    pieces: str
+
+
+@dataclass(frozen=True)
+class BoardDrawing:
+    """The board as `gm board show` draws it, every item (built ones too) and piece
+    marked: `lines` for the text part, `rows` (the same cells, top level first, None
+    where a level has no square in that column) for the HTML part; `whole` false when
+    it is the board around one square only."""
+
+    lines: tuple[str, ...]
+    rows: tuple[tuple[int, tuple[DrawnCell | None, ...]], ...]
+    pieces: tuple[PieceMark, ...]
+    whole: bool
+    several: str = SEVERAL
+    marks: tuple[tuple[str, str], ...] = tuple(MARKS.items())
+
+    @property
+    def width(self) -> int:
+        """The longest line, in characters: what a reader's screen must hold."""
+        return max((len(line) for line in self.lines), default=0)
+
+    @property
+    def on_board(self) -> tuple[PieceMark, ...]:
+        return tuple(p for p in self.pieces if not p.in_end and p.square != START)
+
+    @property
+    def on_start(self) -> tuple[PieceMark, ...]:
+        return tuple(p for p in self.pieces if not p.in_end and p.square == START)
+
+    @property
+    def in_end(self) -> tuple[PieceMark, ...]:
+        return tuple(p for p in self.pieces if p.in_end)
+
+
+def fits_mail(board: Board) -> bool:
+    """Whether mail draws the whole board (MAIL_COLUMNS, MAIL_LEVELS)."""
+    left, right = board.width
+    return right - left + 1 <= MAIL_COLUMNS and len(board.levels) <= MAIL_LEVELS
+
+
+def piece_marks(players: Sequence[str]) -> dict[str, str]:
+    """Each player's mark in the drawing: the first letter of their id, upper case, that
+    no player listed before has and that is not an item's mark (S, L), else the next
+    such letter of the id, else the first free letter; with more players than letters,
+    every piece is marked SEVERAL and the list under the drawing says whose is where."""
+    reserved = {m for m in MARKS.values() if m.isupper()}
+    if len(players) > 26 - len(reserved):
+        return {p: SEVERAL for p in players}
+    used: set[str] = set()
+    marks = {}
+    for player in players:
+        letters = [c.upper() for c in player if c.isascii() and c.isalpha()] + list(ascii_uppercase)
+        mark = next(c for c in letters if c not in used and c not in reserved)
+        used.add(mark)
+        marks[player] = mark
+    return marks
+
+
+def drawing(setup: Setup, squares: Mapping[str, int], ended: Mapping[str, bool], built: Sequence[Built],
+            names: Mapping[str, str], window: Window | None = None) -> BoardDrawing:
+    """The board with every item in play and every piece on it, whole or `window`."""
+    board = _with_items(setup, built)
+    ends = item_marks(board)
+    marks = piece_marks(setup.players)
+    standing: dict[int, list[str]] = {}
+    for player in setup.players:
+        if not ended[player] and squares[player] != START:
+            standing.setdefault(squares[player], []).append(player)
+    pieces = {square: marks[here[0]] if len(here) == 1 else SEVERAL for square, here in standing.items()}
+    both = {square: ends.get(square, "") + pieces.get(square, "") for square in ends.keys() | pieces.keys()}
+    cells = tuple(
+        (level, tuple(None if square is None else DrawnCell(square, ends.get(square, ""), pieces.get(square, ""))
+                      for square in row))
+        for level, row in rows(board, window))
+    return BoardDrawing(
+        lines=tuple(draw(board, both, window)),
+        rows=cells,
+        pieces=tuple(PieceMark(marks[p], _named(p, names), squares[p], ended[p]) for p in setup.players),
+        whole=window is None,
+    )
+
+
+def _with_items(setup: Setup, built: Sequence[Built]) -> Board:
+    """The campaign's board with every item in play on it, built ones too."""
+    board = next(iter(setup.boards.values()))
+    snakes, ladders = items(board, built)
+    return dataclasses.replace(board, snakes=tuple(snakes), ladders=tuple(ladders))
+
+
+@dataclass(frozen=True)
+class Reach:
+    """The squares a BUILD from the player's square could end on at `steps` steps (lower,
+    free of item ends), and the least throw that builds there: the least successful face,
+    or twice the steps when that is more (a throw of r reaches r // 2 steps)."""
+
+    steps: int
+    least_throw: int
+    targets: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -62,17 +204,31 @@ class DieLine:
 
 
 @dataclass(frozen=True)
+class OrderThrow:
+    """One throw of a player's die for the order of play, and the players of their group
+    who threw the same (they all threw again; none when this throw settled the place)."""
+
+    roll: int
+    tied: tuple[Named, ...] = ()
+
+
+@dataclass(frozen=True)
 class SeatLine:
+    """A place in the order of play, and why: the player's throws for it (RULES.md 4.4:
+    lowest first, ties thrown again within their place)."""
+
     seat: int
     player: Named
     team: str
     die: int
+    throws: tuple[OrderThrow, ...] = ()
 
 
 @dataclass(frozen=True)
 class AdvancedOpening:
     """Turn 0 as everyone sees it: the die throws (listing order), the order-of-play
-    throws round by round (`/2` everyone, `/3` those tied, ...) and the order of play."""
+    throws round by round (`/2` everyone, `/3` those tied, ...) and the order of play,
+    each place with the throws that gave it."""
 
     dice: tuple[DieLine, ...]
     rounds: tuple[OpeningRound, ...]
@@ -157,6 +313,7 @@ class AdvancedTurn:
     end_reason: str | None  # team or max_turns
     winner: TeamLine | None
     next_turn: int | None
+    drawing: BoardDrawing | None = None  # the board after the turn; None when too large for mail
 
     @property
     def any_nmr(self) -> bool:
@@ -182,6 +339,17 @@ class OwnFacts:
     most_steps: int
     played: str | None  # this turn's order as played: move, build, nmr (None: no go)
     facts: tuple[tuple[str, Any], ...] = ()  # the generic shape; nothing beyond the fields above
+    # why no BUILD can be ordered now: start, end, or own-square (then `own_end`: the item
+    # and end on the player's square); None when one can
+    no_build: str | None = None
+    own_end: tuple[str, str] | None = None
+    reach: tuple[Reach, ...] = ()  # the squares a BUILD could end on, by steps
+    mark: str = ""  # the piece's mark in the drawing
+    around: BoardDrawing | None = None  # the board around the piece, when mail cannot draw it whole
+    # the whole board now, for mail between reports (a welcome, a reminder), when mail can
+    # draw it: a report has it in its public part; pieces are named by id there
+    board: BoardDrawing | None = None
+    items: tuple[ItemLine, ...] = ()  # beside `board`: every snake and ladder, built ones with builder
 
 
 def _named(player: str, names: Mapping[str, str]) -> Named:
@@ -192,14 +360,42 @@ def opening_view(setup: Setup, events: Sequence[Any], names: Mapping[str, str]) 
     throws = [e for e in events if isinstance(e, OpeningThrow)]
     dice = {t.player: die_for(t.roll) for t in throws if t.purpose == "die"}
     common = dice_opening_view(setup, events, names)
+    reasons = _order_throws(setup, throws, names)
     return AdvancedOpening(
         dice=tuple(DieLine(_named(t.player, names), t.key, t.roll, die_for(t.roll))
                    for t in throws if t.purpose == "die"),
         rounds=common.rounds,
-        order=tuple(SeatLine(seat, p, team_of(setup, p.id), dice.get(p.id, 6))
+        order=tuple(SeatLine(seat, p, team_of(setup, p.id), dice.get(p.id, 6), reasons.get(p.id, ()))
                     for seat, p in enumerate(common.order, 1)),
         teams=_teams(setup, names),
     )
+
+
+def _order_throws(setup: Setup, throws: Sequence[OpeningThrow],
+                  names: Mapping[str, str]) -> dict[str, tuple[OrderThrow, ...]]:
+    """Each player's order-of-play throws, each with the players it tied with: the
+    groups of RULES.md 4.4 replayed from the throws (everyone's first, then each group
+    of equal throws again, within its place)."""
+    rounds: dict[int, dict[str, int]] = {}
+    for t in throws:
+        if t.purpose == "order":
+            rounds.setdefault(t.index, {})[t.player] = t.roll
+    groups = [list(setup.players)]
+    result: dict[str, list[OrderThrow]] = {p: [] for p in setup.players}
+    for index in sorted(rounds):
+        rolled = rounds[index]
+        regrouped = []
+        for group in groups:
+            if not all(p in rolled for p in group):
+                regrouped.append(group)  # settled before this round: it did not throw
+                continue
+            for value in sorted({rolled[p] for p in group}):
+                same = [p for p in group if rolled[p] == value]
+                for p in same:
+                    result[p].append(OrderThrow(value, tuple(_named(o, names) for o in same if o != p)))
+                regrouped.append(same)
+        groups = regrouped
+    return {p: tuple(lines) for p, lines in result.items()}
 
 
 def _teams(setup: Setup, names: Mapping[str, str]) -> tuple[tuple[str, tuple[Named, ...]], ...]:
@@ -278,6 +474,7 @@ def public_turn(setup: Setup, before: AdvancedState, after: AdvancedState, event
         end_reason=over.reason if over else None,
         winner=next((t for t in teams if t.team == after.winner), None),
         next_turn=None if after.over else after.turn,
+        drawing=drawing(setup, after.squares, after.ended, after.built, names) if fits_mail(board) else None,
     )
 
 
@@ -291,21 +488,52 @@ def own_facts(setup: Setup, player: str, name: str, state: AdvancedState, events
         played = "nmr" if isinstance(go, Moved) and go.nmr else ("move" if isinstance(go, Moved) else "build")
     die = state.dice[player]
     construction = state.builds[player] + 1
+    needed = least_successful_face(die, construction)
+    square = state.squares[player]
+    board = _with_items(setup, state.built)
+    ends = item_ends(board, ())
+    no_build = "end" if state.ended[player] else "start" if square == START else "own-square" if square in ends else None
+    reach: tuple[Reach, ...] = ()
+    around = None
+    if no_build is None:
+        reach = _reach(board, square, die // 2, needed, ends)
+    whole = fits_mail(board)
+    if not state.ended[player] and square != START and not whole:
+        around = drawing(setup, state.squares, state.ended, state.built, names,
+                         Window.around(board, square, die // 2))
     return OwnFacts(
         player=player,
         name=name,
         in_play=state.in_play(player),
         team=team,
         teammates=tuple(_named(m, names) for m in teams_of(setup)[team] if m != player),
-        square=state.squares[player],
+        square=square,
         in_end=state.ended[player],
         die=die,
         builds=state.builds[player],
         construction=construction,
-        needed=least_successful_face(die, construction),
+        needed=needed,
         most_steps=die // 2,
         played=played,
+        no_build=no_build,
+        own_end=ends.get(square) if no_build == "own-square" else None,
+        reach=reach,
+        mark=piece_marks(setup.players)[player],
+        around=around,
+        board=drawing(setup, state.squares, state.ended, state.built, names) if whole and not events else None,
+        items=_item_lines(setup, state.built, names) if not events else (),
     )
+
+
+def _reach(board: Board, square: int, most: int, needed: int, ends: Mapping[int, Any]) -> tuple[Reach, ...]:
+    """RULES.md 4.4's last three checks, answered for every target at once: the squares
+    below `square`, free of item ends, at most `most` steps away, grouped by steps."""
+    found = within(board, square, most)
+    by_steps: dict[int, list[int]] = {}
+    for target, distance in found.items():
+        if 1 <= target < square and target not in ends:
+            by_steps.setdefault(distance, []).append(target)
+    return tuple(Reach(d, max(needed, 2 * d), tuple(sorted(by_steps[d]))) for d in sorted(by_steps))
 
 
 def board_pictures(setup: Setup, state: AdvancedState, history: Sequence[tuple[Any, Any]]) -> tuple[ArchivePicture, ...]:
@@ -314,8 +542,6 @@ def board_pictures(setup: Setup, state: AdvancedState, history: Sequence[tuple[A
     from ...boards.svg import board_svg
 
     board_id, board = next(iter(setup.boards.items()))
-    snakes = tuple(sorted({*board.snakes, *((b.start, b.target) for b in state.built if b.item == "snake")}))
-    ladders = tuple(sorted({*board.ladders, *((b.target, b.start) for b in state.built if b.item == "ladder")}))
-    drawn = dataclasses.replace(board, snakes=snakes, ladders=ladders)
-    items = _item_lines(setup, state.built, {})
-    return (ArchivePicture(board_id, board_svg(drawn, title=board.name or None), BoardItems(items)),)
+    drawn = _with_items(setup, state.built)
+    lines = _item_lines(setup, state.built, {})
+    return (ArchivePicture(board_id, board_svg(drawn, title=board.name or None), BoardItems(lines)),)
