@@ -85,24 +85,26 @@ def gm_standings(ruleset: Ruleset, setup: Setup, state: Any, names: Mapping[str,
             for b in setup.boards
             for piece in (data["boards"][b]["players"][player],)
         )
+        place = facts.get("place")
+        if place is None and len(pieces) == 1:
+            place = pieces[0].placing  # on one board a placing is the player's place, known as it is made
         rows.append(GmStanding(
             player=player,
             name=names.get(player, player),
-            place=facts.get("place"),
+            place=place,
             aggregate=facts.get("aggregate") if len(boards) > 1 else None,
             pieces=pieces,
             resigned=bool(facts.get("resigned")),
             dropped=player in dropped,
             holds=_holds(facts.get("numbers_left")),
         ))
-    squares = dict(boards)
-
     def furthest_first(row: GmStanding) -> tuple[Any, ...]:
-        # a finished piece is past every square of its board; among finished ones the
-        # better placing first
-        ahead = sum(squares[p.board] + 1 if p.finished else p.square for p in row.pieces)
-        placings = sum(p.placing or 0 for p in row.pieces if p.finished)
-        return (row.place is None, row.place or 0, row.resigned or row.dropped, -ahead, placings)
+        # more pieces finished first, better placings among them, then the most squares
+        # covered; a resigned or dropped player after those still playing
+        finished = [p for p in row.pieces if p.finished]
+        ahead = sum(p.square for p in row.pieces if not p.finished)
+        return (row.place is None, row.place or 0, row.resigned or row.dropped, -len(finished),
+                sum(p.placing or 0 for p in finished), -ahead)
 
     return GmStandings(boards, tuple(sorted(rows, key=furthest_first)), bool(data["over"]))
 
@@ -146,7 +148,12 @@ def gm_context(ruleset: Ruleset, setup: Setup, before: Any, after: Any, events: 
         "silent": silent,  # must have ordered, sent nothing: the rules chose for them (NMR)
         "board_names": dict(board_names),
         "names": dict(names),
+        "players": tuple(setup.players),  # in campaign order
         # what each player holds after the turn, for the GM's eyes (Ruleset.state_notes)
         "notes": ruleset.state_notes(setup, after),
         "gm": gm_standings(ruleset, setup, after, names, dropped),
+        # what each player was told alone (their hand, what they drew, lines skipped), on
+        # demand: only a ruleset whose report shows it pays for every player's view
+        "own_of": lambda player: ruleset.player_view(setup, player, names.get(player, player), after, events,
+                                                     orders.get(player)),
     }
