@@ -1,5 +1,7 @@
-"""The one place gm asks what time it is. Tests and the demo set GM_NOW (ISO 8601) to
-run turns at chosen moments instead of waiting for real weeks to pass."""
+"""The one place gm asks what time it is. The environment variable GM_NOW (ISO 8601) makes
+every command take a chosen moment for the present, so that tests, the demo and a GM
+replaying a campaign run turns at chosen moments instead of waiting for real weeks to
+pass (docs/commands.md says what it changes and what it does not)."""
 
 from __future__ import annotations
 
@@ -27,7 +29,14 @@ def now() -> datetime:
     if _fixed:
         return _fixed[-1]
     fixed = os.environ.get("GM_NOW")
-    return parse_time(fixed) if fixed else datetime.now(UTC)
+    if not fixed:
+        return datetime.now(UTC)
+    try:
+        return parse_time(fixed)
+    except GmError:
+        # said as what it is: the GM's command named no time, the environment did
+        raise GmError(f"GM_NOW is not a date and time: {fixed!r} (write e.g. 2027-03-28T18:00Z, "
+                      "or unset it to use the clock)") from None
 
 
 @contextlib.contextmanager

@@ -146,4 +146,4 @@ def test_a_message_that_breaks_the_desk_is_kept_and_the_batch_goes_on(campaign, 
     assert "3 new messages" in out and "1 error" in out
     assert table(campaign.folder, "select outcome, count(*) from messages group by outcome") == [
         ("applied", 2), ("error", 1)]
-    assert "UNANSWERED: 1 messages" in campaign("status", now="2027-01-02T12:00:00Z")
+    assert "UNANSWERED: 1 message gm could not handle is kept" in campaign("status", now="2027-01-02T12:00:00Z")

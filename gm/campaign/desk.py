@@ -3,8 +3,8 @@ and at most one reply queued, all in one transaction.
 
 Authentication failures get one reply text whatever the cause, so a stranger learns
 nothing about who plays. Loop-prone mail (auto-replies, bulk, bounces, our own, replies to
-our refusals) and mail with no address to answer are recorded and never answered; refusals
-to one address are capped, so gm cannot be made to mail-bomb anyone.
+our refusals that do not authenticate) and mail with no address to answer are recorded and
+never answered; refusals to one address are capped, so gm cannot be made to mail-bomb anyone.
 """
 
 from __future__ import annotations
@@ -209,9 +209,11 @@ class Desk:
             # nobody to answer (today's reply would go to "" or to a bare word)
             why = f"no usable sender ({mail.sender[:200]!r})" + (f"; {mail.broken[:500]}" if mail.broken else "")
             return Outcome("unreadable", detail=why)
+        # RULES.md 3: a reply to our refusal or help is a person correcting an order, or an
+        # auto-responder that ignores Auto-Submitted; only the password tells them apart
         answered = self._answers_unasked(db, mail)
-        if answered:
-            return Outcome("loop", detail=f"answers our {answered}: an auto-responder's loop")
+        if answered and (mail.hostile or mail.oversize):
+            return _kept_reply(answered)
         reply_to = mail.sender
         if mail.hostile:
             return self._reply(db, mail, now, to=reply_to, template="refusal", outcome="hostile",
@@ -225,9 +227,11 @@ class Desk:
                          "authenticated": False, "ignored": [], **self._refusal_facts([], self.state)},
             )
         parsed = self._orders(mail)
-        if parsed.reset and not parsed.problems:
+        if parsed.reset and not parsed.problems and not answered:
             return self._reset(db, parsed, mail, now)
         player = self._authenticate(db, parsed, mail)
+        if answered and player is None:
+            return _kept_reply(answered)
         syntax = [p.why for p in parsed.problems]
         ignored = [{"line": n, "text": t} for n, t in parsed.ignored]
         has_orders = bool(parsed.commands or parsed.turn is not None)
@@ -358,7 +362,8 @@ class Desk:
 
     def _answers_unasked(self, db: Any, mail: InboundMail) -> str | None:
         """The kind of our refusal or help reply this message's In-Reply-To or References
-        names, if any (RULES.md 3). Replies to acks and reports are orders, and answered."""
+        names, if any (RULES.md 3): such a reply is answered only when it authenticates.
+        Replies to acks, reports and notices are handled as any other message."""
         ids = [i for i in mail.references if i != mail.message_id]
         if not ids:
             return None
@@ -474,6 +479,13 @@ class Desk:
         outbox_id = queue(db, message, kind=template, now=now, player=player, turn=self.state.turn)
         return Outcome(outcome, player=player, detail="; ".join(problems)[:2000], reply=outbox_id,
                        problems=list(problems))
+
+
+def _kept_reply(answered: str) -> Outcome:
+    """A reply to our refusal or help that does not authenticate: kept, never answered
+    (RULES.md 3), and shown to the GM by `gm status` with its sender and subject."""
+    return Outcome("loop", detail=f"answers our {answered}, not authenticated: an auto-responder, "
+                                  "or a correction without the password")
 
 
 def _size(count: int) -> str:

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from .. import clock
+from ..counts import count, one_or_many
 from ..errors import GmError
 from ..mail import gmreport
 from ..mail.mailout import compose, queue
@@ -185,27 +186,41 @@ class Resolution:
     result: Outcome
     orders: dict[str, Any]
     gm_report: str  # the GM's report as text (what --preview prints)
+    # a preview only: why `gm resolve` would refuse the turn now (None: it would resolve it)
+    refused: str | None = None
+
+
+def refusal(campaign: Campaign, state: Any, statuses: list[OrderStatus], *, force: bool = False) -> str | None:
+    """Why `gm resolve` may not resolve the current turn now, or None: the campaign is
+    paused (--force or not), the deadline is still to come, or more than half of the
+    players who must send an order have none (a mailbox not read)."""
+    if campaign.paused():
+        return "the campaign is paused; gm resume [WHEN] goes on"
+    deadline = campaign.deadline()
+    if not force and deadline is not None and clock.now() < deadline:
+        when = deadline_text(deadline, campaign.config.timezone)
+        return f"turn {state.turn} is open until {when['utc']}; use --force to resolve it now"  # type: ignore[index]
+    missing, must = missing_orders(campaign, statuses)
+    if not force and missing and len(missing) * 2 > must:
+        return (f"{len(missing)} of the {count(must, 'player')} who must send an order "
+                f"{one_or_many(len(missing), 'has', 'have')} none "
+                f"({', '.join(missing)}): is the mailbox read? use --force to resolve anyway")
+    return None
 
 
 def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -> Resolution:
-    """Resolve the current turn; queue every report in the same transaction."""
+    """Resolve the current turn; queue every report in the same transaction. A preview
+    saves nothing, so it always runs (paused, before the deadline, orders missing) and
+    says in `refused` whether a resolve now would."""
     state = campaign.state()
     if state.over:
         raise GmError("the campaign is over; there is no turn to resolve")
-    if campaign.paused():
-        raise GmError("the campaign is paused; gm resume [WHEN] goes on")
     now = clock.now()
     deadline = campaign.deadline()
-    if not force and deadline is not None and now < deadline:
-        when = deadline_text(deadline, campaign.config.timezone)
-        raise GmError(f"turn {state.turn} is open until {when['utc']}; use --force to resolve it now")  # type: ignore[index]
     statuses = order_statuses(campaign)
-    missing, must = missing_orders(campaign, statuses)
-    if not force and missing and len(missing) * 2 > must:
-        raise GmError(
-            f"{len(missing)} of the {must} players who must send an order have none "
-            f"({', '.join(missing)}): is the mailbox read? use --force to resolve anyway"
-        )
+    refused = refusal(campaign, state, statuses, force=force)
+    if refused and not preview:
+        raise GmError(refused)
     orders = {s.player: s.order for s in statuses if s.receipt}
     ruleset, setup = campaign.ruleset, campaign.setup
     result = ruleset.resolve(setup, state, orders, SeededChance(setup.seed))
@@ -215,7 +230,7 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
     from ..mail.mailout import render
 
     gm_text = render("gm_report", gm_context)[1]
-    resolution = Resolution(state.turn, result, orders, gm_text)
+    resolution = Resolution(state.turn, result, orders, gm_text, refused)
     if preview:
         return resolution
     config = campaign.config
@@ -300,7 +315,7 @@ def undo(campaign: Campaign, *, force: bool = False) -> int:
     )["n"]
     if sent and not force:
         raise GmError(
-            f"{sent} reports of turn {turn} were already sent; players have seen it. "
+            f"{count(sent, 'report')} of turn {turn} {one_or_many(sent, 'was', 'were')} already sent; players have seen it. "
             "Use --force to undo anyway (the sent reports stay sent)"
         )
     with campaign.store.transaction() as db:

@@ -1,7 +1,8 @@
-"""`gm turn`: the GM's weekly command. Ingest, resolve when due, send, publish, each step
-reporting in one line. Every step is safe to rerun, so after a failure the next run picks
-up where this one stopped, and a turn is never resolved twice: once resolved, the next
-turn is not due until its own deadline or until every order is in."""
+"""`gm turn`: the GM's weekly command, run by hand or from cron. Ingest, resolve when due,
+send, publish, each step reporting in one line. Every step is safe to rerun, so after a
+failure the next run picks up where this one stopped, and a turn is never resolved twice:
+once resolved, the next turn is not due until its own deadline or until every order is in
+(in classic and doubles, where nobody has to write, only at its deadline)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from dataclasses import dataclass, field
 from .. import clock
 from ..errors import GmError
 from .campaign import Campaign, deadline_text
-from .turns import Resolution, awaited, resolve
+from .turns import OrderStatus, Resolution, awaited, order_statuses, resolve
 
 
 @dataclass
@@ -19,22 +20,46 @@ class TurnRun:
     lines: list[str] = field(default_factory=list)
     resolved: bool = False
     refused: str | None = None  # why resolve refused (the GM must act)
+    paused: bool = False  # resolved nothing because the campaign is paused (not a failure)
 
 
-def due(campaign: Campaign) -> tuple[bool, str]:
-    """Whether the current turn may be resolved now, and if not, why not."""
+PAUSED = "the campaign is paused: nothing is resolved until gm resume [WHEN]"
+
+
+def due(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> tuple[bool, str]:
+    """Whether the current turn may be resolved now, and if not, what it waits for: one
+    line for the GM, the same in `gm turn` and `gm status`."""
     state = campaign.state()
     if state.over:
         return False, "the campaign is over"
+    if campaign.paused():
+        return False, PAUSED
     deadline = campaign.deadline()
     if deadline is not None and clock.now() >= deadline:
         return True, ""
-    missing = awaited(campaign)
-    if not missing:
-        return True, ""
+    statuses = order_statuses(campaign) if statuses is None else statuses
     when = deadline_text(deadline, campaign.config.timezone)
     shown = (when["local"] or when["utc"]) if when else "none set"
+    if not campaign.ruleset.resolves_early:
+        # classic, doubles (RULES.md 4.5): nobody has to write, so no message makes the turn
+        # ready; say who wrote what all the same, since the GM is asked "did you get mine?"
+        return False, (f"turn {state.turn} waits for its deadline, {shown} (nobody has to write in "
+                       f"{campaign.ruleset.name}); {_written(campaign, statuses)}")
+    missing = awaited(campaign, statuses)
+    if not missing:
+        return True, ""
     return False, f"turn {state.turn} waits for {', '.join(missing)}; deadline {shown}"
+
+
+def _written(campaign: Campaign, statuses: list[OrderStatus]) -> str:
+    """Who has sent an accepted message this turn and what their order says, and who has not."""
+    sent = [f"{s.player} (order #{s.receipt}: {campaign.ruleset.order_text(s.order)})"
+            for s in statuses if s.receipt]
+    silent = [s.player for s in statuses if not s.receipt and s.in_play]
+    parts = [f"written: {', '.join(sent)}"] if sent else []
+    if silent:
+        parts.append(f"nothing from {', '.join(silent)}")
+    return "; ".join(parts) or "nobody in play"
 
 
 def run_turn(
@@ -46,32 +71,40 @@ def run_turn(
     publish: Callable[[Campaign], str] | None = None,
 ) -> TurnRun:
     """One whole turn. Each step is passed in and returns its one-line summary, so the CLI
-    can wrap steps in progress bars and the demo runs exactly the same path."""
-    if campaign.paused():
-        # CONTRACT.md: a paused campaign refuses `gm turn` whole; `gm ingest` and `gm send`
-        # still answer the mail that comes meanwhile, with a refusal saying it is paused
-        raise GmError("the campaign is paused: nothing is resolved until gm resume [WHEN] "
-                      "(gm ingest and gm send still answer mail meanwhile)")
+    can wrap steps in progress bars and the demo runs exactly the same path.
+
+    A paused campaign still has its mail read and answered (each order with a refusal
+    saying it is paused), its mail sent (the pause notices first of all) and its archive
+    published; only the resolve step does nothing (CONTRACT.md: `gm turn` runs from cron,
+    and a pause is no failure). --force resolves nothing while paused either."""
     run = TurnRun()
     run.lines.append(ingest(campaign))
-    ready, why = due(campaign)
-    if ready or (force and not campaign.state().over):
-        try:
-            # due before the deadline means every order is in: nothing left to guard
-            early = not awaited(campaign)
-            resolution = resolve(campaign, force=force or early)
-        except GmError as error:
-            run.refused = str(error)
-            run.lines.append(f"resolve: refused: {error}")
-        else:
-            run.resolved = True
-            run.lines.append(resolved_summary(resolution))
+    if campaign.paused():
+        run.paused = True
+        run.lines.append(f"resolve: {PAUSED}" + (" (--force too)" if force else ""))
     else:
-        run.lines.append(f"resolve: not yet: {why}")
+        _resolve_step(campaign, run, force=force)
     run.lines.append(send(campaign))
     if publish is not None:
         run.lines.append(publish(campaign))
     return run
+
+
+def _resolve_step(campaign: Campaign, run: TurnRun, *, force: bool) -> None:
+    ready, why = due(campaign)
+    if not (ready or (force and not campaign.state().over)):
+        run.lines.append(f"resolve: not yet: {why}")
+        return
+    try:
+        # due before the deadline means every order is in: nothing left to guard
+        early = campaign.ruleset.resolves_early and not awaited(campaign)
+        resolution = resolve(campaign, force=force or early)
+    except GmError as error:
+        run.refused = str(error)
+        run.lines.append(f"resolve: refused: {error}")
+    else:
+        run.resolved = True
+        run.lines.append(resolved_summary(resolution))
 
 
 def resolved_summary(resolution: Resolution) -> str:

@@ -14,7 +14,8 @@ import click
 from .. import clock
 from ..campaign.campaign import WEAK_SEED, Campaign, deadline_text, start
 from ..campaign.store import command_lock
-from ..campaign.weekly import TurnRun, resolved_summary, run_turn
+from ..campaign.weekly import TurnRun, due, resolved_summary, run_turn
+from ..counts import count, one_or_many
 from ..errors import GmError
 from ..progress import Progress
 from ..rules.registry import DEFAULT
@@ -23,12 +24,12 @@ UNANSWERED_WHY = {
     "capped": "past the refusals a day to one address, not answered",
     "hostile": "too large, too deep or unreadable as mail, refused unread",
     "unreadable": "no usable sender, not answered",
-    "loop": "auto-replies, bounces, bulk mail or answers to our refusals, not answered",
+    "loop": "auto-replies, bounces, bulk mail, our own, or replies to our refusals that do not authenticate; "
+            "not answered",
 }
-
-
-def plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+# gm status lists kept mail by sender and subject (RULES.md 3), this many lines a kind at
+# most: a flood of forged mail must not bury the rest of the summary
+KEPT_LINES = 20
 
 
 @contextlib.contextmanager
@@ -126,8 +127,10 @@ def start_cmd(ctx: click.Context) -> None:
         finally:
             campaign.close()
     config = campaign.config
-    click.echo(f"started {data['campaign']}: {plural(len(config.players), 'player')}, "
-               f"{plural(len(data['boards']), 'board')}, passwords issued to {len(issued)}")
+    passwords = (f"{one_or_many(len(issued), 'a password', 'passwords')} issued to {count(len(issued), 'player')}"
+                 if issued else "no password issued (campaign.yaml gives every player one)")
+    click.echo(f"started {data['campaign']}: {count(len(config.players), 'player')}, "
+               f"{count(len(data['boards']), 'board')}, {passwords}")
     if config.seed < WEAK_SEED:
         click.echo(f"warning: the seed {config.seed} is below 2^64 and can be guessed from the published "
                    f"outcomes; leave seed out of campaign.yaml and gm start draws {config.ruleset.seed_bits} random bits",
@@ -182,7 +185,7 @@ def ingest_summary(report) -> str:
     parts = ", ".join(f"{n} {what}" for what, n in sorted(report.outcomes.items()) if what != "seen")
     seen = report.outcomes.get("seen", 0)
     new = report.total - seen
-    line = f"ingest: {new} new message{'s' if new != 1 else ''}" + (f" ({parts})" if parts else "")
+    line = f"ingest: {count(new, 'new message')}" + (f" ({parts})" if parts else "")
     if seen:
         line += f"; {seen} already recorded"
     if report.errors:
@@ -211,7 +214,7 @@ def orders_cmd(ctx: click.Context, full: bool) -> None:
             return
         statuses = order_statuses(campaign)
     click.echo(f"turn {state.turn}: {sum(s.complete for s in statuses if s.must_send)} of "
-               f"{sum(s.must_send for s in statuses)} orders in")
+               f"{count(sum(s.must_send for s in statuses), 'order')} in")
     for s in statuses:
         mark = "ok  " if s.complete else "MISSING" if s.must_send else "nothing needed"
         line = f"  {s.player:<16} {mark}"
@@ -233,7 +236,11 @@ def remind_cmd(ctx: click.Context) -> None:
 
     with opened(ctx) as campaign:
         missing = remind(campaign)
-    click.echo(f"reminders queued for {len(missing)} players" + (f": {', '.join(missing)}" if missing else ""))
+    if not missing:
+        click.echo("no reminder queued: every player who must send an order has one")
+        return
+    click.echo(f"{one_or_many(len(missing), 'a reminder', 'reminders')} queued for {count(len(missing), 'player')}: "
+               f"{', '.join(missing)}")
 
 
 @click.command("resolve")
@@ -243,8 +250,10 @@ def remind_cmd(ctx: click.Context) -> None:
 def resolve_cmd(ctx: click.Context, preview: bool, force: bool) -> None:
     """Resolve the current turn and queue every report.
 
-    Refuses before the deadline, and when more than half of the players who must send a
-    order have none (a broken mailbox must not play a whole turn as missed orders), unless --force.
+    Refuses before the deadline, and when more than half of the players who must send an
+    order have none (a broken mailbox must not play a whole turn as missed orders), unless
+    --force; a paused campaign resolves nothing, --force or not. --preview saves nothing, so
+    it always runs, and says whether a resolve now would go ahead.
     Example: gm -C campaigns/spring-2027 resolve --preview
     """
     from ..campaign.turns import resolve
@@ -253,7 +262,10 @@ def resolve_cmd(ctx: click.Context, preview: bool, force: bool) -> None:
         resolution = resolve(campaign, force=force, preview=preview)
     if preview:
         click.echo(resolution.gm_report)
-        click.echo("(preview: nothing was saved)")
+        command = "gm resolve --force" if force else "gm resolve"
+        click.echo("(preview: nothing was saved; "
+                   + (f"{command} would refuse now: {resolution.refused})" if resolution.refused
+                      else f"{command} would resolve the turn now)"))
         return
     click.echo(resolved_summary(resolution))
 
@@ -296,7 +308,8 @@ def run_send(campaign: Campaign):
 def send_summary(report) -> str:
     line = f"send: {report.sent} delivered"
     if report.temporary:
-        line += f", {report.temporary} kept for the next run (temporary failures)"
+        line += (f", {report.temporary} kept for the next run "
+                 f"({one_or_many(report.temporary, 'a temporary failure', 'temporary failures')})")
     if report.permanent:
         line += f", {len(report.permanent)} refused for good"
     return line
@@ -360,8 +373,8 @@ def status_cmd(ctx: click.Context) -> None:
         # CONTRACT.md's state keys are every ruleset's, so this summary fits them all
         config, data, notes = campaign.config, campaign.state_json(), campaign.state_notes()
         names = campaign.names()
-        click.echo(f"{config.title} ({config.id}), {config.ruleset_name}, {plural(len(config.players), 'player')}"
-                   + (f", {plural(len(config.observers), 'observer')}" if config.observers else ""))
+        click.echo(f"{config.title} ({config.id}), {config.ruleset_name}, {count(len(config.players), 'player')}"
+                   + (f", {count(len(config.observers), 'observer')}" if config.observers else ""))
         if data["over"]:
             click.echo(f"over after turn {data['turn'] - 1}")
         elif data["paused"]:
@@ -371,9 +384,15 @@ def status_cmd(ctx: click.Context) -> None:
             click.echo(f"turn {data['turn']}, deadline {(text['local'] or text['utc']) if text else '-'}")
         if not data["over"]:
             statuses = order_statuses(campaign)
-            click.echo(f"orders: {sum(s.complete for s in statuses if s.must_send)} of "
-                       f"{sum(s.must_send for s in statuses)} orders in; "
-                       f"{sum(1 for s in statuses if s.receipt)} players have written")
+            written, must = sum(1 for s in statuses if s.receipt), sum(s.must_send for s in statuses)
+            if must or campaign.ruleset.resolves_early:
+                orders = f"{sum(s.complete for s in statuses if s.must_send)} of {count(must, 'order')} in"
+            else:
+                orders = f"nobody has to write in {config.ruleset_name}"
+            click.echo(f"orders: {orders}; {count(written, 'player')} {one_or_many(written, 'has', 'have')} written")
+            # what `gm turn` would do now, in its own words: the two never disagree
+            ready, why = due(campaign, statuses)
+            click.echo(f"gm turn: resolves turn {data['turn']}" if ready else f"gm turn: not yet: {why}")
             for line in _mail_lines(campaign, data, statuses):
                 click.echo(line)
         for board_id, board in data["boards"].items():
@@ -388,21 +407,48 @@ def status_cmd(ctx: click.Context) -> None:
             click.echo(f"  {names.get(player, player):<20} {where}{place}")
         failing = campaign.store.rows("select id, email, failing from players where failing is not null")
         broken = campaign.store.one("select count(*) as n from messages where outcome = 'error'")["n"]
-        # mail kept but not answered, for the GM to look at (RULES.md 3)
-        unanswered = campaign.store.rows(
-            "select outcome, count(*) as n from messages where outcome in ('capped', 'hostile', 'unreadable', 'loop') "
-            "group by outcome order by outcome")
+        kept = _kept_lines(campaign)
         queued = campaign.store.one("select count(*) as n from outbox where status = 'queued'")["n"]
         failed = campaign.store.one("select count(*) as n from outbox where status = 'failed'")["n"]
     click.echo(f"outbox: {queued} queued, {failed} refused for good")
     for row in failing:
         click.echo(f"FAILING address {row['email']} ({row['id']}): {row['failing']}")
     if broken:
-        click.echo(f"UNANSWERED: {broken} messages gm could not handle are kept in the database "
-                   "(messages with outcome 'error')")
-    for row in unanswered:
-        click.echo(f"kept: {row['n']} {row['outcome']} message{'s' if row['n'] != 1 else ''} "
-                   f"({UNANSWERED_WHY[row['outcome']]})")
+        click.echo(f"UNANSWERED: {count(broken, 'message')} gm could not handle "
+                   f"{one_or_many(broken, 'is', 'are')} kept in the database (messages with outcome 'error')")
+    for line in kept:
+        click.echo(line)
+
+
+def _kept_lines(campaign: Campaign) -> list[str]:
+    """Mail kept but not answered (RULES.md 3), for the GM to look at: per kind a count and
+    why, then each sender and subject (the same ones once, with how many), newest first."""
+    lines = []
+    for outcome, why in sorted(UNANSWERED_WHY.items()):
+        rows = campaign.store.rows(
+            # a loop's detail says which kind (a bounce, our own, a reply to a refusal); others' vary
+            # message by message (a cap's count), so they group by sender and subject alone
+            "select sender, subject, case when outcome = 'loop' then detail end as detail, count(*) as n, "
+            "max(received_at) as last from messages where outcome = ? group by 1, 2, 3 order by last desc, sender",
+            (outcome,))
+        if not rows:
+            continue
+        total = sum(row["n"] for row in rows)
+        lines.append(f"kept: {count(total, outcome + ' message')} ({why})")
+        for row in rows[:KEPT_LINES]:
+            times = f" (x{row['n']})" if row["n"] > 1 else ""
+            detail = f": {_short(row['detail'])}" if row["detail"] else ""
+            lines.append(f"  {row['sender'] or '(no sender)'}, \"{_short(row['subject']) or '(no subject)'}\""
+                         f"{times}{detail}")
+        if len(rows) > KEPT_LINES:
+            rest = sum(row["n"] for row in rows[KEPT_LINES:])
+            lines.append(f"  and {count(rest, 'more message')} from other senders or with other subjects")
+    return lines
+
+
+def _short(text: str | None, width: int = 100) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _mail_lines(campaign: Campaign, data: dict, statuses) -> list[str]:
@@ -443,8 +489,11 @@ def turn_cmd(ctx: click.Context, force: bool) -> None:
     """One whole turn: ingest new mail, resolve when due, send, publish.
 
     The turn is due at its deadline, or earlier once every player who still moves has an
-    accepted order for it with everything they must send. Safe to rerun after any failure:
-    it picks up where it stopped and never resolves a turn twice.
+    accepted order for it with everything they must send (in classic and doubles, where
+    nobody has to write, only at its deadline). A paused campaign has its mail read,
+    answered and sent and its archive published, resolves nothing and exits 0, so cron can
+    run it every day. Exits 1 when resolve refused a due turn (the GM must act). Safe to
+    rerun after any failure: it picks up where it stopped and never resolves a turn twice.
     Example: gm -C campaigns/spring-2027 turn
     """
     with opened(ctx) as campaign:
@@ -459,7 +508,7 @@ def publish_step(campaign: Campaign) -> str:
     from ..publish.write import publish
 
     where, report = publish(campaign)
-    return (f"publish: {where / 'index.html'} ({len(report.written)} pages written, "
+    return (f"publish: {where / 'index.html'} ({count(len(report.written), 'page')} written, "
             f"{len(report.unchanged)} unchanged)")
 
 

@@ -162,6 +162,10 @@ class Ruleset(ABC):
     # a folder laid out like gm's templates/ (mail/<name>/..., calendar/<name>/...), searched
     # before gm's own: for a ruleset installed or registered from outside gm
     templates: ClassVar[str | None] = None
+    # RULES.md 2.4: a turn may be resolved before its deadline once every player in play has
+    # an accepted message for it. False where nobody has to write (classic, doubles: RULES.md
+    # 4.5): a message then says nothing about being ready, so the turn waits for its deadline
+    resolves_early: ClassVar[bool] = True
 
     @abstractmethod
     def parse_options(self, raw: Mapping[str, Any]) -> Any:

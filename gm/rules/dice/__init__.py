@@ -323,6 +323,7 @@ class Dice(Ruleset):
     option_keys: ClassVar[tuple[str, ...]] = tuple(DiceOptions.__dataclass_fields__)
     one_board = True
     hidden_boards = False
+    resolves_early = False  # nobody must write (RULES.md 4.5): a turn waits for its deadline
     dice_per_throw: ClassVar[int] = 1
 
     # -- what a subclass says ---------------------------------------------------------

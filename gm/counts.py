@@ -1,0 +1,18 @@
+"""Counts in the GM's own output: the lines `gm turn`, `gm status`, `gm start` and the other
+commands print, and the one-line refusals of GM commands. "1 player", "2 players", never
+"1 players". (Every word a player reads is in templates/, which count for themselves.)"""
+
+from __future__ import annotations
+
+__all__ = ["count", "one_or_many"]
+
+
+def one_or_many(n: int, one: str, many: str) -> str:
+    """`one` when n is 1, else `many`: for the verb or noun that follows a count."""
+    return one if n == 1 else many
+
+
+def count(n: int, noun: str, plural: str | None = None) -> str:
+    """`n` and its noun in agreement: count(1, "player") is "1 player", count(3, "reply",
+    "replies") "3 replies". The plural is the noun and an s unless given."""
+    return f"{n} {one_or_many(n, noun, plural or noun + 's')}"
