@@ -5,6 +5,7 @@ queues the mail that tells the people concerned, all in one transaction."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from datetime import datetime
@@ -12,9 +13,17 @@ from typing import Any
 
 from .. import clock
 from ..errors import GmError
+from ..mail.calendar import deadline_attachment, meets_deadline
 from ..mail.mailout import compose, queue
-from .campaign import Campaign, deadline_text, hash_password, issue_password, next_deadline
-from .config import EMAIL_PATTERN, ID_PATTERN
+from .campaign import (
+    Campaign,
+    deadline_text,
+    hash_password,
+    issue_password,
+    next_deadline,
+    welcome_context,
+)
+from .config import EMAIL_PATTERN, ID_PATTERN, PlayerConfig
 from .store import dumps
 
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
@@ -23,6 +32,11 @@ _CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
 NOTICE_KIND = "notice"
 SEAT_KIND = "welcome"
 PASSWORD_KIND = "reset"
+# An observer's welcome: its outbox rows are the record of who was welcomed (welcome_observers)
+OBSERVER_KIND = "observer-welcome"
+# The commands that change a turn's deadline: each later calendar file of that turn must
+# carry a higher SEQUENCE for calendars to take it as the newer (deadline_sequence)
+_DEADLINE_MOVES = ("deadline", "resume")
 
 
 # -- players ----------------------------------------------------------------------------
@@ -57,12 +71,57 @@ def replace_player(campaign: Campaign, old: str, new: str, *, name: str, email: 
         # the open turn's standing order stays with the seat until NEW sends one
         db.execute("update orders set player = ? where turn = ? and player = ?", [new, turn, holder.id])
         _log(db, now, turn, "replace", new, {"old": holder.id, "new": new, "name": name, "email": address})
-        seat_context = {"old": {"id": holder.id, "name": holder.name}, "from_turn": turn}
-        _tell(campaign, db, now, to=address, template="admin_seat", kind=SEAT_KIND, player=new,
-              context=seat_context | {"player": {"id": new, "name": name}, "password": password})
+        seated = _seated(campaign, holder.id, PlayerConfig(new, name, address, extra=holder.extra))
+        _welcome_holder(seated, db, now, new=new, name=name, email=address, password=password,
+                        old=holder, state=renamed)
         _tell(campaign, db, now, to=holder.email, template="admin_replaced", kind=NOTICE_KIND, player=holder.id,
-              context=seat_context | {"player": {"id": holder.id, "name": holder.name}, "new": {"id": new, "name": name}})
+              context={"player": {"id": holder.id, "name": holder.name}, "from_turn": turn,
+                       "new": {"id": new, "name": name}})
+    campaign.config = seated.config
     return new
+
+
+def _seated(campaign: Campaign, old: str, holder: PlayerConfig) -> Campaign:
+    """The campaign as it stands once `holder` holds `old`'s seat, on the same database:
+    its configuration (and so its setup, names and facts) lists the new holder where the
+    old one was, as the next command that opens the campaign reads it."""
+    players = tuple(holder if p.id == old else p for p in campaign.config.players)
+    return dataclasses.replace(campaign, config=dataclasses.replace(campaign.config, players=players))
+
+
+def _welcome_holder(campaign: Campaign, db: Any, now: datetime, *, new: str, name: str, email: str,
+                    password: str, old: Any, state: Any) -> None:
+    """The ruleset's own welcome, as a player gets it at gm start, for the seat as it stands
+    now (the turn, its deadline, its pieces, what only its holder sees), with the handover:
+    whose seat it was and the order standing for the open turn, spelled out as an
+    acknowledgement spells it. `campaign` is the seated one (_seated)."""
+    from .desk import order_view, standing_order
+
+    ruleset, setup = campaign.ruleset, campaign.setup
+    paused = campaign.paused()
+    deadline = None if paused else campaign.deadline()
+    zone = campaign.config.timezone
+    order, receipt = standing_order(campaign, state.turn, new)
+    facts = ruleset.state_json(setup, state)
+    pieces = [{"board": board, "square": seat["square"], "finished": bool(seat.get("finished")),
+               "placing": seat.get("placing")}
+              for board, data in facts.get("boards", {}).items()
+              if (seat := data.get("players", {}).get(new)) is not None]
+    handover = {"old": {"id": old.id, "name": old.name}, "from_turn": state.turn, "sent": receipt > 0,
+                "order": order_view(campaign, new, state), "pieces": pieces, "paused": paused}
+    context = welcome_context(campaign, deadline) | {
+        "player": {"id": new, "name": name}, "password": password, "handover": handover,
+        "deadline": deadline_text(deadline, zone), "seats": campaign.seat_changes(),
+        "own": ruleset.player_view(setup, new, name, state, (), order),
+    }
+    attachments = []
+    if meets_deadline(ruleset, setup, state, new):
+        attachments = deadline_attachment(context, player=new, turn=state.turn, deadline=deadline, now=now,
+                                          sequence=deadline_sequence(campaign, state.turn))
+    message = compose(sender=campaign.config.mail.sender, to=email, template="welcome", now=now,
+                      context=context | {"calendar": attachments[0][3] if attachments else None},
+                      attachments=attachments)
+    queue(db, message, kind=SEAT_KIND, now=now, player=new, turn=state.turn)
 
 
 def drop_player(campaign: Campaign, player: str) -> str:
@@ -232,28 +291,80 @@ def _shared(campaign: Campaign) -> dict[str, Any]:
 
 def _tell(campaign: Campaign, db: Any, now: datetime, *, to: str, template: str, kind: str,
           context: dict[str, Any], player: str | None = None, zone: str | None = None,
-          shared: dict[str, Any] | None = None) -> None:
+          shared: dict[str, Any] | None = None, calendar_turn: int | None = None, sequence: int = 0) -> None:
+    """One notice. With `calendar_turn`, the deadline it tells goes with it as that turn's
+    calendar file for `player` (the templates say so through `calendar`)."""
     config = campaign.config
     shared = shared or _shared(campaign)
     deadline = context.pop("deadline", shared["deadline"])
     if zone is None:
         holder = config.player(player) if player else None
         zone = holder.timezone if holder and holder.timezone else config.timezone
+    context = shared["basics"] | {"deadline": deadline_text(deadline, zone), "player": None} | context
+    attachments = []
+    if calendar_turn is not None and player is not None:
+        attachments = deadline_attachment(context, player=player, turn=calendar_turn, deadline=deadline, now=now,
+                                          sequence=sequence)
     message = compose(sender=config.mail.sender, to=to, template=template, now=now,
-                      context=shared["basics"] | {"deadline": deadline_text(deadline, zone),
-                                                  "player": None} | context)
+                      context=context | {"calendar": attachments[0][3] if attachments else None},
+                      attachments=attachments)
     queue(db, message, kind=kind, now=now, player=player, turn=shared["turn"])
 
 
 def _tell_everyone(campaign: Campaign, db: Any, now: datetime, template: str, context: dict[str, Any], *,
                    deadline: datetime | None) -> None:
-    """Every player still in the game and every observer."""
+    """Every player still in the game and every observer. A notice that sets a deadline
+    carries it as a calendar file to each player who still has it to meet."""
     config, shared, dropped = campaign.config, _shared(campaign), campaign.dropped_players()
+    ruleset, setup, state = campaign.ruleset, campaign.setup, campaign.state()
+    sequence = deadline_sequence(campaign, state.turn) if deadline else 0
+    welcome_observers(campaign, db, now)
     for player in config.players:
-        if player.id not in dropped:
-            _tell(campaign, db, now, to=player.email, template=template, kind=NOTICE_KIND, player=player.id,
-                  zone=player.timezone or config.timezone, shared=shared,
-                  context=context | {"player": {"id": player.id, "name": player.name}, "deadline": deadline})
+        if player.id in dropped:
+            continue
+        calendar = deadline is not None and meets_deadline(ruleset, setup, state, player.id)
+        _tell(campaign, db, now, to=player.email, template=template, kind=NOTICE_KIND, player=player.id,
+              zone=player.timezone or config.timezone, shared=shared, calendar_turn=state.turn if calendar else None,
+              sequence=sequence, context=context | {"player": {"id": player.id, "name": player.name},
+                                                     "deadline": deadline})
     for observer in config.observers:
         _tell(campaign, db, now, to=observer.email, template=template, kind=NOTICE_KIND, shared=shared,
               context=context | {"observer": {"name": observer.name}, "deadline": deadline})
+
+
+def deadline_sequence(campaign: Campaign, turn: int) -> int:
+    """How many times the GM has set `turn`'s deadline again (gm deadline, gm resume): the
+    SEQUENCE of that turn's calendar files, so each new one supersedes the last (RFC 5545
+    3.8.7.4) and a reminder sent after a move does not bring the old time back."""
+    marks = ", ".join("?" * len(_DEADLINE_MOVES))
+    row = campaign.store.one(f"select count(*) as n from admin where turn = ? and command in ({marks})",
+                             (turn, *_DEADLINE_MOVES))
+    return row["n"] if row else 0
+
+
+# -- observers ---------------------------------------------------------------------------
+
+
+def welcome_observers(campaign: Campaign, db: Any, now: datetime) -> list[str]:
+    """Queue a welcome to every observer campaign.yaml lists who has had none: the rules,
+    the archive's address, the game as it stands. Observers are free to edit at any time
+    (CONTRACT "Fixed at start"), so this runs at gm start and again at each command that
+    mails them or sends mail; the outbox row of each welcome is the record that its address
+    was welcomed, once. Returns the addresses welcomed now."""
+    welcomed = {r["recipient"] for r in campaign.store.rows(
+        "select recipient from outbox where kind = ?", (OBSERVER_KIND,))}
+    # one welcome per address, however often campaign.yaml lists it
+    new = list({o.email: o for o in campaign.config.observers if o.email not in welcomed}.values())
+    if not new:
+        return []
+    state, paused = campaign.state(), campaign.paused()
+    deadline = None if paused or state.over else campaign.deadline()
+    context = welcome_context(campaign, deadline) | {
+        "seats": campaign.seat_changes(), "next_turn": None if state.over else state.turn, "paused": paused,
+        "player": None,
+    }
+    for observer in new:
+        message = compose(sender=campaign.config.mail.sender, to=observer.email, template="observer_welcome",
+                          context=context | {"observer": {"name": observer.name}}, now=now)
+        queue(db, message, kind=OBSERVER_KIND, now=now, turn=state.turn)
+    return [o.email for o in new]

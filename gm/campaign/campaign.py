@@ -202,7 +202,8 @@ class Campaign:
         return tuple(
             {"player": rows[-1]["player"], "name": names.get(rows[-1]["player"], rows[-1]["name"]),
              "held_by": [{"player": r["player"], "name": names.get(r["player"], r["name"]),
-                          "from_turn": r["from_turn"], "until_turn": r["until_turn"]} for r in rows]}
+                          "from_turn": r["from_turn"], "until_turn": r["until_turn"],
+                          "left_order": bool(r["left_order"])} for r in rows]}
             for rows in self._seat_rows() if len(rows) > 1)
 
     def opening_view(self) -> Any:
@@ -240,11 +241,13 @@ class Campaign:
 
     def holders(self) -> list[dict[str, Any]]:
         """Who held which seat when: one row per holder (seat, player, name, from_turn,
-        until_turn: the last turn they held it, None for the current holder), by seat,
-        each seat's holders oldest first and its current holder last."""
+        until_turn: the last turn they held it, None for the current holder; left_order:
+        whether the turn after until_turn was resolved with the order this holder had sent
+        for it, which stood for the seat's next holder), by seat, each seat's holders oldest
+        first and its current holder last."""
         return self.store.rows(
-            "select seat, id as player, name, from_turn, until_turn from players "
-            "order by seat, replaced_by is null, from_turn, rowid")
+            "select seat, id as player, name, from_turn, until_turn, " + _LEFT_ORDER + " as left_order "
+            "from players p order by seat, replaced_by is null, from_turn, rowid")
 
     def player_state_json(self, player: str) -> dict[str, Any]:
         """`gm state --json --player ID` (CONTRACT.md, Unleashed): what `player` may see,
@@ -293,6 +296,18 @@ class Campaign:
         return result
 
 
+# Whether a former holder's order was played after they left (Campaign.holders): the seat's
+# last order for the turn after `until_turn` came in a message of theirs, and that turn is
+# resolved. The order stays the seat's when it changes hands (admin.replace_player).
+_LEFT_ORDER = (
+    "coalesce((select m.player = p.id from orders o join messages m on m.id = o.message"
+    " where p.until_turn is not null and o.turn = p.until_turn + 1"
+    " and o.player in (select q.id from players q where q.seat = p.seat)"
+    " and exists (select 1 from turns t where t.turn = o.turn)"
+    " order by o.receipt desc, o.message desc limit 1), 0)"
+)
+
+
 def _seats(fixed: Fixed, rows: list[dict[str, Any]], email_changes: list[dict[str, Any]]):
     """Every id and address each seat has had (fixed.Seats), from the players table (one
     row per holder) and the addresses `gm player email` replaced."""
@@ -338,7 +353,11 @@ def next_deadline(config: CampaignConfig, after: datetime) -> datetime:
 
 def start(folder: Path) -> tuple[Campaign, list[str]]:
     """Check everything, create the state, issue passwords, publish the commitments and
-    queue a welcome to each player and a summary to the GM."""
+    queue a welcome to each player (with the deadline as a calendar file) and observer,
+    and a summary to the GM."""
+    from ..mail.calendar import deadline_attachment, meets_deadline
+    from .admin import welcome_observers
+
     config = load_config(folder)
     if (folder / DB_NAME).exists():
         existing = Store(folder / DB_NAME)
@@ -418,19 +437,20 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
             )
         context = welcome_context(campaign, deadline)
         for player in config.players:
-            message = compose(
-                sender=config.mail.sender,
-                to=player.email,
-                template="welcome",
-                # the deadline in the player's own zone, as their reports give it
-                context=context | {"player": player, "password": issued.get(player.id),
-                                   "deadline": deadline_text(deadline, player.timezone),
-                                   # what the start dealt this player alone (unleashed: a hand)
-                                   "own": ruleset.player_view(config.setup, player.id, player.name, opening.state,
-                                                              (), ruleset.empty_order())},
-                now=now,
-            )
+            # the deadline in the player's own zone, as their reports give it
+            mail = context | {"player": player, "password": issued.get(player.id),
+                              "deadline": deadline_text(deadline, player.timezone),
+                              # what the start dealt this player alone (unleashed: a hand)
+                              "own": ruleset.player_view(config.setup, player.id, player.name, opening.state,
+                                                         (), ruleset.empty_order())}
+            calendar = (deadline_attachment(mail, player=player.id, turn=state.turn, deadline=deadline, now=now)
+                        if meets_deadline(ruleset, config.setup, state, player.id) else [])
+            message = compose(sender=config.mail.sender, to=player.email, template="welcome", now=now,
+                              context=mail | {"calendar": calendar[0][3] if calendar else None},
+                              attachments=calendar)
             queue(db, message, kind="welcome", now=now, player=player.id)
+        # observers listed now are welcomed now; one added later, at the next command that mails
+        welcome_observers(campaign, db, now)
         gm_message = compose(
             sender=config.mail.sender,
             to=config.mail.sender,
@@ -450,6 +470,7 @@ def welcome_context(campaign: Campaign, deadline: datetime) -> dict[str, Any]:
         "players": [{"id": p.id, "name": p.name} for p in config.players],
         "seats": (),  # who held a seat when (PlayerMail.seats): nobody yet at the start
         "handover": None,  # a seat's new holder's part (admin.replace_player): none at the start
+        "calendar": None,  # the attached calendar file's name (gm.mail.calendar), if any
         "commitments": {
             "seed": campaign.row()["seed_commitment"],
             "boards": {r["id"]: r["commitment"] for r in campaign.store.rows("select * from boards")

@@ -4,6 +4,7 @@ reports queued in the same transaction) and undoing the last one."""
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from typing import Any
@@ -16,6 +17,7 @@ from ..mail.mailout import compose, queue
 from ..mail.views import BoardSize, PlayerMail, PlayerRef, deadline_view
 from ..rules.base import INLINE_PLAYERS, Outcome, Ruleset
 from ..rules.chance import SeededChance
+from .admin import deadline_sequence, welcome_observers
 from .campaign import Campaign, deadline_text, next_deadline
 from .desk import order_view, standing_order
 from .store import dumps, record_digest
@@ -81,6 +83,7 @@ def remind(campaign: Campaign) -> list[str]:
     state, deadline = campaign.state(), campaign.deadline()
     turn = state.turn
     basics = campaign.mail_basics()
+    sequence = deadline_sequence(campaign, turn)
     with campaign.store.transaction() as db:
         for player_id in missing:
             player = config.player(player_id)
@@ -94,18 +97,20 @@ def remind(campaign: Campaign) -> list[str]:
                 template="reminder",
                 context=mail.context(),
                 now=now,
-                attachments=_deadline_attachment(campaign, mail, now),
+                attachments=_deadline_attachment(mail, now, deadline=deadline, sequence=sequence),
             )
             queue(db, message, kind="reminder", now=now, player=player_id, turn=turn)
     return missing
 
 
 def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *, state: Any,
-                  deadline: datetime | None, **parts: Any) -> PlayerMail:
+                  deadline: datetime | None, dropped: Collection[str] = (), **parts: Any) -> PlayerMail:
     """A player's mail context: public facts (`basics`: Campaign.mail_basics), their own,
     and the deadline in their terms. A PlayerMail has no field for anything hidden
-    (views.py), so no template can leak it. The basics, state and deadline are passed in:
-    read per player they made a turn cost players squared."""
+    (views.py), so no template can leak it. The basics, state, deadline and dropped
+    players are passed in: read per player they made a turn cost players squared."""
+    from ..mail.calendar import meets_deadline
+
     config = campaign.config
     player = config.player(player_id)
     assert player is not None
@@ -120,7 +125,7 @@ def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *,
         player=PlayerRef(player.id, player.name),
         deadline=deadline_view(deadline_text(deadline, player.timezone)),
         next_turn=None if state.over else state.turn,
-        calendar=deadline is not None and not state.over,
+        calendar=deadline is not None and meets_deadline(campaign.ruleset, campaign.setup, state, player_id, dropped),
         archive_url=basics.get("archive_url"),
         seats=basics.get("seats", ()),
         **parts,
@@ -148,24 +153,18 @@ def _table(config: Any, basics: dict[str, Any], view: Any) -> tuple[str, str, st
     return (template.render(context), "text", "plain", f"{basics['campaign']}-turn-{turns}-players.txt")
 
 
-def _deadline_attachment(campaign: Campaign, mail: PlayerMail, now: datetime, *,
-                         deadline: datetime | None = None) -> list[tuple[bytes, str, str, str]]:
-    """The deadline as an .ics file, when there is one: same UID per player and turn, so a
-    reminder updates the entry a report made. `deadline`: the campaign's, when the caller
-    has it (read per player it made a turn cost a query per report)."""
-    from ..mail.calendar import deadline_ics
-    from ..mail.mailout import render_text
+def _deadline_attachment(mail: PlayerMail, now: datetime, *, deadline: datetime | None,
+                         sequence: int) -> list[tuple[bytes, str, str, str]]:
+    """The deadline as an .ics file, when the player has one to meet (mail.calendar): same
+    UID per player and turn, so a reminder updates the entry a report made; `sequence`
+    counts the GM's moves of that deadline (admin.deadline_sequence). The deadline and the
+    sequence are the caller's, read once: per player they made a turn cost a query per report."""
+    from ..mail.calendar import deadline_attachment
 
-    deadline = deadline or campaign.deadline()
-    if not mail.calendar or deadline is None:
+    if not mail.calendar or mail.next_turn is None:
         return []
-    summary, description = render_text("calendar/deadline.txt", mail.context())
-    domain = mail.gm_address.rpartition("@")[2] or "gm.invalid"
-    data = deadline_ics(
-        uid=f"{mail.campaign}-turn-{mail.next_turn}-{mail.player.id}@{domain}",
-        summary=summary, description=description, deadline=deadline, stamp=now,
-    )
-    return [(data, "text", "calendar", f"{mail.campaign}-turn-{mail.next_turn}-deadline.ics")]
+    return deadline_attachment(mail.context(), player=mail.player.id, turn=mail.next_turn,
+                               deadline=deadline, now=now, sequence=sequence)
 
 
 def following_deadline(config: Any, deadline: datetime | None, now: datetime) -> datetime:
@@ -259,21 +258,27 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
         # the reports say who held a seat when (reminders and replies need not)
         basics = campaign.mail_basics() | {"seats": campaign.seat_changes()}
         table = _table(config, basics, view)
+        # a player who left (gm player drop) still reads the reports, but has no deadline
+        dropped = campaign.dropped_players()
+        sequence = deadline_sequence(campaign, result.state.turn)
         for player in config.players:
             own = ruleset.player_view(setup, player.id, player.name, result.state, result.events,
                                       orders.get(player.id))
             mail = _mail_context(campaign, player.id, basics, state=result.state, deadline=new_deadline,
-                                 view=view, own=own, table=table[3] if table else None)
+                                 dropped=dropped, view=view, own=own, table=table[3] if table else None)
             message = compose(
                 sender=config.mail.sender,
                 to=player.email,
                 template=template,
                 context=mail.context(),
                 now=now,
-                attachments=([table] if table else []) + _deadline_attachment(campaign, mail, now, deadline=new_deadline),
+                attachments=([table] if table else []) + _deadline_attachment(mail, now, deadline=new_deadline,
+                                                                              sequence=sequence),
             )
             # kind stays "report" for the final results too: undo withdraws reports by kind
             queue(db, message, kind="report", now=now, player=player.id, turn=state.turn)
+        # an observer added to campaign.yaml since the last mail is welcomed before the report
+        welcome_observers(campaign, db, now)
         # observers (campaign.yaml) read the public part only: no field of theirs holds a hand
         observed = basics | {"view": view, "player": None, "next_turn": None if result.state.over else result.state.turn,
                              "deadline": deadline_view(deadline_text(new_deadline, config.timezone)),

@@ -56,6 +56,11 @@ def mark_sent(db, row: dict) -> None:
 
 
 def send(campaign: Campaign, *, progress: Progress = QUIET) -> SendReport:
+    from ..campaign.admin import welcome_observers
+
+    # an observer campaign.yaml lists since the last command that mailed is welcomed now
+    with campaign.store.transaction() as db:
+        welcome_observers(campaign, db, clock.now())
     rows = campaign.store.rows("select id, kind, recipient, raw from outbox where status = 'queued' order by id")
     parts: dict[bytes, bytes] = {}  # a turn's table of every player, read once for all its reports
     for row in rows:

@@ -125,7 +125,7 @@ def _turn_page(view: Any) -> str:
 
 
 # Mail that carries the ruleset's rules, so a player without an archive still has them
-RULES_ATTACHED = ("help", "welcome")
+RULES_ATTACHED = ("help", "welcome", "observer_welcome")
 
 
 def _once():

@@ -86,11 +86,13 @@ class Revealed:
 
 @dataclass(frozen=True)
 class FormerHolder:
-    """Someone who held a seat before its current holder, up to and including `until_turn`."""
+    """Someone who held a seat before its current holder, up to and including `until_turn`;
+    `left_order`: the turn after it was played with the order they had sent for it."""
 
     player: str
     name: str
     until_turn: int
+    left_order: bool = False
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,7 @@ class Holder:
     name: str
     from_turn: int | None
     until_turn: int | None  # None for the current holder
+    left_order: bool = False  # the turn after until_turn played the order they left
 
 
 @dataclass(frozen=True)
@@ -455,7 +458,8 @@ def _formers(holders: Sequence[Holder]) -> dict[str, tuple[FormerHolder, ...]]:
     result: dict[str, list[FormerHolder]] = {}
     for h in sorted(holders, key=lambda h: (h.from_turn or 0, h.until_turn or 0)):
         if h.until_turn is not None and h.seat in current:
-            result.setdefault(current[h.seat], []).append(FormerHolder(h.player, h.name, h.until_turn))
+            former = FormerHolder(h.player, h.name, h.until_turn, bool(h.left_order))
+            result.setdefault(current[h.seat], []).append(former)
     return {player: tuple(formers) for player, formers in result.items()}
 
 

@@ -337,7 +337,8 @@ class OwnFacts:
     construction: int
     needed: int
     most_steps: int
-    played: str | None  # this turn's order as played: move, build, nmr (None: no go)
+    # this turn's order as played, whole: "move", "build snake 41", "nmr" (None: no go)
+    played: str | None
     facts: tuple[tuple[str, Any], ...] = ()  # the generic shape; nothing beyond the fields above
     # why no BUILD can be ordered now: start, end, or own-square (then `own_end`: the item
     # and end on the player's square); None when one can
@@ -485,7 +486,7 @@ def own_facts(setup: Setup, player: str, name: str, state: AdvancedState, events
     go = next((e for e in events if isinstance(e, Moved | BuildTried) and e.player == player), None)
     played = None
     if go is not None:
-        played = "nmr" if isinstance(go, Moved) and go.nmr else ("move" if isinstance(go, Moved) else "build")
+        played = ("nmr" if go.nmr else "move") if isinstance(go, Moved) else f"build {go.item} {go.target}"
     die = state.dice[player]
     construction = state.builds[player] + 1
     needed = least_successful_face(die, construction)
