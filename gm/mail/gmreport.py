@@ -60,6 +60,11 @@ class GmStandings:
     def several_boards(self) -> bool:
         return len(self.boards) > 1
 
+    @property
+    def noted(self) -> bool:
+        """Whether a row has more to say than its squares: resigned, dropped, numbers held."""
+        return any(r.resigned or r.dropped or (r.holds and not self.over) for r in self.rows)
+
 
 @dataclass(frozen=True)
 class EventFacts:
