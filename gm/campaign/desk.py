@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from .. import clock
+from ..counts import count
 from ..mail.inbound import InboundMail, read_mail
 from ..mail.mailout import compose, queue
 from ..mail.orderlang import OrderText, parse_orders
@@ -417,7 +418,7 @@ class Desk:
         if sent < cap:
             return None
         who = "a player's registered address" if registered else "an address no player registered"
-        return f"not answered: {sent} refusals went to {to}, {who}, in the 24 hours before (cap {cap})"
+        return f"not answered: {count(sent, 'refusal')} went to {to}, {who}, in the 24 hours before (cap {cap})"
 
     def _game_problems(self, parsed: OrderText, state: Any, received: datetime, zone: str) -> list[Problem]:
         problems = []
@@ -488,9 +489,9 @@ def _kept_reply(answered: str) -> Outcome:
                                   "or a correction without the password")
 
 
-def _size(count: int) -> str:
+def _size(n: int) -> str:
     """A byte count as people say it: 1 MiB, 512 KiB."""
     for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if count >= size:
-            return f"{round(count / size, 1):g} {unit}"
-    return f"{count} bytes"
+        if n >= size:
+            return f"{round(n / size, 1):g} {unit}"
+    return count(n, "byte")

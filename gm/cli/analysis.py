@@ -14,6 +14,7 @@ import click
 
 from ..boards.board import load_board
 from ..boards.svg import Mark, board_svg
+from ..counts import count
 from ..errors import GmError, ProblemsError
 from .board import board
 
@@ -71,8 +72,8 @@ def board_design(spec: str, output: str | None) -> None:
         b = design.board
         expected = "".join(f", expected {name} length {value:.2f} turns"
                            for name, value in design.expected.items() if value is not None)
-        click.echo(f"{output}: {b.squares} squares, {_plural(len(b.snakes), 'snake')}, "
-                   f"{_plural(len(b.ladders), 'ladder')}{expected} (try {design.tries})", err=True)
+        click.echo(f"{output}: {b.squares} squares, {count(len(b.snakes), 'snake')}, "
+                   f"{count(len(b.ladders), 'ladder')}{expected} (try {design.tries})", err=True)
         for note in design.notes:
             click.echo(f"note: {note}", err=True)
     else:
@@ -85,10 +86,6 @@ def _cell(summary: dict[str, Any], unit: str) -> str:
         where = ", ".join(map(str, summary.get("caught_on", [])[:3]))
         return f"never ends with p={summary.get('never_finishes', 1):.4g} (caught on {where})"
     return f"{expected:.2f} ({summary[f'median_{unit}']}/{summary[f'p90_{unit}']})"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def side_by_side(named: list[tuple[str, Any]]) -> str:

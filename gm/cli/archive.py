@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..counts import count
 from ..errors import GmError
 from .campaign import opened
 
@@ -25,7 +26,7 @@ def publish_cmd(ctx: click.Context, out: Path | None) -> None:
 
     with opened(ctx, lock=True) as campaign:
         where, report = publish(campaign, out)
-    click.echo(f"archive: {where / 'index.html'} ({len(report.written)} pages written, "
+    click.echo(f"archive: {where / 'index.html'} ({count(len(report.written), 'page')} written, "
                f"{len(report.unchanged)} unchanged)")
 
 
@@ -95,8 +96,8 @@ def audit_cmd(source: str, seed_commitment: str | None) -> None:
     result = audit(record)
     if isinstance(result, Difference):
         raise GmError(f"audit failed: {result}")
-    click.echo(f"ok: {result.campaign} ({result.ruleset}) replays exactly: {result.turns} turns, "
-               f"{result.draws} random draws, every commitment recomputed")
+    click.echo(f"ok: {result.campaign} ({result.ruleset}) replays exactly: {count(result.turns, 'turn')}, "
+               f"{count(result.draws, 'random draw')}, every commitment recomputed")
     for what, value in result.commitments:
         click.echo(f"  {what} commitment {value}")
 

@@ -9,6 +9,7 @@ import click
 
 from ..boards.board import Board
 from ..boards.text import render
+from ..counts import count
 from ..errors import BoardError, ProblemsError
 from ..yamlfile import LineDict, read
 
@@ -57,10 +58,10 @@ def _load(path: str, ruleset_name: str | None) -> Board:
 
 
 def _counts(b: Board) -> str:
-    text = f"{b.squares} squares, {len(b.snakes)} snakes, {len(b.ladders)} ladders"
+    text = f"{b.squares} squares, {count(len(b.snakes), 'snake')}, {count(len(b.ladders), 'ladder')}"
     posts = b.extra_value("lampposts")
     if posts:
-        text += f", {len(posts)} lamppost{'s' if len(posts) != 1 else ''}"
+        text += f", {count(len(posts), 'lamppost')}"
     if b.extra_value("cards"):
         text += ", every card fixed"
     return text

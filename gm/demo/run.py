@@ -24,6 +24,7 @@ from ..campaign.campaign import Campaign, deadline_text, start
 from ..campaign.config import CONFIG_NAME
 from ..campaign.store import command_lock
 from ..campaign.weekly import TurnRun
+from ..counts import count, one_or_many
 from ..errors import GmError
 from ..resources import shipped
 from ..rules import registry
@@ -152,10 +153,11 @@ def _play(campaign: Campaign, demo: DemoSetup, robots: list[Robot], echo: Callab
     inbox = folder / "mail" / "inbox"
     postman = Postman(folder / "mail" / "outbox", robots)
     with clock.frozen(START):
-        echo(f"gm demo: {len(robots)} robots play {campaign.config.title} in {folder}")
+        echo(f"gm demo: {count(len(robots), 'robot')} {one_or_many(len(robots), 'plays', 'play')} "
+             f"{campaign.config.title} in {folder}")
         echo("  they read gm's mail in mail/outbox and mail their orders into mail/inbox;")
         echo("  each week the GM runs gm turn (ingest, resolve, send, publish) at the deadline")
-        echo(f"gm start: {issued} passwords issued; "
+        echo(f"gm start: {count(issued, 'password')} issued; "
              + cli_campaign.send_summary(cli_campaign.run_send(campaign)) + " (welcome mail)")
     turns = 0
     while not campaign.state().over:
@@ -187,10 +189,10 @@ def _play(campaign: Campaign, demo: DemoSetup, robots: list[Robot], echo: Callab
     return result
 
 
-def _mailed(count: int) -> str:
-    if count == 0:
+def _mailed(written: int) -> str:
+    if written == 0:
         return "no robot writes"
-    return "1 robot mails orders" if count == 1 else f"{count} robots mail orders"
+    return f"{count(written, 'robot')} {one_or_many(written, 'mails', 'mail')} orders"
 
 
 def _slips(robots: list[Robot], turn: int) -> str:
@@ -229,7 +231,7 @@ def _finish(campaign: Campaign, demo: DemoSetup, turns: int) -> DemoResult:
 
 def summary(result: DemoResult) -> list[str]:
     """What `gm demo` prints at the end, even with --quiet, whatever the ruleset."""
-    lines = [f"{result.title} is over after {result.turns} turns. {result.heading}"]
+    lines = [f"{result.title} is over after {count(result.turns, 'turn')}. {result.heading}"]
     lines += [f"  {line}" for line in result.standings]
     lines += [f"note: {note}" for note in result.notes]
     if result.archive is not None:
