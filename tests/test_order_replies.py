@@ -217,9 +217,12 @@ def test_2_4_a_late_refusal_says_nothing_can_be_fixed_and_when_the_next_turn_ope
     assert "Fix the lines above" not in text and "Fix the lines above" not in html_of(reply)
     assert "Nothing can be fixed now: the deadline for turn 1 has passed" in text
     assert "The next turn's orders open when the GM resolves turn 1 and its report goes out" in text
-    # the deadline it missed, in bob's own zone (Europe/Berlin), not the campaign's
+    # the deadline it missed, in UTC and bob's own zone (Europe/Berlin), not the campaign's,
+    # stated as every mail states it (mail/_when.txt)
     berlin = deadline.astimezone(ZoneInfo("Europe/Berlin"))
-    assert f"the deadline for turn 1 was {berlin.strftime('%A %d %B %Y, %H:%M')} Europe/Berlin" in text
+    utc = deadline.astimezone(ZoneInfo("UTC"))
+    assert (f"the deadline for turn 1 was {utc.strftime('%A %d %B %Y, %H:%M')} UTC "
+            f"({berlin.strftime('%A %d %B %Y, %H:%M')} Europe/Berlin (CET))") in text
     assert "Asia/Tokyo" not in text
 
 
