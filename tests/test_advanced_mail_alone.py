@@ -303,3 +303,22 @@ def test_pieces_are_marked_by_their_ids_initial_never_as_an_items_mark():
     marks = piece_marks(["ann", "sam", "lee", "anna", "sally", "bob"])
     assert marks == {"ann": "A", "sam": "M", "lee": "E", "anna": "N", "sally": "Y", "bob": "B"}
     assert piece_marks([f"p{i}" for i in range(30)]) == {f"p{i}": SEVERAL for i in range(30)}
+
+
+def test_the_starter_campaign_offers_an_archive_url_which_once_set_every_mail_links(tmp_path):
+    """`gm campaign new --ruleset advanced` writes archive_url commented, saying what it
+    gives players; uncommented, the welcome links the archive and its rules page."""
+    folder = tmp_path / "spring"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["campaign", "new", str(folder), "--ruleset", "advanced"]).exit_code == 0
+    text = (folder / "campaign.yaml").read_text()
+    line = next(line for line in text.splitlines() if "archive_url" in line)
+    assert line == "# archive_url: https://example.org/spring/"
+    assert "every\n#   mail links the game's pages" in text
+    (folder / "campaign.yaml").write_text(text.replace(line, line.removeprefix("# ")))
+    for command in ("start", "send"):
+        result = runner.invoke(cli, ["-C", str(folder), command], env={"GM_NOW": START.isoformat()})
+        assert result.exit_code == 0, result.output
+    (path, *_) = sorted((folder / "mail" / "outbox" / "new").iterdir())
+    welcome = email.message_from_bytes(path.read_bytes(), policy=email.policy.default).get_body(("plain",))
+    assert "The game's archive: https://example.org/spring/index.html" in welcome.get_content()

@@ -67,7 +67,11 @@ players:                     # a password is issued to each player who has none
   - {{id: bob, name: Bob, email: bob@example.org, timezone: Europe/Berlin}}
   - {{id: carol, name: Carol, email: carol@example.org}}
 options:                     # all optional; docs/rules/{ruleset}.md gives the meaning
-{options}mail:
+{options}# archive_url: https://example.org/{id}/
+#   where the archive gm publish writes (the archive/ folder) is served; with it, every
+#   mail links the game's pages (each turn, the board drawn, the rules), so players can
+#   look things up between mails. Free to add or change at any time.
+mail:
   transport: maildir         # mail/inbox and mail/outbox in this folder; or imap+smtp:
   from: "Snakes GM <gm@example.org>"
   # imap: {{host: imap.example.org, port: 993, user: gm, ssl: true, folder: INBOX}}
