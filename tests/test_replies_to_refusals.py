@@ -14,6 +14,7 @@ import email
 import email.policy
 import sqlite3
 from email.message import EmailMessage
+from pathlib import Path
 
 from campaignfixtures import PLAYERS
 
@@ -130,3 +131,15 @@ def test_3_reply_to_an_ack_changes_the_order_as_any_message_does(campaign):
     campaign("ingest", reply(campaign, ack, f"PLAYER ann\nPASSWORD {PLAYERS['ann']}\nNUMBER 5"), now=NOW)
     assert outcome_of_last(campaign) == ("applied", "ann")
     assert "number 5" in campaign("orders", "--full", now=NOW)
+
+
+def test_3_a_hostile_reply_to_a_refusal_is_kept_and_never_answered(campaign):
+    """Refused unread (RULES.md 3 "Hostile mail"): its password cannot be read, so it cannot
+    authenticate, and a reply to a refusal that does not is never answered."""
+    refusal = refused_first(campaign)
+    path = reply(campaign, refusal, f"PLAYER ann\nPASSWORD {PLAYERS['ann']}\nNUMBER 2")
+    mail = Path(path)
+    mail.write_bytes(b"X-Padding: " + b"a" * 17000 + b"\n" + mail.read_bytes())  # a header over 16 KiB
+    campaign("ingest", path, now=NOW)
+    assert outcome_of_last(campaign)[0] == "loop"
+    assert rows(campaign, "select count(*) from outbox where kind = 'refusal'") == [(1,)]
