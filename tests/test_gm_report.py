@@ -35,6 +35,7 @@ from gm.mail.gmreport import gm_context
 from gm.mail.htmltext import html_to_text
 from gm.mail.mailout import ordinal, render
 from gm.rules import registry
+from gm.rules.base import Setup
 from gm.rules.chance import SeededChance
 
 BOARDS = Path(__file__).resolve().parent.parent / "boards"
@@ -230,6 +231,7 @@ def test_24_postal_gm_report_reads_as_sentences():
     assert ("- board A: square 16, 3 votes (Ann Archer, Cat & Co, Eve Ewing); square 17, 1 vote (Dan Dare)."
             " Elected: square 16.") in text
     assert "- Ann Archer: A on 22; B on Start; holds 1, 4, 5" in text
+    assert "Board A: trapdoor 16" in text
     final = lines_of("postal", 15)
     assert "- board B closes: enough pieces have crossed it" in final
     assert "1. Dan Dare: A finished, 2nd; B finished, 1st; aggregate 3" in final
@@ -266,11 +268,25 @@ def test_24_advanced_gm_report_reads_as_sentences():
 def test_24_unleashed_gm_report_reads_as_sentences():
     text = lines_of("unleashed", 2)
     assert "    PLAY BLANK ON LAST+3" in text  # the orders as written
-    assert "- Ann Archer: drew SWAP-PLAYERS, MOVE-ANY; hand now -2, SWAP-PLAYERS, MOVE-ANY" in text
+    assert "- Ann Archer: drew SWAP-PLAYERS, MOVE-ANY" in text  # what only she was told
     assert "   - plays BLANK on 3 (covering +3)" in text
     assert "   - SWAP-PLAYERS on 7 (landed on): Ann Archer and Eve Ewing swap squares" in text
-    assert "- Eve Ewing: on 11" in text
+    assert "- Eve Ewing: on 11; hand BLANK MOVE-LADDER MOVE-SNAKE" in text
+    assert ('    line 2 skipped (PLAY +2 ON LEADER+7): "its square was not on the board then, or its player'
+            ' word named no pawn in play"') in lines_of("unleashed", 3)
     assert "1. Ann Archer: finished" in golden_reports("unleashed")[-1].text.splitlines()
+
+
+def test_24_postal_notes_say_the_numbers_held_in_words():
+    """What the GM's report and `gm state` say each player holds: it printed Python's
+    lists ("holds [1, 4, 5]", or a dict per board)."""
+    postal = registry.find_ruleset("postal")
+    boards = {b: postal.read_board(BOARDS / f) for b, f in (("A", "small.yaml"), ("B", "ziggurat.yaml"))}
+    for numbers, held in (("shared", "holds 1, 2, 3, 4, 5, 6"), ("per-board", "holds A 1, 2, 3, 4, 5, 6; B 1, 2, 3, 4, 5, 6")):
+        options = postal.parse_options({"numbers": numbers})
+        setup = Setup(boards, ("ann", "ben"), options, 24)
+        state = postal.start(setup, SeededChance(24)).state
+        assert postal.state_notes(setup, state)["ann"] == held
 
 
 # -- the mail itself ---------------------------------------------------------------------------------

@@ -39,12 +39,11 @@ class GmStanding:
     player: str
     name: str
     place: int | None  # the ruleset's place, once it has decided one
-    aggregate: int | None  # what ranks the players over several boards (postal), once known
+    aggregate: int | None  # what ranks the players over several boards, once known
     pieces: tuple[GmPiece, ...]  # in board order
     resigned: bool
     dropped: bool  # gm player drop: moved as one who sends nothing
-    # the numbers still held (postal), per hand: (board id, or None for a shared hand)
-    holds: tuple[tuple[str | None, tuple[int, ...]], ...] = ()
+    note: str | None = None  # what the player holds after the turn (Ruleset.state_notes)
 
 
 @dataclass(frozen=True)
@@ -55,6 +54,7 @@ class GmStandings:
     boards: tuple[tuple[str, int], ...]  # (board id, squares), in board order
     rows: tuple[GmStanding, ...]
     over: bool
+    board_notes: tuple[tuple[str, str], ...] = ()  # (board id, what it has now), Ruleset.state_notes
 
     @property
     def several_boards(self) -> bool:
@@ -62,8 +62,8 @@ class GmStandings:
 
     @property
     def noted(self) -> bool:
-        """Whether a row has more to say than its squares: resigned, dropped, numbers held."""
-        return any(r.resigned or r.dropped or (r.holds and not self.over) for r in self.rows)
+        """Whether a row has more to say than its squares: resigned, dropped, what is held."""
+        return any(r.resigned or r.dropped or (r.note and not self.over) for r in self.rows)
 
 
 @dataclass(frozen=True)
@@ -81,6 +81,7 @@ def gm_standings(ruleset: Ruleset, setup: Setup, state: Any, names: Mapping[str,
     """The standings table after the turn, from state_json's CONTRACT.md keys, so that it
     reads the same in every ruleset."""
     data = ruleset.state_json(setup, state)
+    notes = ruleset.state_notes(setup, state)
     boards = tuple((b, data["boards"][b]["squares"]) for b in setup.boards)
     rows = []
     for player in setup.players:
@@ -101,7 +102,7 @@ def gm_standings(ruleset: Ruleset, setup: Setup, state: Any, names: Mapping[str,
             pieces=pieces,
             resigned=bool(facts.get("resigned")),
             dropped=player in dropped,
-            holds=_holds(facts.get("numbers_left")),
+            note=notes.get(player),
         ))
     def furthest_first(row: GmStanding) -> tuple[Any, ...]:
         # more pieces finished first, better placings among them, then the most squares
@@ -111,16 +112,8 @@ def gm_standings(ruleset: Ruleset, setup: Setup, state: Any, names: Mapping[str,
         return (row.place is None, row.place or 0, row.resigned or row.dropped, -len(finished),
                 sum(p.placing or 0 for p in finished), -ahead)
 
-    return GmStandings(boards, tuple(sorted(rows, key=furthest_first)), bool(data["over"]))
-
-
-def _holds(numbers_left: Any) -> tuple[tuple[str | None, tuple[int, ...]], ...]:
-    """state_json's `numbers_left`: a list under a shared hand, a mapping per board, or None."""
-    if isinstance(numbers_left, Mapping):
-        return tuple((b, tuple(held)) for b, held in numbers_left.items())
-    if numbers_left is None:
-        return ()
-    return ((None, tuple(numbers_left)),)
+    return GmStandings(boards, tuple(sorted(rows, key=furthest_first)), bool(data["over"]),
+                       tuple((b, notes[b]) for b in setup.boards if notes.get(b)))
 
 
 def event_facts(event: Any) -> EventFacts:
@@ -150,7 +143,7 @@ def gm_context(ruleset: Ruleset, setup: Setup, before: Any, after: Any, events: 
         # the orders as stored, for a ruleset whose templates do not word its orders
         "orders_json": {p: ruleset.order_to_json(o) for p, o in orders.items()},
         "event_facts": tuple(event_facts(e) for e in events),
-        "silent": silent,  # must have ordered, sent nothing: the rules chose for them (NMR)
+        "silent": silent,  # must have ordered, sent nothing: the rules chose for them
         "board_names": dict(board_names),
         "names": dict(names),
         "players": tuple(setup.players),  # in campaign order

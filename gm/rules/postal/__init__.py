@@ -700,10 +700,13 @@ class Postal(Ruleset):
 
     def state_notes(self, setup: Setup, state: PostalState) -> dict[str, str]:
         """The trapdoor of each board that has one, and the numbers each player holds."""
-        data = self.state_json(setup, state)
-        notes = {b: f"trapdoor {board['trapdoor']}" for b, board in data["boards"].items() if board["trapdoor"]}
-        notes |= {p: f"holds {facts['numbers_left']}" for p, facts in data["players"].items()
-                  if facts.get("numbers_left")}
+        notes = {b: f"trapdoor {board.trapdoor}" for b, board in state.boards.items() if board.trapdoor}
+        for player, hands in state.hands.items():
+            # "holds 1, 3, 5", or per board "holds A 1, 3; B 2" (it printed Python's lists)
+            held = [((f"{hand} " if hand != SHARED else "") + ", ".join(map(str, numbers)))
+                    for hand, numbers in hands.items() if numbers]
+            if held:
+                notes[player] = "holds " + "; ".join(held)
         return notes
 
     def dump_state(self, state: PostalState) -> dict[str, Any]:
