@@ -296,10 +296,11 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
 
 def _gm_context(campaign: Campaign, before: Any, view: Any, result: Outcome, orders: dict[str, Any]) -> dict[str, Any]:
     config = campaign.config
-    return gmreport.gm_context(campaign.ruleset, campaign.setup, before, result.state, result.events, orders, view=view,
-                      campaign=config.id, title=config.title, names=campaign.names(),
-                      board_names={b: board.name for b, board in config.boards.items()},
-                      dropped=campaign.dropped_players())
+    return gmreport.gm_context(
+        campaign.ruleset, campaign.setup, before, result.state, result.events, orders, view=view,
+        campaign=config.id, title=config.title, names=campaign.names(),
+        board_names={b: board.name for b, board in config.boards.items()}, dropped=campaign.dropped_players(),
+    )
 
 
 def undo(campaign: Campaign, *, force: bool = False) -> int:
