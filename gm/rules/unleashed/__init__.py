@@ -32,12 +32,12 @@ from .boardfile import SIZES, board_items, board_problems, grid_of
 from .cards import canonical_sorted
 from .deal import deal, setup_picks, shortfall, shuffled
 from .happenings import Picked, Seated, read_event
-from .options import OPTION_KEYS, UnleashedOptions, parse_options
+from .options import MAX_DECK, OPTION_KEYS, UnleashedOptions, parse_options
 from .orders import Receipt, UnleashedOrder, merge, unleashed_grammar
 from .play import Round
 from .state import Pawn, UnleashedState
 from .views import board_picture, deal_view, opening_view, own_view, public_turn, standings
-from .words import REACTIONS, read_spot
+from .words import REACTIONS, as_read
 
 __all__ = ["Unleashed", "UnleashedOrder", "UnleashedState", "board_items"]
 
@@ -123,6 +123,10 @@ class Unleashed(Ruleset):
         return made, problems
 
     def _deal_problems(self, board: Board, players: int, options: UnleashedOptions) -> list[str]:
+        dealt = board.squares + players * options.hand_size
+        if dealt > MAX_DECK:  # no deck could deal it: say so, not that this one is short
+            return [f"{board.squares} squares and {options.hand_size} cards for each of {players} players need "
+                    f"{dealt} cards, but a deck holds at most {MAX_DECK:,}: the board is too large for Unleashed"]
         lacking = shortfall(options, board.squares, players, board.extra_value("cards"))
         if not lacking:
             return []
@@ -184,10 +188,7 @@ class Unleashed(Ruleset):
             plays = {}
             for player in setup.players:
                 order = orders.get(player)
-                if order is None or not order.sent:
-                    plays[player] = None
-                    continue
-                plays[player] = [(p.card, read_spot(p.square, setup.players), p.choices) for p in order.plays or ()]
+                plays[player] = None if order is None or not order.sent else list(order.plays or ())
             Round(after, options, setup.players, chance, events).play(number, plays)
         after.turn += 1
         return Outcome(after, tuple(events), tuple(chance.draws))
@@ -199,7 +200,7 @@ class Unleashed(Ruleset):
 
     def receipt(self, setup: Setup, state: UnleashedState, player: str) -> Receipt:
         return Receipt(setup.players, player, state.grid, state.hands.get(player, ()), state.setup,
-                       _options(setup).snake_eyes == "evil")
+                       _options(setup).snake_eyes == "evil", state.former)
 
     def merge(self, setup: Setup, state: UnleashedState, player: str, standing: UnleashedOrder,
               commands: Iterable[Command]) -> tuple[UnleashedOrder, list[Problem]]:
@@ -213,20 +214,24 @@ class Unleashed(Ruleset):
 
     def order_view(self, setup: Setup, state: UnleashedState, player: str, order: UnleashedOrder) -> dict[str, Any]:
         """The whole standing order (6.13's acknowledgement): turn, seat, hand, the play
-        list as it will be tried, the setup list and every standing reaction."""
+        list as it will be tried, the setup list and every standing reaction, each line as
+        the go will read it (a seat's former holder named as its holder now)."""
         reactions = {a: list(t) for a, t in state.reactions.get(player, {}).items()}
         for action, texts in order.reactions.items():
             if texts:
                 reactions[action] = list(texts)
             else:
                 reactions.pop(action, None)
+        reactions = {a: [as_read(a, text, setup.players, state.former) for text in texts]
+                     for a, texts in reactions.items()}
         return {
             "turn": state.turn,
             "setup_turn": state.setup,
             "seat": state.seats.index(player) + 1 if player in state.seats else None,
             "hand": list(state.hands.get(player, ())),
             "sent": order.sent,
-            "plays": None if order.plays is None else [p.text() for p in order.plays],
+            "plays": None if order.plays is None else [p.as_read(setup.players, state.former).text()
+                                                       for p in order.plays],
             "places": None if order.places is None else [f"PLACE {i} {a} {b}" for i, a, b in order.places],
             "reactions": {a: reactions[a] for a in sorted(reactions, key=_reaction_order)},
             "in_play": state.in_play(player),
@@ -297,8 +302,9 @@ class Unleashed(Ruleset):
         return {
             "drew": list(mine.get("drew", [])),
             "skipped": [n for n, _ in mine.get("skipped", [])],
-            "reactions": {a: list(t) for a, t in sorted(state.reactions.get(player, {}).items(),
-                                                         key=lambda kv: _reaction_order(kv[0])) if t},
+            "reactions": {a: [as_read(a, text, setup.players, state.former) for text in t]
+                          for a, t in sorted(state.reactions.get(player, {}).items(),
+                                             key=lambda kv: _reaction_order(kv[0])) if t},
         }
 
     def state_notes(self, setup: Setup, state: UnleashedState) -> Mapping[str, str]:
@@ -318,6 +324,10 @@ class Unleashed(Ruleset):
         after.reactions = renamed(after.reactions, old, new)
         after.private = renamed(after.private, old, new)
         after.winners = list(renamed_in(after.winners, old, new))
+        # orders and reactions keep `old` as sent; reading them maps it (and every id that
+        # held the seat before `old`) to `new` (RULES.md 5)
+        after.former = {was: new if holder == old else holder for was, holder in after.former.items()}
+        after.former[old] = new
         return after
 
     def event_from_json(self, data: Mapping[str, Any]) -> Any:

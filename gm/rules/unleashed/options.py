@@ -12,7 +12,13 @@ from ...yamlfile import is_int
 from .cards import BLANK, DEFAULT_DECK, DEFAULT_WHITE_DOTS, read_code
 from .items import MIX_KEYS, MIX_MOST, default_mix
 
-__all__ = ["OPTION_KEYS", "UnleashedOptions", "parse_options"]
+__all__ = ["MAX_DECK", "OPTION_KEYS", "UnleashedOptions", "parse_options"]
+
+# The most cards a deck may hold: 15 times the standard 132, and room for a board of 1,976
+# squares. The deal's shuffle records a draw over each of its M, M-1, ... positions (RULES.md
+# 6.12), about M^2 / 2 numbers in the audit record: some 2 million (10 MB) here, but 200
+# million for a deck of 20,000, which no machine holds. Checked before anything is built.
+MAX_DECK = 2_000
 
 OPTION_KEYS = ("seating", "rotate_start", "finish", "setup", "pieces", "mix", "super_size", "simple",
                "blank_removal", "four_card_hands", "two_card_placement", "compulsory_play", "snake_eyes",
@@ -166,6 +172,10 @@ def _mix(value: Any, line: int, problems: list[str]) -> dict[str, int] | None:
 
 def _cross_checks(options: UnleashedOptions, line_of: Any) -> list[str]:
     problems = []
+    cards = sum(options.deck.values())
+    if cards > MAX_DECK:
+        problems.append(f"line {line_of('deck')}: option deck holds {cards} cards; a deck holds at most "
+                        f"{MAX_DECK:,} (the standard deck 132)")
     if options.pieces is not None and not options.pieces <= options.most_pieces:
         problems.append(f"line {line_of('pieces')}: option pieces must be from 0 to {options.most_pieces}"
                         f"{'' if options.super_size else ' with super_size: false'}, not {options.pieces}")

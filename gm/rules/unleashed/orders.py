@@ -14,7 +14,16 @@ from ..grammar import Command, CommandProblem, CommandSpec, Grammar, whole_numbe
 from ..problem import Problem, problem
 from .cards import action_type, is_action, read_code
 from .items import BOX, Grid, fits_reach
-from .words import CHOICE_FORMS, REACTIONS, Spot, Triple, choice_text, read_choices, read_spot
+from .words import (
+    CHOICE_FORMS,
+    REACTIONS,
+    Spot,
+    Triple,
+    as_read,
+    choice_text,
+    read_choices,
+    read_spot,
+)
 
 __all__ = ["FORMS", "PlayLine", "UnleashedOrder", "merge", "unleashed_grammar"]
 
@@ -37,6 +46,18 @@ class PlayLine:
     def text(self) -> str:
         tail = f" {self.choices}" if self.choices else ""
         return f"PLAY {self.card} ON {self.square}{tail}"
+
+    def as_read(self, players: Sequence[str], former: Mapping[str, str]) -> PlayLine:
+        """The line as the go will read it: a seat's former holder named as its holder now
+        (RULES.md 5); what cannot be read stays as sent (the go skips it)."""
+        if not former:
+            return self
+        try:
+            square = read_spot(self.square, players, former).text()
+        except CommandProblem:
+            square = self.square
+        choices = self.choices and as_read(self.card, self.choices, players, former)
+        return PlayLine(self.card, square, choices)
 
 
 @dataclass(frozen=True)
@@ -131,7 +152,8 @@ def unleashed_grammar() -> Grammar:
 @dataclass(frozen=True)
 class Receipt:
     """What the receipt checks read: the players (campaign.yaml order), the sender, the
-    grid, the sender's hand, whether this is the setup turn, and the snake-eyes option."""
+    grid, the sender's hand, whether this is the setup turn, the snake-eyes option, and
+    the seats' former holders (an id -> the seat's holder now, read as the holder)."""
 
     players: Sequence[str]
     sender: str
@@ -139,10 +161,11 @@ class Receipt:
     hand: Sequence[str]
     setup_turn: bool
     evil: bool
+    former: Mapping[str, str] = field(default_factory=dict)
 
 
 def _spot(word: str, receipt: Receipt) -> Spot:
-    spot = read_spot(word, receipt.players)
+    spot = read_spot(word, receipt.players, receipt.former)
     if spot.word is None and not receipt.grid.on_board(spot.offset):
         raise CommandProblem("square_off_board", square=spot.offset, last=receipt.grid.squares)
     return spot
@@ -150,7 +173,7 @@ def _spot(word: str, receipt: Receipt) -> Spot:
 
 def _checked_choices(action: str, words: Sequence[str], receipt: Receipt) -> tuple[Any, ...]:
     """The choices of `action` read and checked as far as receipt can (6.13)."""
-    choices = read_choices(action, words, receipt.players)
+    choices = read_choices(action, words, receipt.players, receipt.former)
     kind = action_type(action) if action not in CHOICE_FORMS else action
     form = CHOICE_FORMS[kind]
     me = {"ME", receipt.sender}

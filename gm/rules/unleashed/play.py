@@ -3,12 +3,19 @@ rolls, moves with items and cards, actions, reactions and automatic choices, cro
 and the end of the campaign. Works on a copy of the state, drawing dice through `Chance`.
 
 A crossing that ends the go (the go's own pawn) or the campaign (`finish: first`) stops
-everything at once: it is raised as an exception and caught where that ends."""
+everything at once: it is raised as an exception and caught where that ends.
+
+A chain of moves and actions (6.7-6.9: a pawn lands on a send, the sent pawn lands on
+another...) is as long as the board and the deck make it: each pawn uses each card at most
+once per go, so a go holds at most pawns x squares of them, thousands on a long board. So
+no step calls the next: each returns what follows it (`Then`), and `settle` carries the
+steps out from one list, depth first, with the Python stack as flat as for one step."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from ..chance import Chance
@@ -29,12 +36,13 @@ from .happenings import (
 )
 from .items import ends_ok_with, fits_reach, item_kind, oriented
 from .options import UnleashedOptions
+from .orders import PlayLine
 from .state import UnleashedState
 from .words import (
     CHOICE_FORMS,
-    Spot,
     Triple,
     parse_choices,
+    read_spot,
     resolve_player,
     resolve_spot,
 )
@@ -43,6 +51,9 @@ __all__ = ["Round", "placings"]
 
 # which items each move action may name
 MOVABLE = {"MOVE-SNAKE": "S", "MOVE-LADDER": "L", "MOVE-ANY": "SLP", "MOVE-2-SNAKES": "S", "MOVE-2-LADDERS": "L"}
+
+# what follows a step of a chain, in order: steps still to carry out, each giving its own
+Then = list[Callable[[], "Then"]]
 
 
 class GoOver(Exception):
@@ -55,7 +66,7 @@ class GameOver(Exception):
 
 class Round:
     """Plays one round on `state` (a copy it may change) with the players' orders:
-    player -> (play lines, each (card, spot, choices text or None)) or None for NMR."""
+    player -> their PLAY lines as sent, or None for NMR."""
 
     def __init__(self, state: UnleashedState, options: UnleashedOptions, players: Sequence[str],
                  chance: Chance, events: list[Any]):
@@ -70,7 +81,7 @@ class Round:
 
     # -- the round (6.5) ----------------------------------------------------------------
 
-    def play(self, number: int, plays: Mapping[str, Sequence[tuple[str, Spot, str | None]] | None]) -> None:
+    def play(self, number: int, plays: Mapping[str, Sequence[PlayLine] | None]) -> None:
         state = self.state
         seats = state.seats
         first = (number - 1) % len(seats) if self.options.rotate_start else 0
@@ -96,7 +107,7 @@ class Round:
 
     # -- a go (6.5, 6.6) ----------------------------------------------------------------
 
-    def go(self, player: str, lines: Sequence[tuple[str, Spot, str | None]] | None) -> None:
+    def go(self, player: str, lines: Sequence[PlayLine] | None) -> None:
         state = self.state
         self.player = player
         self.used: dict[str, set[int]] = defaultdict(set)  # pawn -> squares of cards it used this go
@@ -114,7 +125,7 @@ class Round:
             for number, line in enumerate(lines or (), 1):
                 if played == self.options.plays_per_go:
                     break
-                reason = self.try_play(player, *line)
+                reason = self.try_play(player, line)
                 if reason:
                     private["skipped"].append([number, reason])
                 else:
@@ -127,18 +138,23 @@ class Round:
             if self.options.compulsory_play and held and played == 0:
                 self.events.append(NoRoll(player, "compulsory_play"))
             else:
-                self.roll(player, extra=False)
+                self.settle(partial(self.roll, player, extra=False))
         except GoOver:
             pass
         finally:
             state.locked_cards = sorted(self.placed)
             state.locked_items = sorted(self.moved)
 
-    def try_play(self, player: str, card: str, spot: Spot, choices: str | None) -> str | None:
+    def try_play(self, player: str, line: PlayLine) -> str | None:
         """Carry out one PLAY line if it is legal now (6.6); else why it was skipped."""
         state = self.state
+        card, choices = line.card, line.choices
         if card not in state.hands[player]:
             return "not_held"
+        try:
+            spot = read_spot(line.square, self.players, state.former)
+        except CommandProblem:  # names nobody who holds or held a seat: stale, never an error
+            return "square"
         square = resolve_spot(spot, player, self.squares(), state.seats, self.last)
         if square is None:
             return "square"
@@ -148,7 +164,11 @@ class Round:
             return "locked"
         decided = None
         if is_action(card) and choices is not None:
-            decided = self.legal_choices(player, card, parse_choices(card, choices, self.players))
+            try:
+                read = parse_choices(card, choices, self.players, state.former)
+            except CommandProblem:  # stale, as above
+                return "choices"
+            decided = self.legal_choices(player, card, read)
             if decided is None:
                 return "choices"
         state.hands[player].remove(card)
@@ -168,8 +188,16 @@ class Round:
                 automatic = CHOICE_FORMS[action_type(card)] != "none"
             else:
                 automatic = False
-            self.perform(player, card, square, decided, automatic, landed=False)
+            self.settle(partial(self.perform, player, card, square, decided, automatic, landed=False))
         return None
+
+    def settle(self, first: Callable[[], Then]) -> None:
+        """Carry out `first` and all it sets off, depth first (6.7: a displaced pawn
+        resolves everything it lands on before the action goes on): what a step returns
+        is done before anything that was waiting, in the order returned."""
+        waiting: Then = [first]
+        while waiting:
+            waiting.extend(reversed(waiting.pop()()))
 
     # -- where the pawns are --------------------------------------------------------------
 
@@ -242,9 +270,9 @@ class Round:
             return (), False
         for text in self.state.reactions.get(actor, {}).get(kind, []):
             try:
-                choices = parse_choices(kind, text, self.players)
+                choices = parse_choices(kind, text, self.players, self.state.former)
             except CommandProblem:
-                continue  # a reaction naming a player since replaced: not legal
+                continue  # names nobody who holds or held a seat: stale, skipped like an illegal one
             decided = self.legal_choices(actor, card, choices)
             if decided is not None:
                 return decided, False
@@ -253,7 +281,7 @@ class Round:
     # -- actions (6.8) --------------------------------------------------------------------
 
     def perform(self, actor: str, card: str, square: int, choices: tuple[Any, ...], automatic: bool,
-                landed: bool) -> None:
+                landed: bool) -> Then:
         state = self.state
         kind = action_type(card)
         self.events.append(Acted(actor, card, square, _choices_text(choices), automatic, landed))
@@ -261,12 +289,12 @@ class Round:
             state.reversed = not state.reversed
         elif kind == "EXTRA-ROLL":
             self.used[actor].add(square)
-            self.roll(actor, extra=True)
+            return self.roll(actor, extra=True)
         elif kind in ("FORWARD", "BACK") and choices:
             target = choices[0]
             self.used[target].add(square)
             steps = sent(card)[1]
-            self.move(target, steps if kind == "FORWARD" else -steps, "send", card)
+            return self.move(target, steps if kind == "FORWARD" else -steps, "send", card)
         elif kind == "SWAP-PLAYERS" and choices:
             a, b = choices
             self.used[a].add(square)
@@ -278,10 +306,7 @@ class Round:
             self.displaced[b] += 1
             self.events.append(Stepped(a, was_a, was_b, "swap", card))
             self.events.append(Stepped(b, was_b, was_a, "swap", card))
-            mark = self.displaced[b]
-            self.arrive(a, set())
-            if self.displaced[b] == mark and not pawn_b.finished:
-                self.arrive(b, set())
+            return [partial(self.arrive, a, set()), partial(self.arrive_unless_displaced, b, self.displaced[b])]
         elif kind == "SWAP-CARDS" and choices:
             s, t = choices
             cards = state.cards
@@ -293,10 +318,18 @@ class Round:
                 if tuple(state.items[item]) != (low, high):
                     self.moved.add(item)
                 state.items[item] = [low, high]
+        return []
+
+    def arrive_unless_displaced(self, pawn: str, mark: int) -> Then:
+        """SWAP-PLAYERS' second pawn resolves its arrival unless it was displaced in any
+        way (`displaced` past `mark`) during the first one's, or has crossed (6.8)."""
+        if self.displaced[pawn] != mark or self.state.pawns[pawn].finished:
+            return []
+        return self.arrive(pawn, set())
 
     # -- rolls and moves (6.5, 6.7, 6.11) ---------------------------------------------------
 
-    def roll(self, roller: str, extra: bool) -> None:
+    def roll(self, roller: str, extra: bool) -> Then:
         dice = (self.chance.roll(self.state.turn, self.player), self.chance.roll(self.state.turn, self.player))
         variant = self.options.snake_eyes if dice == (1, 1) and self.options.snake_eyes != "off" else None
         self.events.append(Rolled(self.player, roller, dice, extra, variant))
@@ -307,7 +340,8 @@ class Round:
             if target:
                 self.to_start(target[0])
         else:
-            self.move(roller, sum(dice), "roll")
+            return self.move(roller, sum(dice), "roll")
+        return []
 
     def to_start(self, pawn: str) -> None:
         piece = self.state.pawns[pawn]
@@ -315,11 +349,12 @@ class Round:
         self.events.append(Stepped(pawn, piece.square, 0, "snake_eyes"))
         piece.square = 0
 
-    def move(self, pawn: str, steps: int, by: str, what: str = "") -> None:
-        """A new move of `steps` (signed) from where the pawn stands."""
+    def move(self, pawn: str, steps: int, by: str, what: str = "") -> Then:
+        """A new move of `steps` (signed) from where the pawn stands; its arrival follows."""
         self.displaced[pawn] += 1
         if self.step(pawn, steps, by, what):
-            self.arrive(pawn, set())
+            return [partial(self.arrive, pawn, set())]
+        return []
 
     def step(self, pawn: str, steps: int, by: str, what: str = "") -> bool:
         """Move the pawn `steps`; False when it crossed the finish line."""
@@ -342,8 +377,9 @@ class Round:
         if pawn == self.player:
             raise GoOver
 
-    def arrive(self, pawn: str, travelled: set[str]) -> None:
-        """Resolve what the pawn arrives on (6.7): items first, then cards, until it stops."""
+    def arrive(self, pawn: str, travelled: set[str]) -> Then:
+        """Resolve what the pawn arrives on (6.7): items first, then cards, until it stops
+        or lands on an action card, whose action follows."""
         state = self.state
         piece = state.pawns[pawn]
         while not piece.finished:
@@ -356,19 +392,19 @@ class Round:
                 self.events.append(Stepped(pawn, here, end, "item", item))
                 continue
             if not 1 <= here <= self.last:
-                return
+                return []
             card = state.cards[here - 1]
             if card == "BLANK" or here in self.used[pawn]:
-                return
+                return []
             self.used[pawn].add(here)
             step = movement(card)
             if step:
                 if not self.step(pawn, step, "card", card):
-                    return
+                    return []
                 continue
             decided, automatic = self.reaction(pawn, card)
-            self.perform(pawn, card, here, decided, automatic, landed=True)
-            return
+            return self.perform(pawn, card, here, decided, automatic, landed=True)
+        return []
 
     def entry(self, square: int, travelled: set[str]) -> tuple[str, int] | None:
         """The item the pawn travels from `square`, and where to (6.7 step 1)."""

@@ -1,6 +1,6 @@
 """The state of an Unleashed campaign between turns (RULES.md 6, CONTRACT's state
 fields): the board's cards and items, the pawns, hands, draw pile, locks, the standing
-reactions and what each player alone learnt in the last turn. The rules core works on a
+reactions, what each player alone learnt in the last turn, and who held a seat before. The rules core works on a
 copy (`copy()`), so a resolve never changes the state it was given."""
 
 from __future__ import annotations
@@ -45,6 +45,9 @@ class UnleashedState:
     picks: int = 0  # setup picks made (6.12's key)
     over: bool = False
     winners: list[str] = field(default_factory=list)
+    # every id that held a seat before (gm player replace) -> the seat's holder now: orders
+    # and reactions are kept as sent and such an id in them is read as the holder (RULES.md 5)
+    former: dict[str, str] = field(default_factory=dict)
 
     @property
     def grid(self) -> Grid:

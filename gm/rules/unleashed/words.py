@@ -4,13 +4,18 @@ words of a line, written back in the one canonical form the acknowledgement and
 `gm state --json --player` show, and resolved against the pawns as they stand.
 
 A choice list is kept as its canonical text (`"P1 ME+8 carol-3"`), so orders and the
-standing reactions store as plain strings and read back through the same parser."""
+standing reactions store as plain strings and read back through the same parser.
+
+Orders are kept as sent (their receipts, RULES.md 5, must still match), so a stored line may
+name a seat's former holder (`gm player replace`). The readers take `former` (an id that
+held a seat -> the seat's present holder) and read such an id as the holder now."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from ..grammar import MAX_DIGITS, CommandProblem, whole_number
 from .cards import action_type
@@ -22,6 +27,7 @@ __all__ = [
     "REACTIONS",
     "Spot",
     "Triple",
+    "as_read",
     "choice_text",
     "read_choices",
     "read_player",
@@ -40,6 +46,7 @@ CHOICE_FORMS = {
 }
 _RELATIVE = re.compile(r"(.+?)([+-])([0-9]+)")
 _PAIR = re.compile(r"([0-9]+)-([0-9]+)")
+NO_FORMER: Mapping[str, str] = MappingProxyType({})  # no seat has changed hands
 
 
 @dataclass(frozen=True)
@@ -69,26 +76,30 @@ class Triple:
 Choice = str | Spot | Triple
 
 
-def read_player(word: str, players: Sequence[str]) -> str:
+def read_player(word: str, players: Sequence[str], former: Mapping[str, str] = NO_FORMER) -> str:
     """A player word: a keyword in upper case, or a player id as in campaign.yaml (any
-    case written)."""
+    case written); the id of a seat's former holder is read as its present holder."""
     upper = word.upper()
     if upper in KEYWORDS:
         return upper
+    folded = word.casefold()
     for player in players:
-        if player.casefold() == word.casefold():
+        if player.casefold() == folded:
             return player
+    for old, holder in former.items():  # ids are unique without case (gm player replace)
+        if old.casefold() == folded:
+            return holder
     raise CommandProblem("unknown_player", word=word, players=list(players))
 
 
-def read_spot(word: str, players: Sequence[str]) -> Spot:
+def read_spot(word: str, players: Sequence[str], former: Mapping[str, str] = NO_FORMER) -> Spot:
     """An integer square, or `<player word>+k` / `<player word>-k`."""
     number = whole_number(word, 0)
     if number is not None:
         return Spot(None, number)
     match = _RELATIVE.fullmatch(word)
     if match and len(match[3]) <= MAX_DIGITS:
-        player = read_player(match[1], players)
+        player = read_player(match[1], players, former)
         return Spot(player, int(match[3]) * (1 if match[2] == "+" else -1))
     raise CommandProblem("not_a_square", word=word)
 
@@ -100,7 +111,8 @@ def _read_item(word: str) -> str:
     return item
 
 
-def _read_triples(words: list[str], players: Sequence[str], most: int) -> tuple[Triple, ...]:
+def _read_triples(words: list[str], players: Sequence[str], former: Mapping[str, str],
+                  most: int) -> tuple[Triple, ...]:
     triples = []
     i = 0
     while i < len(words):
@@ -113,20 +125,21 @@ def _read_triples(words: list[str], players: Sequence[str], most: int) -> tuple[
             continue
         if i >= len(words):
             raise CommandProblem("triple_needs_squares", item=item)
-        a = read_spot(words[i], players)
+        a = read_spot(words[i], players, former)
         i += 1
         if i < len(words) and words[i].upper() in ("TO", "-"):
             i += 1
         if i >= len(words):
             raise CommandProblem("triple_needs_squares", item=item)
-        triples.append(Triple(item, a, read_spot(words[i], players)))
+        triples.append(Triple(item, a, read_spot(words[i], players, former)))
         i += 1
     if len(triples) > most:
         raise CommandProblem("too_many_triples", most=most)
     return tuple(triples)
 
 
-def read_choices(action: str, words: Sequence[str], players: Sequence[str]) -> tuple[Choice, ...]:
+def read_choices(action: str, words: Sequence[str], players: Sequence[str],
+                 former: Mapping[str, str] = NO_FORMER) -> tuple[Choice, ...]:
     """The choices of `action` (an action card code or a REACT action) from the words
     after it; raises CommandProblem when they are not of the action's form. No words:
     the empty tuple (the caller says whether that is allowed)."""
@@ -141,12 +154,12 @@ def read_choices(action: str, words: Sequence[str], players: Sequence[str]) -> t
         want = 1 if form == "player" else 2
         if len(words) != want:
             raise CommandProblem("wrong_choices", action=kind, form=form)
-        return tuple(read_player(word, players) for word in words)
+        return tuple(read_player(word, players, former) for word in words)
     if form == "squares":
         if len(words) != 2:
             raise CommandProblem("wrong_choices", action=kind, form=form)
-        return tuple(read_spot(word, players) for word in words)
-    return _read_triples(words, players, 1 if form == "triple" else 2)
+        return tuple(read_spot(word, players, former) for word in words)
+    return _read_triples(words, players, former, 1 if form == "triple" else 2)
 
 
 def choice_text(choices: Sequence[Choice]) -> str:
@@ -155,9 +168,21 @@ def choice_text(choices: Sequence[Choice]) -> str:
     return " ".join(c if isinstance(c, str) else c.text() for c in choices)
 
 
-def parse_choices(action: str, text: str, players: Sequence[str]) -> tuple[Choice, ...]:
+def parse_choices(action: str, text: str, players: Sequence[str],
+                  former: Mapping[str, str] = NO_FORMER) -> tuple[Choice, ...]:
     """Choices read back from their canonical text."""
-    return read_choices(action, text.split(), players)
+    return read_choices(action, text.split(), players, former)
+
+
+def as_read(action: str, text: str, players: Sequence[str], former: Mapping[str, str]) -> str:
+    """A stored choice text as the go will read it (a former holder's id as the seat's
+    holder now), for showing a standing order; a text that cannot be read, as stored."""
+    if not former:
+        return text
+    try:
+        return choice_text(parse_choices(action, text, players, former))
+    except CommandProblem:
+        return text
 
 
 # -- resolving words against the pawns (6.13) ---------------------------------------------
