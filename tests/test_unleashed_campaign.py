@@ -170,7 +170,7 @@ def test_6_a_campaign_runs_to_its_end_by_mail_on_maildir(tmp_path):
     assert data["over"] and data["winners"]
     assert result.archive is not None and result.archive.is_file()
     page = (result.archive.parent / "player-ada.html").read_text()
-    assert "rolls " in page and "Ada Runner Start -> " in page  # each of the player's goes, step by step
+    assert "rolls " in page and "<bdi>Ada Runner</bdi> Start -> " in page  # each of the player's goes, step by step
     robots = {r.id: r for r in result.robots}
     assert all(r.read["welcome"] == 1 and r.read["report"] >= 2 for r in robots.values())
     assert robots["felix"].read["refusal"] == 1  # played a card it did not hold, then again

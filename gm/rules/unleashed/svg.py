@@ -62,7 +62,9 @@ def board_svg(view: Any, title: str) -> str:
         x += (pawn.seat - 1) % 3 * 11 - 11
         y += 12 + (pawn.seat - 1) // 3 * 0
         colour = PAWNS[(pawn.seat - 1) % len(PAWNS)]
-        initial = escape(pawn.name[:1].upper() or "?")
+        # the first letter or digit: a name may open with a bidi control (U+202E), which
+        # alone in a <text> would reorder nothing but mean nothing either
+        initial = escape(next((ch for ch in pawn.name if ch.isalnum()), "?").upper())
         parts.append(f'<g><title>{escape(isolated(pawn.name))} on {pawn.square}</title>'
                      f'<circle cx="{_f(x)}" cy="{_f(y)}" r="6" fill="{colour}" stroke="#fff"/>'
                      f'<text x="{_f(x)}" y="{_f(y + 3.5)}" font-size="9" text-anchor="middle" fill="#fff">'

@@ -13,13 +13,13 @@ and templates/archive/unleashed/."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import ArchiveBoard, ArchivePicture, ArchivePiece, ArchiveStanding, Setup
 from ..dice.views import Named
-from .cards import BLANK, is_movement, sent
+from .cards import BLANK, action_type, canonical_sorted, is_movement, movement, sent
 from .happenings import (
     Acted,
     Crossed,
@@ -33,18 +33,25 @@ from .happenings import (
     Seated,
     Stepped,
 )
-from .items import KINDS, is_long
+from .items import BOX, KINDS, ends_ok_with, fits_reach, is_long, placements
+from .options import UnleashedOptions
 from .state import UnleashedState
 from .svg import board_svg
 
 __all__ = ["OwnView", "UnleashedOpening", "UnleashedTurn", "opening_view", "own_view", "public_turn", "symbol"]
 
-# two characters a card, readable in a plain-text grid (the HTML and SVG add colour and the full name)
+# two characters a card, so that a level of ten squares fits a phone's line in the plain
+# grid; each report's legend gives the code that PLAY names for every symbol it shows
+# (BoardView.legend). The HTML and SVG add colour and the full name.
 SYMBOLS = {BLANK: "..", "EXTRA-ROLL": "XR", "SWAP-PLAYERS": "SP", "MOVE-LADDER": "ML", "MOVE-SNAKE": "MS",
            "MOVE-ANY": "MA", "MOVE-2-LADDERS": "2L", "MOVE-2-SNAKES": "2S", "SWAP-CARDS": "SC", "REVERSE": "RV"}
 NAMES = {BLANK: "blank", "EXTRA-ROLL": "extra roll", "SWAP-PLAYERS": "swap players", "MOVE-LADDER": "move a ladder",
          "MOVE-SNAKE": "move a snake", "MOVE-ANY": "move any item", "MOVE-2-LADDERS": "move two ladders",
          "MOVE-2-SNAKES": "move two snakes", "SWAP-CARDS": "swap two cards", "REVERSE": "reverse"}
+# The plain grid's marks under a card, in the ids and numbers orders use: `S4>13` a pawn
+# that lands here travels S4 to 13; `S4<27` the other end of S4, reached from 27; `@2` the
+# pawn of seat 2. A card placed in the last go is locked: its number is followed by LOCK.
+ITEM_ENTRY, ITEM_EXIT, PAWN_MARK, LOCK = ">", "<", "@", "*"
 
 
 def symbol(code: str) -> str:
@@ -82,18 +89,26 @@ class Cell:
     symbol: str
     colour: str
     name: str
-    pawns: tuple[str, ...]  # player ids standing here
-    ends: tuple[str, ...]  # item ends here, e.g. "S4 head"
+    pawns: tuple[int, ...]  # the seats of the pawns standing here
     locked: bool
+    # what the plain grid writes under the card: the item ends here (ITEM_ENTRY, ITEM_EXIT)
+    # and the pawns (PAWN_MARK), each its own line
+    marks: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class ItemLine:
+    """An item in play; `source` and `target` the way a pawn travels it now (a snake down,
+    a ladder up, the other way while the board is reversed; a lamppost both ways)."""
+
     item: str
     kind: str  # snake, ladder, lamppost
     size: str  # short, long
     lower: int
     upper: int
+    source: int
+    target: int
+    both_ways: bool
 
 
 @dataclass(frozen=True)
@@ -122,6 +137,22 @@ class BoardView:
     locked_cards: tuple[int, ...]
     locked_items: tuple[str, ...]
     squares: int
+    width: int  # of a cell of the plain grid, the space after it included
+    legend: tuple[tuple[str, str], ...]  # (symbol, code) of each card symbol shown that is not its code
+
+    @property
+    def marked(self) -> dict[str, tuple[str, int]]:
+        """The first mark of each sort the plain grid shows ("entry", "exit", "pawn",
+        "lock") and its square: the legend explains the marks by these."""
+        found: dict[str, tuple[str, int]] = {}
+        for row in self.rows:
+            for cell in row:
+                if cell.locked:
+                    found.setdefault("lock", (f"{cell.square}{LOCK}{cell.symbol}", cell.square))
+                for mark in cell.marks:
+                    sort = "entry" if ITEM_ENTRY in mark else "exit" if ITEM_EXIT in mark else "pawn"
+                    found.setdefault(sort, (mark, cell.square))
+        return found
 
 
 @dataclass(frozen=True)
@@ -211,6 +242,26 @@ class OwnView:
     setup_turn: bool  # the next turn is the setup turn
     board: BoardView | None = None  # the public board now, for mail between reports (welcome)
     facts: tuple[tuple[str, Any], ...] = ()
+    # a ready order for the next turn, built from this player's hand (PLAY lines) or from
+    # the items in the box (PLACE lines, the setup turn): an example to edit, each line
+    # accepted as it stands; empty when the player sends no more orders
+    ready: tuple[str, ...] = ()
+    box: SetupBox | None = None  # the setup turn's items, when the next turn is the setup turn
+
+
+@dataclass(frozen=True)
+class SetupBox:
+    """What the setup turn places (6.3, 6.4): how many items, how default picks share them,
+    the items still in the box by size, and each size's reach shown from one square."""
+
+    pieces: int
+    mix: tuple[int, int, int]  # snakes, ladders, lampposts: default picks keep to these
+    short: tuple[str, ...]
+    long: tuple[str, ...]
+    square: int  # 0: the board is too small for any item
+    short_reach: tuple[int, ...]  # the squares a short item may join to `square`
+    long_reach: tuple[int, ...]
+    picks: int  # how many of the picks are this player's
 
 
 def _named(player: str, names: Mapping[str, str]) -> Named:
@@ -223,37 +274,71 @@ def _pick_lines(events: Sequence[Any], names: Mapping[str, str]) -> tuple[PickLi
 
 
 def item_lines(state: UnleashedState) -> tuple[ItemLine, ...]:
-    return tuple(ItemLine(item, KINDS[item[0]], "long" if is_long(item) else "short", low, high)
-                 for item, (low, high) in sorted(state.items.items()))
+    lines = []
+    for item, (low, high) in sorted(state.items.items()):
+        # 6.7: a snake is entered at its head and a ladder at its foot; reversed, the
+        # other way round (6.8); a lamppost at either end
+        down = (item[0] == "S") != state.reversed
+        source, target = (high, low) if down and item[0] != "P" else (low, high)
+        lines.append(ItemLine(item, KINDS[item[0]], "long" if is_long(item) else "short", low, high,
+                              source, target, item[0] == "P"))
+    return tuple(lines)
+
+
+def _item_marks(items: Sequence[ItemLine]) -> dict[int, list[str]]:
+    """Square -> its item marks, the ends a pawn enters by first (the ones that act)."""
+    entries: dict[int, list[str]] = {}
+    exits: dict[int, list[str]] = {}
+    for line in items:
+        entries.setdefault(line.source, []).append(f"{line.item}{ITEM_ENTRY}{line.target}")
+        ends = entries if line.both_ways else exits
+        mark = ITEM_ENTRY if line.both_ways else ITEM_EXIT
+        ends.setdefault(line.target, []).append(f"{line.item}{mark}{line.source}")
+    return {s: entries.get(s, []) + exits.get(s, []) for s in entries.keys() | exits.keys()}
+
+
+def _pawn_marks(seats: Sequence[int], room: int) -> tuple[str, ...]:
+    """The pawns on a square, `@1@3` for seats 1 and 3, as few lines as fit `room`."""
+    lines: list[str] = []
+    for seat in seats:
+        mark = f"{PAWN_MARK}{seat}"
+        if lines and len(lines[-1] + mark) <= room:
+            lines[-1] += mark
+        else:
+            lines.append(mark)
+    return tuple(lines)
 
 
 def board_view(board_id: str, state: UnleashedState, names: Mapping[str, str]) -> BoardView:
     grid = state.grid
-    ends: dict[int, list[str]] = {}
-    for line in item_lines(state):
-        low_word, high_word = {"snake": ("tail", "head"), "ladder": ("foot", "top"),
-                               "lamppost": ("foot", "top")}[line.kind]
-        ends.setdefault(line.lower, []).append(f"{line.item} {low_word}")
-        ends.setdefault(line.upper, []).append(f"{line.item} {high_word}")
-    standing: dict[int, list[str]] = {}
-    for player in state.seats:
+    items = item_lines(state)
+    marks = _item_marks(items)
+    standing: dict[int, list[int]] = {}
+    for seat, player in enumerate(state.seats, 1):
         pawn = state.pawns[player]
         if not pawn.finished:
-            standing.setdefault(pawn.square, []).append(player)
+            standing.setdefault(pawn.square, []).append(seat)
+    digits = len(str(grid.squares))
     rows = []
     for level in range(grid.rows, 0, -1):
         first = (level - 1) * grid.columns + 1
         squares = sorted(range(first, first + grid.columns), key=grid.column)
         rows.append(tuple(
             Cell(s, state.cards[s - 1], symbol(state.cards[s - 1]), card_colour(state.cards[s - 1]),
-                 card_name(state.cards[s - 1]), tuple(standing.get(s, ())), tuple(ends.get(s, ())),
-                 s in state.locked_cards)
+                 card_name(state.cards[s - 1]), tuple(standing.get(s, ())), s in state.locked_cards,
+                 tuple(marks.get(s, ())) + _pawn_marks(standing.get(s, ()), digits + 3))
             for s in squares))
+    # a cell is the square's number (right-aligned), a space or LOCK, the symbol; every
+    # mark fits under it, and one space parts it from the next
+    width = max([digits + 3, *(len(m) for row in rows for cell in row for m in cell.marks)]) + 1
+    shown = {cell.card for row in rows for cell in row}
+    legend = tuple((symbol(code), code) for code in canonical_sorted(shown) if symbol(code) != code)
     pawns = tuple(PawnLine(p, names.get(p, p), i + 1, state.pawns[p].square, state.pawns[p].finished,
                            state.pawns[p].overshoot, state.pawns[p].placing, len(state.hands[p]))
                   for i, p in enumerate(state.seats))
-    return BoardView(board_id, tuple(rows), item_lines(state), state.reversed, pawns, len(state.pile),
-                     tuple(sorted(state.locked_cards)), tuple(sorted(state.locked_items)), grid.squares)
+    return BoardView(board_id, tuple(rows), items, state.reversed, pawns, len(state.pile),
+                     tuple(sorted(state.locked_cards)), tuple(sorted(state.locked_items)), grid.squares,
+                     width, legend)
 
 
 def _goes(state: UnleashedState, events: Sequence[Any], names: Mapping[str, str]) -> tuple[GoView, ...]:
@@ -347,6 +432,213 @@ def own_view(setup: Setup, player: str, name: str, state: UnleashedState, events
         nmr=bool(go and go.nmr),
         setup_turn=state.setup,
         board=board_view(next(iter(setup.boards)), state, {p: p for p in state.seats}) if not events else None,
+        ready=ready_order(setup, state, player),
+        box=setup_box(_options(setup), state, player) if state.setup else None,
+    )
+
+
+# -- the ready order: an example from the reader's own hand and the public board -----------------
+
+ROLL = 7  # the commonest sum of two dice: where a pawn most likely lands at its next roll
+NEAR = range(2, 13)  # the squares a roll of two dice can reach, ahead of a pawn
+
+
+def _options(setup: Setup) -> UnleashedOptions:
+    return setup.options if setup.options is not None else UnleashedOptions()
+
+
+def ready_order(setup: Setup, state: UnleashedState, player: str) -> tuple[str, ...]:
+    """The lines a player may send as they stand for the next turn, built from what they
+    alone hold and what everyone sees: PLACE lines in the setup turn, else one PLAY line
+    for each card code in the hand, the likeliest to help first; each passes the checks on
+    receipt (6.13) and is legal on the board as it stands now."""
+    if not state.in_play(player):
+        return ()
+    if state.setup:
+        return _ready_places(state, _options(setup), player)
+    return _ready_plays(state, player)
+
+
+def _ready_places(state: UnleashedState, options: UnleashedOptions, player: str) -> tuple[str, ...]:
+    """A ladder, a snake and a lamppost (those the mix places), each a legal placement
+    with the lines above it; spread by seat, so that the players' examples differ."""
+    seat = state.seats.index(player)
+    limits = options.kind_limits
+    placed = {item: list(ends) for item, ends in state.items.items()}
+    lines: list[str] = []
+    for kind in ("L", "S", "P"):
+        boxed = [item for item in BOX if item[0] == kind and item not in placed]
+        if not limits.get(kind) or not boxed:
+            continue
+        item = boxed[seat % len(boxed)]
+        legal = [(low, high) for low, high in placements(state.grid, item)
+                 if ends_ok_with(placed, {item: (low, high)})]
+        if not legal:
+            continue
+        low, high = legal[(seat * 37 + len(lines) * 11) % len(legal)]
+        placed[item] = [low, high]
+        # a snake written head first, as it is travelled
+        lines.append(f"PLACE {item} {high} {low}" if kind == "S" else f"PLACE {item} {low} {high}")
+    return tuple(lines)
+
+
+# the order a hand's cards are offered in: what helps the player most surely first (RULES.md
+# 6.8: an action card is performed by its player as soon as it is placed)
+PREFERENCE = ("SWAP-PLAYERS", "EXTRA-ROLL", "BACK", "-", "MOVE-SNAKE", "MOVE-2-SNAKES", "MOVE-ANY",
+              "MOVE-LADDER", "MOVE-2-LADDERS", "+", "SWAP-CARDS", BLANK, "FORWARD", "REVERSE")
+
+
+def _preference(code: str) -> int:
+    step = movement(code)
+    kind = ("+" if step > 0 else "-") if step else action_type(code)
+    return PREFERENCE.index(kind)
+
+
+def _ready_plays(state: UnleashedState, player: str) -> tuple[str, ...]:
+    hand = canonical_sorted(set(state.hands[player]))
+    if not hand:
+        return ("PLAY NONE",)
+    board = _Ready(state, player)
+    lines = []
+    for code in sorted(hand, key=_preference):
+        line = board.line(code)
+        if line is not None:
+            lines.append(line)
+    if not lines:  # nothing worth a choice: the first card, its choices left to the automatic one
+        square = board.free(board.me + ROLL)
+        lines = [f"PLAY {hand[0]} ON {square}"] if square else ["PLAY NONE"]
+    return tuple(lines)
+
+
+class _Ready:
+    """A player's view of the board for their ready PLAY lines: their pawn, the others',
+    which squares a card may be played on now (6.6) and on which a card would act at all
+    (not under an item's entry, 6.7); each line takes a square of its own."""
+
+    def __init__(self, state: UnleashedState, player: str):
+        self.state, self.grid = state, state.grid
+        at = {p: pawn.square for p, pawn in state.pawns.items() if not pawn.finished}
+        self.me = at[player]
+        others = [square for p, square in at.items() if p != player]
+        self.leader = max(others) if others else None
+        self.barred = set(others) | set(state.locked_cards)
+        self.entries = {end for line in item_lines(state) for end in
+                        ((line.source, line.target) if line.both_ways else (line.source,))}
+
+    def free(self, near: int) -> int | None:
+        """The square nearest `near`, ahead first, that no other pawn, no lock, no item's
+        entry and no other ready line takes."""
+        last = self.grid.squares
+        near = min(max(near, 1), last)
+        for distance in range(last):
+            for square in (near + distance, near - distance):
+                if 1 <= square <= last and square not in self.barred and square not in self.entries:
+                    return square
+        return None
+
+    def ahead(self, of: int, wanted: Callable[[str], bool]) -> int | None:
+        """The first square a roll may reach from `of` whose card is `wanted` and acts."""
+        cards, last = self.state.cards, self.grid.squares
+        return next((of + k for k in NEAR if of + k <= last and of + k not in self.entries
+                     and wanted(cards[of + k - 1])), None)
+
+    def line(self, code: str) -> str | None:
+        """A PLAY line for a card of `code` that is worth sending, or None."""
+        me, leader = self.me, self.leader
+        step, kind = movement(code), action_type(code)
+        square, choices = self.free(me + ROLL), ""
+        if kind == "SWAP-PLAYERS":
+            if leader is None or leader <= me:
+                return None
+            choices = "ME LEADER"
+        elif kind == "BACK":
+            if leader is None:
+                return None
+            choices = "LEADER"
+        elif step < 0:
+            if leader is None or leader <= me:  # it would wait for this pawn as much as the leader's
+                return None
+            square = self.free(leader + ROLL)
+        elif kind in ("MOVE-SNAKE", "MOVE-2-SNAKES", "MOVE-ANY", "MOVE-LADDER", "MOVE-2-LADDERS"):
+            choices = self.item_move(kind)
+            if not choices:
+                return None
+        elif kind == "SWAP-CARDS":
+            red = self.ahead(me, _sets_back)
+            if leader is None or red is None or leader + ROLL > self.grid.squares or red == leader + ROLL:
+                return None
+            choices = f"{red} {leader + ROLL}"
+            square = self.free(me + 1)
+            if square in (red, leader + ROLL):
+                return None
+        elif code == BLANK:
+            # cover a card that would set this pawn back, else one that would help the leader on
+            covered = self.ahead(me, _sets_back)
+            if covered is None and leader is not None:
+                covered = self.ahead(leader, _helps)
+            if covered is None or covered in self.barred:
+                return None
+            square = covered
+        elif kind in ("FORWARD", "REVERSE"):
+            return None  # helps another pawn, or turns every item about: the player's own call
+        if square is None:
+            return None
+        self.barred.add(square)
+        return f"PLAY {code} ON {square}" + (f" {choices}" if choices else "")
+
+    def item_move(self, kind: str) -> str:
+        """A triple for a MOVE card: an item that sets back (a snake; a ladder while reversed)
+        entered a roll ahead of the leader, or one that helps a roll ahead of the player."""
+        state = self.state
+        wanted = {"MOVE-SNAKE": "S", "MOVE-2-SNAKES": "S", "MOVE-LADDER": "L", "MOVE-2-LADDERS": "L",
+                  "MOVE-ANY": "SL"}[kind]
+        for item in sorted(state.items):
+            if item[0] not in wanted or item in state.locked_items:
+                continue
+            down = (item[0] == "S") != state.reversed
+            if down and self.leader is None:
+                continue
+            aim = (self.leader if down else self.me) + ROLL
+            for low, high in placements(self.grid, item):
+                entry = high if down else low
+                if entry == aim and [low, high] != state.items[item] and \
+                        ends_ok_with(state.items, {item: (low, high)}):
+                    return f"{item} {entry} {low if entry == high else high}"
+        return ""
+
+
+def _sets_back(code: str) -> bool:
+    return movement(code) < 0 or action_type(code) == "BACK"
+
+
+def _helps(code: str) -> bool:
+    return movement(code) > 0 or code == "EXTRA-ROLL"
+
+
+def setup_box(options: UnleashedOptions, state: UnleashedState, player: str) -> SetupBox:
+    grid = state.grid
+    level = min(2, grid.rows)
+    # a square mid-way along the second level, so that a short item reaches both ways
+    square = next((s for s in range((level - 1) * grid.columns + 1, level * grid.columns + 1)
+                   if grid.column(s) == (grid.columns - 1) // 2), 0)
+
+    def reach(item: str) -> tuple[int, ...]:
+        return tuple(t for t in range(1, grid.squares + 1) if fits_reach(grid, item, square, t))
+
+    limits = options.kind_limits
+    seats = len(state.seats)
+    index = state.seats.index(player)
+    boxed = [item for item in BOX if item not in state.items]
+    return SetupBox(
+        pieces=options.piece_count,
+        mix=(limits.get("S", 0), limits.get("L", 0), limits.get("P", 0)),
+        short=tuple(item for item in boxed if not is_long(item)),
+        long=tuple(item for item in boxed if is_long(item)),
+        square=square,
+        short_reach=reach("S1") if square else (),
+        long_reach=reach("S4") if square else (),
+        # 6.4: the picks go round the seats from the last seat down
+        picks=sum(1 for pick in range(state.picks, options.piece_count) if seats - 1 - pick % seats == index),
     )
 
 
