@@ -108,7 +108,7 @@ def test_a_whole_dice_campaign_by_mail(tmp_path, ruleset, options):
     assert {e["player"] for e in after_1["log"][1:]} == {"ann", "bob"}
     mails = game.outbox()
     acks = [m for m in mails if m[0] == "ack"]
-    assert len(acks) == 3 and "RESIGN NONE" in acks[1][3] and "nothing to send" in acks[2][3]
+    assert len(acks) == 3 and "RESIGN NONE" in acks[1][3] and "you stay in the game" in acks[2][3]
     help_text = next(m[3] for m in mails if m[0] == "help")
     assert "RESIGN NONE" in help_text and "NUMBER" not in help_text and "TRAPDOOR" not in help_text
     report = next(m for m in mails if m[0] == "report" and m[1] == "ann")

@@ -186,7 +186,7 @@ def test_a_whole_dice_campaign_on_real_servers(server_game, ruleset, options):
     cat_ack = game.to("cat", "accepted")
     assert len(cat_ack) == 1 and "RESIGN" in cat_ack[0]
     ben_acks = game.to("ben", "accepted")
-    assert len(ben_acks) == 2 and "RESIGN NONE" in ben_acks[0] and "nothing to send" in ben_acks[1]
+    assert len(ben_acks) == 2 and "RESIGN NONE" in ben_acks[0] and "you stay in the game" in ben_acks[1]
     help_text = game.to("ann", "How to write orders")
     assert len(help_text) == 1 and "RESIGN NONE" in help_text[0]
 

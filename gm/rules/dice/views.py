@@ -32,9 +32,30 @@ class OpeningRound:
 
 
 @dataclass(frozen=True)
+class RollOff:
+    """A round of the roll-off for first place: the highest face and who threw it (more
+    than one: they threw again)."""
+
+    index: int
+    best: int
+    highest: tuple[Named, ...]
+
+
+@dataclass(frozen=True)
 class OpeningView:
+    """The order of play and why (RULES.md 4.2, 4.3): the roll-off's rounds, if any, each
+    with who threw highest; the listing order (campaign.yaml's); whether the order of
+    play is the listing order from the first player, wrapping round."""
+
     rounds: tuple[OpeningRound, ...]  # empty when the order of play needs no throw (doubles)
     order: tuple[Named, ...]
+    listing: tuple[Named, ...] = ()
+    roll_offs: tuple[RollOff, ...] = ()
+    follows_listing: bool = True
+
+    @property
+    def first(self) -> Named | None:
+        return self.order[0] if self.order else None
 
 
 @dataclass(frozen=True)
@@ -120,7 +141,15 @@ def opening_view(setup: Setup, events: Sequence[Any], names: Mapping[str, str]) 
         these = sorted((t for t in throws if t.index == index), key=lambda t: listing[t.player])
         rounds.append(OpeningRound(index, tuple((_named(t.player, names), t.key, t.roll) for t in these)))
     order = next((e.order for e in events if isinstance(e, OrderOfPlay)), tuple(setup.players))
-    return OpeningView(tuple(rounds), tuple(_named(p, names) for p in order))
+    players = list(setup.players)
+    first = players.index(order[0]) if order and order[0] in listing else 0
+    roll_offs = []
+    for r in rounds:
+        best = max(face for _, _, face in r.throws)
+        roll_offs.append(RollOff(r.index, best, tuple(who for who, _, face in r.throws if face == best)))
+    return OpeningView(tuple(rounds), tuple(_named(p, names) for p in order),
+                       listing=tuple(_named(p, names) for p in players), roll_offs=tuple(roll_offs),
+                       follows_listing=tuple(order) == tuple(players[first:] + players[:first]))
 
 
 def public_turn(ruleset: Dice, setup: Setup, before: DiceState, after: DiceState, events: Sequence[Any],
