@@ -23,7 +23,7 @@ from .errors import GmError
 __all__ = ["AUDIT_FILE", "MAX_RECORD_BYTES", "RecordUnreadable", "fetch", "parse"]
 
 AUDIT_FILE = "audit.json"
-MAX_RECORD_BYTES = 64 * 2**20  # a 2,000-player postal campaign of 50 turns writes about 30 MiB
+MAX_RECORD_BYTES = 64 * 2**20  # 2,000 players on three boards for 50 turns write about 30 MiB
 MEMORY_BUDGET = 768 * 2**20  # what the parsed record may take: with the replay, well under 1 GiB
 DOWNLOAD_SECONDS = 60  # the whole download, however slowly the server sends
 MAX_DEPTH = 32  # a record nests 9 deep at most
