@@ -179,6 +179,7 @@ def test_4_5_turn_and_status_agree_a_dice_turn_waits_for_its_deadline_and_say_wh
     status = gm("status", now="2027-01-02T12:00:00Z")
     assert f"orders: nobody has to write in {ruleset}; 1 player has written" in status
     assert "gm turn: " + turn.removeprefix("resolve: ") in status.splitlines()
+    assert f"turn 1: nobody has to write in {ruleset}; 1 player has written" in gm("orders", now="2027-01-02T12:00:00Z")
     # everyone in play has written: still the deadline alone resolves the turn
     mail("ann", "RESIGN NONE")
     mail("bob", "RESIGN NONE")

@@ -217,8 +217,7 @@ def orders_cmd(ctx: click.Context, full: bool) -> None:
             click.echo("the campaign is over")
             return
         statuses = order_statuses(campaign)
-    click.echo(f"turn {state.turn}: {sum(s.complete for s in statuses if s.must_send)} of "
-               f"{count(sum(s.must_send for s in statuses), 'order')} in")
+    click.echo(f"turn {state.turn}: {orders_in(campaign, statuses)}")
     for s in statuses:
         mark = "ok  " if s.complete else "MISSING" if s.must_send else "nothing needed"
         line = f"  {s.player:<16} {mark}"
@@ -227,6 +226,19 @@ def orders_cmd(ctx: click.Context, full: bool) -> None:
         if full and s.receipt:
             line += f"  {campaign.ruleset.order_text(s.order)}"
         click.echo(line)
+
+
+def orders_in(campaign: Campaign, statuses) -> str:
+    """How many orders are in and how many players have written: `gm orders` and `gm
+    status` say it alike. In classic and doubles nobody has to write, so no order is
+    missing; saying "0 of 0 orders in" would read as if something were."""
+    must = sum(s.must_send for s in statuses)
+    written = sum(1 for s in statuses if s.receipt)
+    if must or campaign.ruleset.resolves_early:
+        orders = f"{sum(s.complete for s in statuses if s.must_send)} of {count(must, 'order')} in"
+    else:
+        orders = f"nobody has to write in {campaign.ruleset.name}"
+    return f"{orders}; {count(written, 'player')} {one_or_many(written, 'has', 'have')} written"
 
 
 @click.command("remind")
@@ -388,12 +400,7 @@ def status_cmd(ctx: click.Context) -> None:
             click.echo(f"turn {data['turn']}, deadline {(text['local'] or text['utc']) if text else '-'}")
         if not data["over"]:
             statuses = order_statuses(campaign)
-            written, must = sum(1 for s in statuses if s.receipt), sum(s.must_send for s in statuses)
-            if must or campaign.ruleset.resolves_early:
-                orders = f"{sum(s.complete for s in statuses if s.must_send)} of {count(must, 'order')} in"
-            else:
-                orders = f"nobody has to write in {config.ruleset_name}"
-            click.echo(f"orders: {orders}; {count(written, 'player')} {one_or_many(written, 'has', 'have')} written")
+            click.echo(f"orders: {orders_in(campaign, statuses)}")
             # what `gm turn` would do now, in its own words: the two never disagree
             ready, why = due(campaign, statuses)
             click.echo(f"gm turn: resolves turn {data['turn']}" if ready else f"gm turn: not yet: {why}")
