@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import email
+import email.policy
 import re
+import sqlite3
 from pathlib import Path
 
 import yaml
@@ -42,6 +45,10 @@ def test_counts_of_one_in_start_status_remind_and_ingest(tmp_path, monkeypatch):
         return result.output
 
     assert "started solo: 1 player, 1 board, a password issued to 1 player" in gm("start")
+    (raw,) = sqlite3.connect(folder / "gm.sqlite").execute("select raw from outbox where kind = 'gm-start'").fetchone()
+    start_mail = email.message_from_bytes(raw, policy=email.policy.default)
+    for kind in ("plain", "html"):
+        assert "has started with 1 player and 1 board." in start_mail.get_body((kind,)).get_content()
     status = gm("status")
     assert "1 player, 1 observer" in status
     assert "orders: 0 of 1 order in; 0 players have written" in status

@@ -33,6 +33,7 @@ import jinja2.ext
 
 from ..campaign.store import insert
 from ..clock import iso
+from ..counts import count
 from ..resources import rules_file, shipped
 
 # A subject longer than this is cut at a word: mail apps show about 60 characters, and a
@@ -110,6 +111,7 @@ def environment(kind: str) -> jinja2.Environment:
     env.filters["ordinal"] = ordinal
     env.filters["mailto"] = mailto
     env.filters["turn_page"] = _turn_page
+    env.filters["count"] = count  # {{ players | length | count("player") }}: "1 player", "2 players"
     env.globals["once"] = _once()
     # `{% import partial("_order.html") as o %}`: a part looked up for the mail's ruleset
     # like a whole mail, so a generic mail shows each ruleset's own order without a copy
