@@ -33,7 +33,7 @@ from test_trust_files import Isolation
 from test_unleashed_worked_example import R, example_setup, example_state
 
 from gm.campaign.desk import Desk
-from gm.campaign.turns import resolve, turn_events
+from gm.campaign.turns import remind, resolve, turn_events
 from gm.mail.mailout import render
 from gm.mail.orderlang import parse_orders
 from gm.mail.views import BoardSize, PlayerMail, PlayerRef
@@ -121,7 +121,7 @@ def read_board(text: str) -> Drawn:
 
 
 def hand(text: str) -> list[str]:
-    found = re.search(r"^(?:- Your hand|YOUR HAND \(only you see it\)): (.+)$", text, re.MULTILINE)
+    found = re.search(r"^(?:- Your hand|YOUR HAND \(only you see it\)|  Hand): (.+)$", text, re.MULTILINE)
     assert found, "no hand in the mail"
     return [] if found[1] == "empty" else found[1].split(", ")
 
@@ -314,6 +314,21 @@ def test_24_a_reader_of_a_report_alone_plays_a_card_of_its_hand(after_setup):
     assert played_by(events, starter)[0] == (card, square)
 
 
+def test_24_a_reminder_alone_draws_the_board_and_carries_a_ready_order(after_setup):
+    """A reminder may be the last mail a player has: it draws the board and ends with a
+    ready order from the hand, accepted as it stands."""
+    kit = after_setup
+    with kit.campaign() as campaign:
+        kit.at(campaign.deadline() - timedelta(hours=5))
+        remind(campaign)
+    text = text_of(kit.outbox(kind="reminder", player="bob")[-1])
+    drawn = read_board(text)
+    lines = ready_order(text)
+    assert len(drawn.squares) == 60 and lines[3] == "TURN 2"
+    assert {line.split()[1] for line in lines[4:]} <= set(hand(text))
+    assert send(kit, "bob", lines).outcome == "applied"
+
+
 def test_24_the_board_in_text_is_the_board_in_the_state(after_setup):
     """Each square's code (through the legend), lock, item ends and pawns as the report
     draws them are those of the state; the legend names exactly the symbols shown, each by
@@ -468,3 +483,19 @@ def test_24_a_name_with_a_bidi_override_is_isolated_in_the_turn_pages_step_lines
             seen += 1
             assert isolated, f"{page.path}: {needle!r} in <{where_}> is not isolated"
     assert seen > 10
+
+
+# -- the rules page shows what the mail shows -----------------------------------------------------
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules" / "unleashed.md"
+WORKED = Path(__file__).resolve().parent / "data" / "golden" / "unleashed" / "6.16-report-alice.txt"
+
+
+def test_24_the_rules_page_shows_the_board_and_ready_order_the_worked_round_mails():
+    docs = DOCS.read_text(encoding="utf-8")
+    mail = WORKED.read_text(encoding="utf-8")
+    drawing = mail[mail.index("33 -2 34"):mail.index("of that code.") + len("of that code.")]
+    ready = mail[mail.index("YOUR ORDER FOR TURN 5"):mail.index("PLAY BLANK ON 16") + len("PLAY BLANK ON 16")]
+    for part in (drawing, ready):
+        indented = "\n".join(f"    {line}" if line else "" for line in part.split("\n"))
+        assert indented in docs, part
