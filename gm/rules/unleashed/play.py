@@ -306,6 +306,7 @@ class Round:
             self.displaced[b] += 1
             self.events.append(Stepped(a, was_a, was_b, "swap", card))
             self.events.append(Stepped(b, was_b, was_a, "swap", card))
+            # a's arrival in full first (all it sets off too), then b's, unless a's displaced b
             return [partial(self.arrive, a, set()), partial(self.arrive_unless_displaced, b, self.displaced[b])]
         elif kind == "SWAP-CARDS" and choices:
             s, t = choices
