@@ -351,10 +351,11 @@ def welcome_observers(campaign: Campaign, db: Any, now: datetime) -> list[str]:
     (CONTRACT "Fixed at start"), so this runs at gm start and again at each command that
     mails them or sends mail; the outbox row of each welcome is the record that its address
     was welcomed, once. Returns the addresses welcomed now."""
-    welcomed = {r["recipient"] for r in campaign.store.rows(
-        "select recipient from outbox where kind = ?", (OBSERVER_KIND,))}
-    # one welcome per address, however often campaign.yaml lists it
-    new = list({o.email: o for o in campaign.config.observers if o.email not in welcomed}.values())
+    # one welcome per address, however often campaign.yaml lists it; looked up by recipient
+    # (an index), as this runs at every gm send of a campaign whose outbox only grows
+    listed = {o.email: o for o in campaign.config.observers}
+    new = [o for address, o in listed.items() if campaign.store.one(
+        "select 1 from outbox where recipient = ? and kind = ? limit 1", (address, OBSERVER_KIND)) is None]
     if not new:
         return []
     state, paused = campaign.state(), campaign.paused()
