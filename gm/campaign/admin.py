@@ -13,7 +13,7 @@ from typing import Any
 
 from .. import clock
 from ..errors import GmError
-from ..mail.calendar import deadline_attachment, meets_deadline
+from ..mail.calendar import deadline_attachment, file_name, meets_deadline
 from ..mail.mailout import compose, queue
 from .campaign import (
     Campaign,
@@ -119,7 +119,7 @@ def _welcome_holder(campaign: Campaign, db: Any, now: datetime, *, new: str, nam
         attachments = deadline_attachment(context, player=new, turn=state.turn, deadline=deadline, now=now,
                                           sequence=deadline_sequence(campaign, state.turn))
     message = compose(sender=campaign.config.mail.sender, to=email, template="welcome", now=now,
-                      context=context | {"calendar": attachments[0][3] if attachments else None},
+                      context=context | {"calendar": file_name(attachments)},
                       attachments=attachments)
     queue(db, message, kind=SEAT_KIND, now=now, player=new, turn=state.turn)
 
@@ -306,7 +306,7 @@ def _tell(campaign: Campaign, db: Any, now: datetime, *, to: str, template: str,
         attachments = deadline_attachment(context, player=player, turn=calendar_turn, deadline=deadline, now=now,
                                           sequence=sequence)
     message = compose(sender=config.mail.sender, to=to, template=template, now=now,
-                      context=context | {"calendar": attachments[0][3] if attachments else None},
+                      context=context | {"calendar": file_name(attachments)},
                       attachments=attachments)
     queue(db, message, kind=kind, now=now, player=player, turn=shared["turn"])
 

@@ -355,7 +355,7 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
     """Check everything, create the state, issue passwords, publish the commitments and
     queue a welcome to each player (with the deadline as a calendar file) and observer,
     and a summary to the GM."""
-    from ..mail.calendar import deadline_attachment, meets_deadline
+    from ..mail.calendar import deadline_attachment, file_name, meets_deadline
     from .admin import welcome_observers
 
     config = load_config(folder)
@@ -446,7 +446,7 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
             calendar = (deadline_attachment(mail, player=player.id, turn=state.turn, deadline=deadline, now=now)
                         if meets_deadline(ruleset, config.setup, state, player.id) else [])
             message = compose(sender=config.mail.sender, to=player.email, template="welcome", now=now,
-                              context=mail | {"calendar": calendar[0][3] if calendar else None},
+                              context=mail | {"calendar": file_name(calendar)},
                               attachments=calendar)
             queue(db, message, kind="welcome", now=now, player=player.id)
         # observers listed now are welcomed now; one added later, at the next command that mails

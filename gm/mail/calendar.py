@@ -87,6 +87,11 @@ def meets_deadline(ruleset: Any, setup: Any, state: Any, player: str, dropped: C
 Attachment = tuple[bytes, str, str, str]
 
 
+def file_name(attachments: list[Attachment]) -> str | None:
+    """The attached calendar file's name, for the mail's words (its `calendar`), or None."""
+    return attachments[0][3] if attachments else None
+
+
 def deadline_attachment(context: Mapping[str, Any], *, player: str, turn: int, deadline: datetime | None,
                         now: datetime, sequence: int = 0) -> list[Attachment]:
     """The deadline of `turn` for `player` as an .ics attachment, [] when there is none.
