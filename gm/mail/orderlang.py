@@ -15,7 +15,6 @@ Gmail's plain alternative writes as *TURN 7*. `parse_orders` never raises on any
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 import unicodedata
@@ -45,15 +44,30 @@ FORMS = {
     "TURN": "TURN <turn number>",
 }
 
-# A line whose first word is this close to one of the game's commands (difflib's ratio)
-# and at least this long is taken for a misspelt command, not for a free line. Not 0.75:
-# every four-letter word one letter off a command scores that, so "Name: Ann", "Same
-# here" and "More soon" would read as GAME, GAME and MOVE and refuse the message.
-NEAR_MISS_CUTOFF = 0.8
-NEAR_MISS_LETTERS = 4
-# ... and only a line as short as a command: prose ("Turns out I'm away, sorry.") is free text.
-NEAR_MISS_WORDS = 4
+# A misspelt command is a typo of one (issue 24): a letter doubled (MOVVE), dropped (MOV,
+# PASWORD, NUMBR), two letters swapped (MOEV, BUIDL) or a key struck beside the right one
+# (PLAU). Each costs 1; any other letter added or changed costs 2. A word is a near miss of
+# a command within TYPO_BUDGET of it, with the command's first letter (a typo rarely hits
+# the first key, and "Same here" and "Name: Ann" are words, not GAME) and at least
+# NEAR_MISS_LETTERS letters ("Ed" signs a mail). A plain difflib ratio could not tell MOV
+# or MOEV from "More soon": every four-letter word one letter off a command scores alike.
+NEAR_MISS_LETTERS = 3
+# keyword length -> cost allowed: one typo in a short command, two in a long one
+TYPO_BUDGET = ((5, 1), (99, 2))
+# Keys beside each other on a QWERTY layout, rows staggered as on the keys; other layouts
+# still get every doubled, dropped and swapped letter.
+_ROWS = (("QWERTYUIOP", 0.0), ("ASDFGHJKL", 0.25), ("ZXCVBNM", 0.75))
+_KEYS = {key: (row, column + offset) for row, (keys, offset) in enumerate(_ROWS)
+         for column, key in enumerate(keys)}
+# Sentence punctuation: "Move fast!", "Numbr, I think, is 3" and "Play on, everyone." are
+# words to the GM, never commands, misspelt or another game's.
 _PROSE = re.compile(r"[,.!?;]")
+# A command's word with one of these endings is English, not a typo: "Moved", "Played
+# well", "Placed third".
+_INFLECTED = ("ED", "ING")
+# Another game's keyword opening a line of more words than this, not in capitals, opens a
+# sentence ("Play nice with the others"), not a command sent to the wrong game.
+PROSE_WORDS = 4
 
 _EMPTY = Grammar()
 
@@ -328,7 +342,7 @@ class _Reader:
         """A line that names no command of this game: a problem when it names another
         ruleset's command (RULES.md 4.5), glues a value to a keyword or misspells one;
         else listed back as ignored."""
-        if word is not None and word in self.foreign:
+        if word is not None and word in self.foreign and not _is_prose(folded):
             own = self.grammar.keywords or self.known
             self.problems.append(Problem(lineno, _shown(line),
                                          Why("foreign_command", {"word": word, "commands": list(own)}, lineno)))
@@ -347,16 +361,101 @@ class _Reader:
         self.ignored.append((lineno, _shown(line)))
 
     def near_miss(self, word: str | None, folded: str) -> str | None:
-        """The command a short line's first word is a misspelling of (`NUMBR 5`), if any."""
-        if (
-            word is None
-            or len(word) < NEAR_MISS_LETTERS
-            or len(folded.split()) > NEAR_MISS_WORDS
-            or _PROSE.search(folded)
-        ):
+        """The command of this game a line's first word misspells (`NUMBR 5`, `MOV`), if
+        any. Not for prose: a line with sentence punctuation never is one, and a word not
+        in capitals is taken for a misspelling only when the rest of the line reads as the
+        command it is near ("numbr 3", "Mov"), so "Played well" and "Moved house last week"
+        stay free lines; in capitals ("PLAU", "BUIDL SNAKE") it is one at once."""
+        match = _COMMAND.fullmatch(folded)
+        if word is None or match is None or len(word) < NEAR_MISS_LETTERS or _PROSE.search(folded):
             return None
-        close = difflib.get_close_matches(word, self.known, n=1, cutoff=NEAR_MISS_CUTOFF)
-        return close[0] if close else None
+        costs = [(typo_cost(word, keyword), keyword) for keyword in self.known
+                 if keyword[0] == word[0] and keyword != word]
+        costs = [(cost, keyword) for cost, keyword in costs if cost <= _budget(keyword)]
+        if not costs:
+            return None
+        meant = min(costs, key=lambda found: found[0])[1]
+        if any(word.endswith(end) and not meant.endswith(end)
+               and typo_cost(word[: -len(end)], meant) <= _budget(meant) for end in _INFLECTED):
+            return None  # the command's own word, inflected (not RESING: RES is no stem)
+        rest = match["rest"].strip()
+        if match["kw"].isupper() or self.reads_as(meant, tuple(rest.split()), rest):
+            return meant
+        return None
+
+    def reads_as(self, keyword: str, args: tuple[str, ...], rest: str) -> bool:
+        """True when `args` are what `keyword` takes: the line is that command, bar its
+        keyword's spelling. Reading changes nothing (a trial of the command's reader)."""
+        if keyword in ("GAME", "PLAYER"):
+            return len(args) == 1
+        if keyword == "TURN":
+            return len(args) == 1 and whole_number(args[0], 1) is not None
+        if keyword == "PASSWORD":
+            return bool(args)
+        if keyword in ENVELOPE:  # END, HELP, RESET take nothing
+            return not args
+        spec = self.grammar.spec(keyword)
+        try:
+            spec.read(args, rest, self.grammar.context)
+        except CommandProblem:
+            return False
+        return True
+
+
+def _budget(keyword: str) -> int:
+    return next(cost for longest, cost in TYPO_BUDGET if len(keyword) <= longest)
+
+
+def _beside(a: str, b: str) -> bool:
+    """True when keys a and b touch on a QWERTY layout."""
+    if a not in _KEYS or b not in _KEYS or a == b:
+        return False
+    (row_a, column_a), (row_b, column_b) = _KEYS[a], _KEYS[b]
+    if row_a == row_b:
+        return abs(column_a - column_b) == 1
+    return abs(row_a - row_b) == 1 and abs(column_a - column_b) < 1
+
+
+@functools.lru_cache(maxsize=4096)
+def typo_cost(word: str, keyword: str) -> int:
+    """What it takes to type `keyword` as `word` (both upper case): an edit distance in
+    which each likely typo costs 1 (a dropped letter; a doubled letter or one beside a
+    neighbour on the keys; a letter beside the right key; two letters swapped; a
+    plural s) and any other added or changed letter 2."""
+    n, m = len(word), len(keyword)
+    if abs(n - m) > 2:
+        return 3
+    far = 99
+    cost = [[far] * (m + 1) for _ in range(n + 1)]
+    cost[0][0] = 0
+    for i in range(n + 1):
+        for j in range(m + 1):
+            if i == j == 0:
+                continue
+            best = far
+            if i and j:
+                same = word[i - 1] == keyword[j - 1]
+                best = cost[i - 1][j - 1] + (0 if same else 1 if _beside(word[i - 1], keyword[j - 1]) else 2)
+            if j:  # keyword[j - 1] dropped
+                best = min(best, cost[i][j - 1] + 1)
+            if i:  # word[i - 1] added
+                extra = word[i - 1]
+                around = word[max(0, i - 2):i - 1] + word[i:i + 1]
+                plural = extra == "S" and i == n and j == m
+                likely = plural or any(extra == c or _beside(extra, c) for c in around)
+                best = min(best, cost[i - 1][j] + (1 if likely else 2))
+            if i > 1 and j > 1 and word[i - 1] == keyword[j - 2] and word[i - 2] == keyword[j - 1]:
+                best = min(best, cost[i - 2][j - 2] + 1)  # two letters swapped
+            cost[i][j] = best
+    return cost[n][m]
+
+
+def _is_prose(folded: str) -> bool:
+    """A line that reads as a sentence ("Move fast!", "Play nice with the others"): another
+    game's keyword at its start is a word, not a command sent to the wrong game."""
+    match = _COMMAND.fullmatch(folded)
+    caps = match is not None and match["kw"].isupper()
+    return bool(_PROSE.search(folded)) or (not caps and len(folded.split()) > PROSE_WORDS)
 
 
 def _shown(line: str) -> str:
