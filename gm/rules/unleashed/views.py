@@ -89,7 +89,6 @@ class Cell:
     symbol: str
     colour: str
     name: str
-    pawns: tuple[int, ...]  # the seats of the pawns standing here
     locked: bool
     # what the plain grid writes under the card: the item ends here (ITEM_ENTRY, ITEM_EXIT)
     # and the pawns (PAWN_MARK), each its own line
@@ -325,7 +324,7 @@ def board_view(board_id: str, state: UnleashedState, names: Mapping[str, str]) -
         squares = sorted(range(first, first + grid.columns), key=grid.column)
         rows.append(tuple(
             Cell(s, state.cards[s - 1], symbol(state.cards[s - 1]), card_colour(state.cards[s - 1]),
-                 card_name(state.cards[s - 1]), tuple(standing.get(s, ())), s in state.locked_cards,
+                 card_name(state.cards[s - 1]), s in state.locked_cards,
                  tuple(marks.get(s, ())) + _pawn_marks(standing.get(s, ()), digits + 3))
             for s in squares))
     # a cell is the square's number (right-aligned), a space or LOCK, the symbol; every
@@ -564,12 +563,14 @@ class _Ready:
             if not choices:
                 return None
         elif kind == "SWAP-CARDS":
+            # a card that would set this pawn back, sent where the leader's roll may land
             red = self.ahead(me, _sets_back)
-            if leader is None or red is None or leader + ROLL > self.grid.squares or red == leader + ROLL:
+            target = leader + ROLL if leader is not None else 0
+            if red is None or not 1 <= target <= self.grid.squares or target in self.entries or red == target:
                 return None
-            choices = f"{red} {leader + ROLL}"
+            choices = f"{red} {target}"
             square = self.free(me + 1)
-            if square in (red, leader + ROLL):
+            if square in (red, target):
                 return None
         elif code == BLANK:
             # cover a card that would set this pawn back, else one that would help the leader on
