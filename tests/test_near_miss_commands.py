@@ -144,3 +144,16 @@ def test_4_5_another_games_command_written_as_a_command_is_still_refused():
 )
 def test_typo_costs(word, keyword, cost):
     assert typo_cost(word, keyword) == cost
+
+
+@pytest.mark.parametrize("line", ["MOV", "MOEV", "Mov"])
+def test_4_5_a_short_typo_is_answered_with_the_command_not_with_no_order(tmp_path, monkeypatch, line):
+    """Through the order desk: the reply names the command meant; it used to say the
+    message held no order."""
+    from test_order_replies import kit_of, last_reply, problem_lines
+
+    kit = kit_of(tmp_path, monkeypatch, "advanced")
+    kit.order("alice", [line])
+    reply = last_reply(kit)
+    assert reply.kind == "refusal"
+    assert problem_lines(reply) == [f"line 3: {line.upper()} is not a command; did you mean MOVE?"]
