@@ -11,6 +11,8 @@ Every ruleset: bob orders for turn 2, then erin takes his seat, then turn 2 is r
 from __future__ import annotations
 
 import re
+from html import unescape
+from urllib.parse import unquote
 
 import pytest
 from handoverkit import RULESETS, START, attachment_names, flat, html_of, new_game, text_of
@@ -155,3 +157,15 @@ def test_before_the_turn_is_resolved_no_order_is_said_played(tmp_path, monkeypat
     game, _, _ = handed_over(tmp_path, monkeypatch, "postal")
     game.gm("publish", now=REPLACED)
     assert "played the order" not in (game.folder / "archive" / "index.html").read_text()
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_new_holders_welcome_orders_for_the_open_turn_never_turn_1(tmp_path, monkeypatch, ruleset):
+    game, before, _ = handed_over(tmp_path, monkeypatch, ruleset)
+    welcome = game.outbox(to="erin@example.org")[0]
+    html = unquote(unescape(html_of(welcome)))
+    for part in (text_of(welcome), html):
+        assert not re.search(r"\bTURN 1\b|[Oo]rder for turn 1\b", part)
+    if ruleset == "postal":  # the ready replies: one per number the seat still holds
+        links = re.findall(r"Order for turn (\d+)&body=[^\"]*NUMBER (\d)", html)
+        assert links == [("2", str(n)) for n in before["players"]["bob"]["numbers_left"]]
