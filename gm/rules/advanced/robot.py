@@ -4,10 +4,12 @@ Three teams of two race over the seed's board (boards/advanced.yaml) with their 
 Most robots MOVE every turn; the builders BUILD from their square down to a square one
 step away (so any throw of 2 or more reaches it) when it helps: a spoiler builds a snake
 whose head is its square when a rival is close behind (likely to land there), a helper a
-ladder whose top is its square when a teammate is behind (its foot a level lower). One
-robot forgets a turn (no order: a MOVE is played, marked NMR); one orders a ladder up
-from its square, which gm refuses on receipt, reads the refusal and orders again.
-gm/demo/robots.py reads and writes their mail."""
+ladder whose top is its square when a teammate is behind (its foot a level lower). Which
+squares lie one step down a builder reads off its last report, as a player would (the
+squares its own part lists for a BUILD). One robot forgets a turn (no order: a MOVE is
+played, marked NMR); one orders a ladder up from its square, which gm refuses on
+receipt, reads the refusal and orders again. gm/demo/robots.py reads and writes their
+mail."""
 
 from __future__ import annotations
 
@@ -17,12 +19,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...demo.robots import DemoSetup, Robot
-from ..geometry import steps
 
 __all__ = ["CAST", "DEMO", "AdvancedDemo", "AdvancedRobot"]
 
 BUILDS = ("snake", "ladder")
 CLOSE_BEHIND = 12  # a rival this close behind may well land on the spoiler's square
+# the report's list of the squares a BUILD could end on, one step from the player's square
+ONE_STEP = re.compile(r"^\s*1 step \([^)]*\): ([\d, ]+)$", re.MULTILINE)
 
 
 @dataclass
@@ -37,6 +40,7 @@ class AdvancedRobot(Robot):
     # learnt from mail
     in_end: bool = False
     refusal: str = ""
+    one_step: tuple[int, ...] = ()  # where a BUILD from its square could end, one step down
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -46,13 +50,16 @@ class AdvancedRobot(Robot):
     def read_report(self, text: str) -> None:
         if re.search(r"\byour piece is in End\b", text, re.IGNORECASE):
             self.in_end = True
+        found = ONE_STEP.search(text)
+        self.one_step = tuple(int(square) for square in found.group(1).split(", ")) if found else ()
 
     def read_refusal(self, text: str) -> None:
         self.refusal = text
 
     # `public` (AdvancedDemo.public): the board part of `gm state --json` (squares, every
     # snake and ladder, built ones too, each piece), each player's public die, team and
-    # builds, and the board's layout, all of which every player may see.
+    # builds, all of which every player may see; which squares lie a step apart the robot
+    # reads off its report, as a player does.
 
     def commands(self, turn: int, public: Mapping[str, Any]) -> list[str]:
         board = public["board"]
@@ -69,10 +76,7 @@ class AdvancedRobot(Robot):
     def build(self, public: Mapping[str, Any], square: int) -> str | None:
         """A build worth trying from `square` this turn, or None (then it moves)."""
         board, players = public["board"], public["players"]
-        if self.builds is None or square < 2 or players[self.id]["builds"] >= self.most:
-            return None
-        ends = {end for pair in board["snakes"] + board["ladders"] for end in pair}
-        if square in ends:
+        if self.builds is None or not self.one_step or players[self.id]["builds"] >= self.most:
             return None
         others = [(players[p]["team"], piece["square"]) for p, piece in board["players"].items()
                   if p != self.id and not piece["finished"]]
@@ -82,11 +86,7 @@ class AdvancedRobot(Robot):
             wanted = any(team == self.team and at < square - 1 for team, at in others)
         if not wanted or self.rng.random() < 0.4:  # not every time: it must race too
             return None
-        layout = public["layout"]
-        below = [t for t in range(1, square) if t not in ends and steps(layout, square, t, limit=1) is not None]
-        if not below:
-            return None
-        return f"BUILD {self.builds.upper()} {min(below)}"  # the longest snake or ladder within a step
+        return f"BUILD {self.builds.upper()} {min(self.one_step)}"  # the longest snake or ladder within a step
 
     def slip(self, turn: int) -> str | None:
         if turn == self.blunders:
@@ -120,9 +120,9 @@ class AdvancedDemo(DemoSetup):
 
     def public(self, campaign: Any) -> dict[str, Any]:
         data = campaign.state_json()
-        ((board_id, board),) = data["boards"].items()
+        (board,) = data["boards"].values()
         players = {p: {key: value[key] for key in ("die", "team", "builds")} for p, value in data["players"].items()}
-        return {"board": board, "players": players, "layout": campaign.setup.boards[board_id]}
+        return {"board": board, "players": players}
 
     def standings(self, campaign: Any) -> list[str]:
         from ...mail.mailout import ordinal
