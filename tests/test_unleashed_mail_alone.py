@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 import yaml
 from campaignkit import PLAIN_PLAYERS, CampaignKit, KitPlayer
-from test_golden_campaigns import make_setup
+from test_golden_campaigns import make_setup, unleashed_orders
 from test_trust_files import Isolation
 from test_unleashed_worked_example import R, example_setup, example_state
 
@@ -372,6 +372,25 @@ def golden_states() -> list[tuple[Setup, UnleashedState]]:
     return states
 
 
+def played_states(campaigns: int) -> list[tuple[Setup, UnleashedState]]:
+    """Every state of `campaigns` campaigns of 2 to 6 players on both board sizes, one or
+    two cards a go, played with the golden campaign's varied orders."""
+    states = []
+    for number in range(campaigns):
+        players = ("ann", "bob", "cat", "dan", "eve", "fay")[:2 + number % 5]
+        options = parse_options(LineDict({"setup": "players", "super_size": number % 2 == 0,
+                                          "two_card_placement": number % 3 == 0}))
+        boards, problems = R.campaign_boards({}, len(players), options)
+        assert not problems
+        setup = Setup(boards, players, options, STRONG + number)
+        state = R.start(setup, SeededChance(setup.seed)).state
+        while not state.over:
+            states.append((setup, state))
+            orders = {p: R.order_from_json(o) for p, o in unleashed_orders(setup, state, state.turn).items()}
+            state = R.resolve(setup, state, orders, SeededChance(setup.seed)).state
+    return states
+
+
 def receipt(setup: Setup, state: UnleashedState, player: str, lines: tuple[str, ...]) -> UnleashedOrder:
     """The lines through the order language and the checks on receipt (6.13)."""
     parsed = parse_orders(f"PLAYER {player}\nPASSWORD x\n" + "\n".join(lines) + "\n", grammar=R.grammar(),
@@ -392,9 +411,13 @@ def starting(setup: Setup, state: UnleashedState, player: str) -> UnleashedState
     return changed
 
 
-def test_24_every_ready_order_of_the_golden_campaign_is_accepted_and_its_first_line_played():
-    checked = 0
-    for setup, state in golden_states():
+def test_24_every_ready_order_is_accepted_and_its_first_line_played():
+    """Over the golden campaign and thirty more, every state and every player in play:
+    the ready order passes the checks on receipt, and with that player's go first in the
+    round, its first PLAY line is the card played (every card of the deck comes up, and
+    reversed boards)."""
+    cards, reversed_seen = set(), 0
+    for setup, state in golden_states() + played_states(30):
         if state.over:
             continue
         for player in state.seats:
@@ -403,18 +426,20 @@ def test_24_every_ready_order_of_the_golden_campaign_is_accepted_and_its_first_l
             ready = own_view(setup, player, player, state, (), None).ready
             order = receipt(setup, state, player, ready)
             if state.setup:
-                continue  # the setup turn: test_24_the_welcomes_ready_place_lines...
+                assert order.places and len(order.places) == len(ready)
+                continue
             if ready == ("PLAY NONE",):
                 assert not state.hands[player]
                 continue
-            first = starting(setup, state, player)
-            out = R.resolve(setup, first, {player: order}, SeededChance(setup.seed))
+            out = R.resolve(setup, starting(setup, state, player), {player: order}, SeededChance(setup.seed))
             plays = [e for e in out.events if e.kind == "play"]
             line = order.plays[0]
-            assert (plays[0].player, plays[0].card, str(plays[0].square)) == (player, line.card, line.square), (
-                state.turn, player, ready)
-            checked += 1
-    assert checked > 20
+            assert plays and (plays[0].player, plays[0].card, str(plays[0].square)) == (
+                player, line.card, line.square), (state.turn, player, ready)
+            cards |= {p.card for p in order.plays}
+            reversed_seen += state.reversed
+    assert reversed_seen and {"EXTRA-ROLL", "SWAP-PLAYERS", "MOVE-SNAKE", "MOVE-LADDER", "SWAP-CARDS", "BLANK",
+                              "+1", "-1", "BACK-2"} <= cards, cards
 
 
 def test_24_a_ready_play_line_carries_the_choices_its_card_needs():
