@@ -204,6 +204,18 @@ def _m008_publish_memo(db: sqlite_utils.Database) -> None:
                                pk=("out", "path"))
 
 
+def _m009_proof(db: sqlite_utils.Database) -> None:
+    # RULES.md 5's proof: the game text the game commitment hashes (canonical JSON, kept
+    # as written at start so the commitment never depends on a later gm's wording), each
+    # accepted message's receipt, and each resolve's receipts played and record hash. A
+    # campaign started before has none of them; its mail and archive show none.
+    db["campaign"].add_column("game", str)
+    db["campaign"].add_column("game_commitment", str)
+    db["orders"].add_column("receipt_hash", str)
+    db["turns"].add_column("receipts", str)
+    db["turns"].add_column("record_hash", str)
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("001_initial", _m001_initial),
     ("002_fixed_at_start", _m002_fixed_at_start),
@@ -213,6 +225,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("006_administration", _m006_administration),
     ("007_shared_parts", _m007_shared_parts),
     ("008_publish_memo", _m008_publish_memo),
+    ("009_proof", _m009_proof),
 ]
 
 
