@@ -1,0 +1,55 @@
+"""A campaign's part of RULES.md 5's proof, made from its store: the game text and its
+commitment at `gm start`, a receipt for each accepted message, and a record hash for each
+resolve chained to the one before. The formulas are gm.commitment's; this module says
+which of the campaign's values go into them."""
+
+from __future__ import annotations
+
+import json
+from importlib.metadata import PackageNotFoundError, packages_distributions, version
+from typing import Any
+
+from ..commitment import canonical_json, game_commitment, game_text, receipt, record_hash
+from ..rules.base import Ruleset
+
+__all__ = ["chain_link", "new_game", "order_receipt", "ruleset_version"]
+
+
+def ruleset_version(ruleset: Ruleset) -> str:
+    """`<distribution> <version>` of the package the ruleset's code comes from: what an
+    auditor installs to replay it (gm itself for the built-in rulesets)."""
+    top = type(ruleset).__module__.partition(".")[0]
+    for name in packages_distributions().get(top, []) or ([top] if top == "gm" else []):
+        try:
+            return f"{name} {version(name)}"
+        except PackageNotFoundError:
+            continue
+    return f"{top} unknown"
+
+
+def new_game(campaign_id: str, ruleset: Ruleset, setup: Any, boards: dict[str, str],
+             seed_commitment: str) -> tuple[str, str]:
+    """The canonical game text of a campaign being started and its game commitment.
+    `setup` holds the players in campaign.yaml's order (each seat's first holder);
+    `boards` each board id's commitment."""
+    text = game_text(campaign_id, ruleset.name, ruleset_version(ruleset), ruleset.options_to_json(setup.options),
+                     list(setup.players), {p: dict(k) for p, k in setup.player_keys.items()}, boards,
+                     seed_commitment)
+    return canonical_json(text), game_commitment(text)
+
+
+def order_receipt(seed: int, turn: int, player: str, count: int, order_json: dict[str, Any]) -> str:
+    """The receipt an acknowledgement carries: the standing order after the player's
+    `count`th accepted message for `turn`."""
+    return receipt(seed, turn, player, count, order_json)
+
+
+def chain_link(store: Any, seed: int, turn: int, receipts: dict[str, str | None], draws: list[dict[str, Any]],
+               state: dict[str, Any]) -> str | None:
+    """The record hash of the resolve of `turn`, chained to the last stored one (or the
+    game commitment); None for a campaign started before the proof existed."""
+    last = store.one("select record_hash from turns where turn < ? order by turn desc limit 1", (turn,))
+    previous = last["record_hash"] if last else store.one("select game_commitment from campaign")["game_commitment"]
+    if not previous:
+        return None
+    return record_hash(seed, previous, turn, receipts, draws, json.loads(json.dumps(state)))
