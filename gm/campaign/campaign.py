@@ -21,6 +21,7 @@ from ..mail.mailout import compose, queue
 from ..rules.chance import SeededChance
 from .config import CampaignConfig, PlayerConfig, load_config
 from .fixed import Fixed, differences, played_config
+from .proof import new_game
 from .store import DB_NAME, Store, dumps
 
 # scrypt cost: 2**13 takes ~30 ms here, so starting 500 players costs ~15 s once; issued
@@ -170,6 +171,9 @@ class Campaign:
             "commands": tuple(ruleset.grammar(self.setup.options).forms.values()),
             # the published archive, when the GM names where (campaign.yaml archive_url)
             "archive_url": config.archive_url,
+            # RULES.md 5: shown by welcomes and the final mail, and an X-GM-Game header on
+            # every mail, so any mail a player kept holds it (None: started before it existed)
+            "game_commitment": self.row().get("game_commitment"),
         }
 
     def _seat_rows(self) -> list[list[dict[str, Any]]]:
@@ -416,9 +420,17 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
                     "squares": board.squares,
                     "canonical": canonical,
                     "salt": salt,
-                    "commitment": commitment(salt, canonical) if ruleset.commits_boards else "",
+                    # RULES.md 5: every board played from a file is committed, a public one
+                    # too; one the ruleset makes from the seed (unleashed's default) is bound by it
+                    "commitment": (commitment(salt, canonical)
+                                   if ruleset.commits_boards or board_id in config.board_files else ""),
                 }
             )
+        board_commitments = {r["id"]: r["commitment"] for r in db.query("select id, commitment from boards")
+                             if r["commitment"]}
+        game, game_hash = new_game(config.id, ruleset, config.setup, board_commitments,
+                                   commitment(seed_salt, seed_text(seed)))
+        db["campaign"].update(config.id, {"game": game, "game_commitment": game_hash})
         for seat, player in enumerate(config.players):
             password = player.password or issue_password()
             if not player.password:
@@ -472,6 +484,7 @@ def welcome_context(campaign: Campaign, deadline: datetime) -> dict[str, Any]:
         "handover": None,  # a seat's new holder's part (admin.replace_player): none at the start
         "calendar": None,  # the attached calendar file's name (gm.mail.calendar), if any
         "commitments": {
+            "game": campaign.row()["game_commitment"],  # RULES.md 5: None for a campaign started before it
             "seed": campaign.row()["seed_commitment"],
             "boards": {r["id"]: r["commitment"] for r in campaign.store.rows("select * from boards")
                        if r["commitment"]},

@@ -28,6 +28,7 @@ from ..mail.words import problem_texts
 from ..rules.grammar import ruleset_keywords
 from ..rules.problem import Problem, problem
 from .campaign import Campaign, check_password, deadline_text, hash_password, issue_password
+from .proof import order_receipt
 from .store import body_digest, dumps, insert
 
 # RULES.md 3 "a day", for the refusal caps and RESET: the 24 hours before the message is
@@ -94,6 +95,8 @@ class Desk:
         self.deadline = campaign.deadline()
         self._keywords: frozenset[str] | None = None
         self._read_ahead: dict[int, tuple[bytes, InboundMail]] = {}
+        # RULES.md 5's receipts, for a campaign started with a game commitment
+        self._proof = bool((campaign.store.one("select game_commitment from campaign") or {}).get("game_commitment"))
 
     # -- the whole of one message ------------------------------------------------------
 
@@ -275,18 +278,27 @@ class Desk:
                                                    "ignored": ignored, "player": who,
                                                    "order": order_view(self.campaign, player.id, self.state),
                                                    **self._refusal_facts(problems, state)})
+        standing = self.campaign.ruleset.order_to_json(new_order)
+        # RULES.md 5: the receipt of the whole standing order after this message, which the
+        # player keeps and an audit holds against the order the record says was played
+        receipt_hash = (order_receipt(self.campaign.setup.seed, state.turn, player.id, receipt + 1, standing)
+                        if self._proof else None)
         insert(db, "orders", {
             "turn": state.turn,
             "player": player.id,
             "receipt": receipt + 1,
             "message": message_row,
-            "standing": dumps(self.campaign.ruleset.order_to_json(new_order)),
+            "standing": dumps(standing),
+            "receipt_hash": receipt_hash,
         })
         view = order_view(self.campaign, player.id, self.state)
         complete = self.campaign.ruleset.order_complete(self.campaign.setup, state, player.id, new_order)
         return self._reply(db, mail, now, to=email, template="ack", outcome="applied", player=player.id, zone=zone,
                            context={"order": view, "replaces": receipt or None, "ignored": ignored,
-                                    "player": who, "help": parsed.help, "complete": complete})
+                                    "player": who, "help": parsed.help, "complete": complete,
+                                    "receipt_hash": receipt_hash},
+                           proof=[("X-GM-Receipt", f"turn={state.turn}; player={player.id}; receipt={receipt_hash}")]
+                           if receipt_hash else ())
 
     def _order_checks(self, state: Any, player: str, standing: Any, parsed: OrderText) -> tuple[Any, list[Problem]]:
         """Every problem the ruleset finds with the message's commands (merge, each on its
@@ -450,7 +462,7 @@ class Desk:
 
     def _reply(self, db: Any, mail: InboundMail, now: datetime, *, to: str, template: str,
                outcome: str, context: dict[str, Any], player: str | None = None,
-               zone: str | None = None) -> Outcome:
+               zone: str | None = None, proof: Sequence[tuple[str, str]] = ()) -> Outcome:
         """Queue the one reply. `zone` is the time zone its deadline is shown in: the
         authenticated player's own, else the campaign's (a stranger's)."""
         problems = context.get("problems", [])
@@ -476,6 +488,7 @@ class Desk:
             in_reply_to=mail.message_id,
             references=mail.references,
             auto_reply=True,
+            headers=proof,
         )
         outbox_id = queue(db, message, kind=template, now=now, player=player, turn=self.state.turn)
         return Outcome(outcome, player=player, detail="; ".join(problems)[:2000], reply=outbox_id,

@@ -12,7 +12,7 @@ from typing import Any
 from ..commitment import canonical_json, game_commitment, game_text, receipt, record_hash
 from ..rules.base import Ruleset
 
-__all__ = ["chain_link", "new_game", "order_receipt", "ruleset_version"]
+__all__ = ["chain_link", "new_game", "order_receipt", "receipts_played", "ruleset_version"]
 
 
 def ruleset_version(ruleset: Ruleset) -> str:
@@ -42,6 +42,14 @@ def order_receipt(seed: int, turn: int, player: str, count: int, order_json: dic
     """The receipt an acknowledgement carries: the standing order after the player's
     `count`th accepted message for `turn`."""
     return receipt(seed, turn, player, count, order_json)
+
+
+def receipts_played(store: Any, turn: int, players: Any, ordered: Any) -> dict[str, str | None]:
+    """Each seat holder's receipt of the order played for `turn` (the last accepted message's,
+    which a seat's new holder inherits with the order), None for a player who had none."""
+    last = {r["player"]: r["receipt_hash"] for r in store.rows(
+        "select player, receipt_hash from orders where turn = ? order by receipt", (turn,))}
+    return {p: last.get(p) if p in ordered else None for p in players}
 
 
 def chain_link(store: Any, seed: int, turn: int, receipts: dict[str, str | None], draws: list[dict[str, Any]],

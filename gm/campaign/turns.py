@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -14,12 +14,13 @@ from ..counts import count, one_or_many
 from ..errors import GmError
 from ..mail import gmreport
 from ..mail.mailout import compose, queue
-from ..mail.views import BoardSize, PlayerMail, PlayerRef, deadline_view
+from ..mail.views import BoardSize, PlayerMail, PlayerRef, ProofView, deadline_view
 from ..rules.base import INLINE_PLAYERS, Outcome, Ruleset
 from ..rules.chance import SeededChance
 from .admin import deadline_sequence, welcome_observers
 from .campaign import Campaign, deadline_text, next_deadline
 from .desk import order_view, standing_order
+from .proof import chain_link, receipts_played
 from .store import dumps, record_digest
 
 
@@ -128,6 +129,7 @@ def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *,
         calendar=deadline is not None and meets_deadline(campaign.ruleset, campaign.setup, state, player_id, dropped),
         archive_url=basics.get("archive_url"),
         seats=basics.get("seats", ()),
+        game_commitment=basics.get("game_commitment"),
         **parts,
     )
 
@@ -234,6 +236,14 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
         return resolution
     config = campaign.config
     new_deadline = None if result.state.over else following_deadline(config, deadline, now)
+    # RULES.md 5: the receipts played and the record hash chained to the turn before
+    receipts = receipts_played(campaign.store, state.turn, setup.players, orders)
+    draws = [d.to_json() for d in result.draws]
+    record_hash = chain_link(campaign.store, setup.seed, state.turn, receipts, draws,
+                             ruleset.state_json(setup, result.state))
+    names = campaign.names()
+    proof = (ProofView(state.turn, record_hash, tuple((p, names.get(p, p), r) for p, r in receipts.items()))
+             if record_hash else None)
     record = {
         "turn": state.turn,
         "resolved_at": clock.iso(now),
@@ -242,7 +252,9 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
         "state_after": dumps(campaign.ruleset.dump_state(result.state)),
         "orders": dumps({p: campaign.ruleset.order_to_json(o) for p, o in orders.items()}),
         "events": dumps([asdict(e) for e in result.events]),
-        "draws": dumps([d.to_json() for d in result.draws]),
+        "draws": dumps(draws),
+        "receipts": dumps(receipts) if record_hash else None,
+        "record_hash": record_hash,
     }
     with campaign.store.transaction() as db:
         db["turns"].insert(record | {"digest": record_digest(record)})
@@ -264,8 +276,10 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
         for player in config.players:
             own = ruleset.player_view(setup, player.id, player.name, result.state, result.events,
                                       orders.get(player.id))
+            mine = proof and replace(proof, reader=receipts.get(player.id))
             mail = _mail_context(campaign, player.id, basics, state=result.state, deadline=new_deadline,
-                                 dropped=dropped, view=view, own=own, table=table[3] if table else None)
+                                 dropped=dropped, view=view, own=own, table=table[3] if table else None,
+                                 proof=mine)
             message = compose(
                 sender=config.mail.sender,
                 to=player.email,
@@ -274,6 +288,7 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
                 now=now,
                 attachments=([table] if table else []) + _deadline_attachment(mail, now, deadline=new_deadline,
                                                                               sequence=sequence),
+                headers=[proof.header()] if proof else (),
             )
             # kind stays "report" for the final results too: undo withdraws reports by kind
             queue(db, message, kind="report", now=now, player=player.id, turn=state.turn)
@@ -282,14 +297,15 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
         # observers (campaign.yaml) read the public part only: no field of theirs holds a hand
         observed = basics | {"view": view, "player": None, "next_turn": None if result.state.over else result.state.turn,
                              "deadline": deadline_view(deadline_text(new_deadline, config.timezone)),
-                             "table": table[3] if table else None}
+                             "table": table[3] if table else None, "proof": proof}
         for observer in config.observers:
             message = compose(sender=config.mail.sender, to=observer.email, template="observer",
                               context=observed | {"observer": {"name": observer.name}}, now=now,
-                              attachments=[table] if table else [])
+                              attachments=[table] if table else [], headers=[proof.header()] if proof else ())
             queue(db, message, kind="report", now=now, turn=state.turn)
         message = compose(sender=config.mail.sender, to=config.mail.sender, template="gm_report",
-                          context=gm_context, now=now)
+                          context=gm_context | {"proof": proof}, now=now,
+                          headers=[proof.header()] if proof else ())
         queue(db, message, kind="gm-report", now=now, turn=state.turn)
     return resolution
 

@@ -442,11 +442,14 @@ def compose(
     references: Sequence[str] = (),
     auto_reply: bool = False,
     attachments: Sequence[tuple[bytes | str, str, str, str]] = (),
+    headers: Sequence[tuple[str, str]] = (),
 ) -> Mail:
     """One message. `attachments` are (data, maintype, subtype, filename), text given as
     str travelling as 7bit or base64 like the bodies (transfer_encoding). Help and
     welcome mail also carry the ruleset's rules (RULES_ATTACHED); their templates say so
-    through `rules_attached`, the attachment's name, or None."""
+    through `rules_attached`, the attachment's name, or None. `headers` are added as given:
+    the proof's X-GM- headers (RULES.md 5), which `gm audit --mail` reads."""
+    headers_given = list(headers)
     rules = None
     if template in RULES_ATTACHED:
         rules = rules_file(lineage(str(context.get("ruleset", ""))))
@@ -462,6 +465,9 @@ def compose(
         # RULES.md 3: every reply says it is automatic, so no well-behaved robot answers it
         headers.append(("Auto-Submitted", "auto-replied"))
     headers.append(("X-Mailer", "gm"))
+    if context.get("game_commitment"):
+        headers.append(("X-GM-Game", context["game_commitment"]))  # RULES.md 5; gm audit --mail reads it
+    headers += headers_given
     parts = [_Part.of(text, "text", "plain"), _Part.of(html, "text", "html")]
     parts += [_Part.of(data, maintype, subtype, filename) for data, maintype, subtype, filename in attachments]
     if rules is not None:

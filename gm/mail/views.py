@@ -44,6 +44,23 @@ class PlayerRef:
 
 
 @dataclass(frozen=True)
+class ProofView:
+    """What a turn report shows of RULES.md 5's record chain: the record hash of the resolve
+    and each seat holder's receipt played (None: no order), in seat order. `reader` is the
+    receipt played for the player the mail is to (None for observers and for a player
+    without an order): a large campaign's report shows that one and attaches the rest."""
+
+    turn: int
+    record_hash: str
+    receipts: tuple[tuple[str, str, str | None], ...]  # (player id, name, receipt or None)
+    reader: str | None = None
+
+    def header(self) -> tuple[str, str]:
+        """The X-GM-Record header gm audit --mail reads."""
+        return ("X-GM-Record", f"turn={self.turn}; hash={self.record_hash}")
+
+
+@dataclass(frozen=True)
 class PlayerMail:
     """Everything a player's report, final results or reminder is rendered from. Beyond
     the campaign's public facts it holds only the ruleset's views, which have no field for
@@ -73,6 +90,10 @@ class PlayerMail:
     # the campaign is too large to list everyone in the body (turns.INLINE_PLAYERS); None:
     # the body lists everyone
     table: str | None = None
+    # RULES.md 5: the resolve's record hash and the receipts played (ProofView); public,
+    # since a receipt is salted with a secret until the reveal. None before the proof existed
+    proof: ProofView | None = None
+    game_commitment: str | None = None  # RULES.md 5, as Campaign.mail_basics gives it
 
     def context(self) -> dict[str, Any]:
         """The template context: exactly these fields, nothing else."""
