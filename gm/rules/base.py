@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..boards.board import Board
+from ..errors import RulesError
 from .chance import Chance, Draw
 from .grammar import Command, Grammar
 from .problem import Problem
@@ -52,6 +53,17 @@ class Outcome:
     state: Any
     events: tuple[Any, ...]
     draws: tuple[Draw, ...] = ()
+
+
+def last_resolved(state: Any) -> int:
+    """The turn a campaign ended by the GM ends after (Ruleset.end): the last one resolved,
+    one before the state's `turn` (two before after a double turn's second half, whose
+    `turn` moved by 2). Refused when the campaign is over or no turn has been resolved."""
+    if state.over:
+        raise RulesError("the campaign is over already")
+    if state.turn <= 1:
+        raise RulesError("no turn has been resolved yet, so there is nothing to end after")
+    return state.turn - 1
 
 
 # -- what the archive shows (gm publish; RULES.md 2.6, 4.6, 6.14) ------------------------
@@ -224,6 +236,18 @@ class Ruleset(ABC):
     def resolve(self, setup: Setup, state: Any, orders: Mapping[str, Any], chance: Chance) -> Outcome:
         """Resolve the state's current turn from the orders held (player id -> order),
         drawing every random choice through `chance`."""
+
+    def end(self, setup: Setup, state: Any) -> Outcome:
+        """The campaign ended by the GM (`gm end`) after the last resolved turn, `state`
+        being the state after it: exactly what `resolve` would have given had `max_turns`
+        been that turn (RULES.md 5: the audit replays it), with the ruleset's placings for a
+        campaign cut short. Its events are those of the end alone (placings, boards closed,
+        the campaign over); it draws nothing. A ruleset whose rules place nobody before
+        their own end refuses, as this default does, with a one-line RulesError;
+        `last_resolved(state)` gives the turn and refuses an over or unplayed campaign."""
+        last_resolved(state)
+        raise RulesError(f"the {self.name} ruleset cannot end a campaign before its own rules do "
+                         "(it places nobody on the GM's word)")
 
     # -- orders by mail (RULES.md 3, 4.5) -------------------------------------------
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from ...boards.board import START, Board
@@ -26,6 +26,7 @@ from ..base import (
     Outcome,
     Ruleset,
     Setup,
+    last_resolved,
     renamed,
     renamed_in,
 )
@@ -416,18 +417,20 @@ class Advanced(Ruleset):
         over = winner is not None or turn >= setup.options.max_turns
         placings: dict[str, int | None] = {p: None for p in setup.players}
         if over:
-            team_places = place_teams(board, teams, squares, ended, winner)
-            for team, place in sorted(team_places.items(), key=lambda tp: (tp[1], list(teams).index(tp[0]))):
-                events.append(TeamPlaced(turn, team, teams[team], place, team == winner))
-                for member in teams[team]:
-                    placings[member] = place
-            events.append(CampaignOver(turn, winner, "team" if winner else "max_turns"))  # type: ignore[arg-type]
+            placings = _finish(setup, turn, squares, ended, winner, events)
         new_state = AdvancedState(
             turn=turn + 1, over=over, order=state.order, dice=state.dice, squares=squares, ended=ended,
             builds=builds, built=tuple(built), winner=winner, placings=placings, opening=state.opening,
             log=tuple(log),
         )
         return Outcome(new_state, tuple(events), tuple(chance.draws))
+
+    def end(self, setup: Setup, state: AdvancedState) -> Outcome:
+        """4.4's end after turn `max_turns`, at the GM's word (`gm end`) after the last
+        resolved turn: no winner, every team placed by its laggard."""
+        events: list[Any] = []
+        placings = _finish(setup, last_resolved(state), state.squares, state.ended, None, events)
+        return Outcome(replace(state, over=True, placings=placings), tuple(events))
 
     # -- orders (RULES.md 4.5; the grammar in orders.py) ------------------------------
 
@@ -673,6 +676,21 @@ def place_teams(board: Board, teams: Mapping[str, tuple[str, ...]], squares: Map
     places = competition_places({team: -laggard for team, laggard in laggards.items()},
                                 start=1 if winner is None else 2)
     return ({winner: 1} if winner is not None else {}) | places
+
+
+def _finish(setup: Setup, turn: int, squares: Mapping[str, int], ended: Mapping[str, bool],
+            winner: str | None, events: list[Any]) -> dict[str, int | None]:
+    """The campaign ends after `turn` (a team won, `max_turns`, or the GM's `gm end`): each
+    player's placing, their team's (place_teams), recording each team's and the end."""
+    teams = teams_of(setup)
+    placings: dict[str, int | None] = {p: None for p in setup.players}
+    team_places = place_teams(_board(setup), teams, squares, ended, winner)
+    for team, place in sorted(team_places.items(), key=lambda tp: (tp[1], list(teams).index(tp[0]))):
+        events.append(TeamPlaced(turn, team, teams[team], place, team == winner))
+        for member in teams[team]:
+            placings[member] = place
+    events.append(CampaignOver(turn, winner, "team" if winner else "max_turns"))  # type: ignore[arg-type]
+    return placings
 
 
 def log_entry(go: Any) -> dict[str, Any]:

@@ -18,7 +18,16 @@ from typing import Any, ClassVar, Literal
 
 from ...errors import ProblemsError, RulesError
 from ...yamlfile import is_int
-from ..base import ArchivePiece, ArchiveTurn, Outcome, Ruleset, Setup, renamed, renamed_in
+from ..base import (
+    ArchivePiece,
+    ArchiveTurn,
+    Outcome,
+    Ruleset,
+    Setup,
+    last_resolved,
+    renamed,
+    renamed_in,
+)
 from ..chance import Chance
 from ..events import event_reader
 from ..grammar import Command, Grammar
@@ -375,6 +384,14 @@ class Dice(Ruleset):
                         break
             race.check_end(setup.options, last_of_turn=True)
         return Outcome(race.state(state), tuple(race.events), tuple(chance.draws))
+
+    def end(self, setup: Setup, state: DiceState) -> Outcome:
+        """End (c) at the GM's word (`gm end`): the campaign ends after the last resolved
+        turn as if it were turn `max_turns`, those not yet placed placed by Race.end. The
+        state keeps that turn's log, as resolve's last turn would."""
+        race = Race(setup, state, last_resolved(state))
+        race.end("max_turns")
+        return Outcome(replace(race.state(state), log=state.log), tuple(race.events))
 
     # -- orders (RULES.md 4.5) ----------------------------------------------------------
 

@@ -20,6 +20,7 @@ from ..base import (
     Outcome,
     Ruleset,
     Setup,
+    last_resolved,
     renamed,
 )
 from ..chance import Chance
@@ -281,6 +282,14 @@ class _Board:
         )
 
 
+def _close_at_max_turns(boards: Iterable[_Board], turn: int, events: list) -> None:
+    """RULES.md 2.3: `max_turns` closes every board still open at the end of `turn` (and so
+    does the GM's `gm end`, Postal.end), placing the pieces by square reached."""
+    for board in boards:
+        if not board.closed:
+            board.close(turn, "max_turns", events)
+
+
 # -- the ruleset ------------------------------------------------------------------------
 
 
@@ -493,9 +502,7 @@ class Postal(Ruleset):
                 if board.crossed() >= needed:
                     board.close(half_turn, "close_after", events)
             if half_turn >= options.max_turns:
-                for board in boards.values():
-                    if not board.closed:
-                        board.close(half_turn, "max_turns", events)
+                _close_at_max_turns(boards.values(), half_turn, events)
                 break
 
         over = all(board.closed for board in boards.values())
@@ -514,6 +521,18 @@ class Postal(Ruleset):
             hands={p: {h: tuple(sorted(held)) for h, held in hs.items()} for p, hs in hands.items()},
         )
         return Outcome(new_state, tuple(events), tuple(chance.draws))
+
+    def end(self, setup: Setup, state: PostalState) -> Outcome:
+        """RULES.md 2.3 at the GM's word (`gm end`): every open board closes after the last
+        resolved turn as `max_turns` would close it there, pieces placed by square reached."""
+        last = last_resolved(state)
+        boards = {b: _Board(b, setup.boards[b], state.boards[b]) for b in setup.boards}
+        events: list[Any] = []
+        _close_at_max_turns(boards.values(), last, events)
+        events.append(CampaignOver(last))
+        # as resolve leaves a campaign over: closed boards elect no trapdoor
+        return Outcome(PostalState(state.turn, True, {b: board.frozen(None) for b, board in boards.items()},
+                                   state.hands), tuple(events))
 
     def _numbers(
         self,

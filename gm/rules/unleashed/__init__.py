@@ -22,6 +22,7 @@ from ..base import (
     Outcome,
     Ruleset,
     Setup,
+    last_resolved,
     renamed,
     renamed_in,
 )
@@ -34,7 +35,7 @@ from .deal import deal, setup_picks, shortfall, shuffled
 from .happenings import Picked, Seated, read_event
 from .options import MAX_DECK, OPTION_KEYS, UnleashedOptions, parse_options
 from .orders import Receipt, UnleashedOrder, merge, unleashed_grammar
-from .play import Round
+from .play import Round, end_campaign
 from .state import Pawn, UnleashedState
 from .views import board_picture, deal_view, opening_view, own_view, public_turn, standings
 from .words import REACTIONS, as_read
@@ -182,7 +183,7 @@ class Unleashed(Ruleset):
             setup_picks(after, options, after.turn, chance, lists, events)
             after.setup = False
             if after.turn >= options.max_turns:  # 6.10: max_turns counts the setup turn too
-                Round(after, options, setup.players, chance, events).end()
+                end_campaign(after, events)
         else:
             number = after.turn - (1 if setup_mode(options, _board(setup)) == "players" else 0)
             plays = {}
@@ -192,6 +193,16 @@ class Unleashed(Ruleset):
             Round(after, options, setup.players, chance, events).play(number, plays)
         after.turn += 1
         return Outcome(after, tuple(events), tuple(chance.draws))
+
+    def end(self, setup: Setup, state: UnleashedState) -> Outcome:
+        """6.10's end when `max_turns` is reached, at the GM's word (`gm end`) after the
+        last resolved round (the setup turn counts, as for max_turns): every pawn placed,
+        finished ones by overshoot, the others by square."""
+        last_resolved(state)
+        after = state.copy()
+        events: list[Any] = []
+        end_campaign(after, events)
+        return Outcome(after, tuple(events))
 
     # -- orders (6.13) ----------------------------------------------------------------------
 

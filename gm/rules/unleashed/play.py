@@ -47,7 +47,7 @@ from .words import (
     resolve_spot,
 )
 
-__all__ = ["Round", "placings"]
+__all__ = ["Round", "end_campaign", "placings"]
 
 # which items each move action may name
 MOVABLE = {"MOVE-SNAKE": "S", "MOVE-LADDER": "L", "MOVE-ANY": "SLP", "MOVE-2-SNAKES": "S", "MOVE-2-LADDERS": "L"}
@@ -58,6 +58,16 @@ Then = list[Callable[[], "Then"]]
 
 class GoOver(Exception):
     """The go's own pawn crossed: no more plays, no draw, no roll (6.5)."""
+
+
+def end_campaign(state: UnleashedState, events: list[Any]) -> None:
+    """6.10: the campaign ends on `state` (a pawn crossed, `max_turns`, or the GM's `gm
+    end`): every pawn placed, the winners named, the board closed."""
+    for player, place in placings(state).items():
+        state.pawns[player].placing = place
+    state.winners = [p for p in state.seats if state.pawns[p].finished and state.pawns[p].placing == 1]
+    state.over = True
+    events.append(Ended(tuple(state.winners), tuple((p, state.pawns[p].placing) for p in state.seats)))
 
 
 class GameOver(Exception):
@@ -98,12 +108,7 @@ class Round:
             self.end()
 
     def end(self) -> None:
-        state = self.state
-        for player, place in placings(state).items():
-            state.pawns[player].placing = place
-        state.winners = [p for p in state.seats if state.pawns[p].finished and state.pawns[p].placing == 1]
-        state.over = True
-        self.events.append(Ended(tuple(state.winners), tuple((p, state.pawns[p].placing) for p in state.seats)))
+        end_campaign(self.state, self.events)
 
     # -- a go (6.5, 6.6) ----------------------------------------------------------------
 
