@@ -252,3 +252,16 @@ def test_5_in_every_ruleset_the_open_standing_order_is_kept_and_played_for_the_s
         assert [e["nmr"] for e in data["log"] if e["player"] == "dora"] == [False]
     else:
         assert data["players"]["dora"]["resigned"]
+
+
+@pytest.mark.parametrize("new", ["next", "LEADER", "me"])
+def test_6_13_a_seats_new_holder_may_not_take_a_word_of_the_order_language_as_id(tmp_path, monkeypatch, new):
+    """gm start refuses such ids; gm player replace does too (one line, exit 1, nothing
+    changed), or `PLAY -1 ON next+2` would name the keyword, not the player."""
+    kit = unleashed_kit(tmp_path, monkeypatch, {"seating": "listed", "setup": "random"})
+    kit.close()
+    refused = gm(kit.folder, "player", "replace", "bob", new, "--name", "Nex", "--email", "nex@example.org")
+    assert refused.exit_code == 1 and "word of the order language" in refused.output
+    assert len(refused.output.strip().splitlines()) == 1
+    assert gm(kit.folder, "state", "--json").output.count('"bob"') >= 1
+    assert "nex@example.org" not in gm(kit.folder, "status").output

@@ -54,6 +54,12 @@ def replace_player(campaign: Campaign, old: str, new: str, *, name: str, email: 
     taken = {r["id"].casefold(): r["id"] for r in campaign.store.rows("select id from players")}
     if new.casefold() in taken:
         raise GmError(f"the id {new} is taken: {taken[new.casefold()]} plays or played in this campaign")
+    # the ruleset's own rules for ids, as gm start applies them (unleashed: not a word of
+    # its order language, which would read `PLAY ... ON next+2` as the keyword)
+    seated = [(new if p.id == holder.id else p.id, dict(p.extra)) for p in campaign.config.players]
+    ruled = campaign.ruleset.player_problems(seated)
+    if ruled:
+        raise GmError("; ".join(ruled))
     address = _address(campaign, email)
     name = _name(name)
     turn = state.turn
