@@ -297,7 +297,10 @@ class Desk:
                            context={"order": view, "replaces": receipt or None, "ignored": ignored,
                                     "player": who, "help": parsed.help, "complete": complete,
                                     "receipt_hash": receipt_hash},
-                           proof=[("X-GM-Receipt", f"turn={state.turn}; player={player.id}; receipt={receipt_hash}")]
+                           # count: acknowledgements sent by one ingest share their Date, so gm
+                           # audit --mail orders them by it to find the player's last
+                           proof=[("X-GM-Receipt", f"turn={state.turn}; player={player.id}; count={receipt + 1}; "
+                                                   f"receipt={receipt_hash}")]
                            if receipt_hash else ())
 
     def _order_checks(self, state: Any, player: str, standing: Any, parsed: OrderText) -> tuple[Any, list[Problem]]:
