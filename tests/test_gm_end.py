@@ -136,3 +136,196 @@ def test_5_a_ruleset_without_its_own_end_refuses_in_one_line():
     with pytest.raises(RulesError) as refused:
         toy.end(setup, state)
     assert "\n" not in str(refused.value) and "step" in str(refused.value)
+
+
+# -- gm end: the command ----------------------------------------------------------------
+
+LATER = "2027-01-04T09:00:00Z"
+REASON = "Most players have stopped writing & the season is over"
+
+
+def _outbox(campaign, kind=None):
+    """Every queued mail, parsed, with its outbox kind and recipient."""
+    import email
+    import email.policy
+
+    from gm.campaign.campaign import Campaign
+
+    opened = Campaign.open(campaign.folder)
+    try:
+        rows = opened.store.rows("select * from outbox order by id")
+    finally:
+        opened.close()
+    mails = []
+    for row in rows:
+        if kind and row["kind"] != kind:
+            continue
+        message = email.message_from_bytes(row["raw"], policy=email.policy.default)
+        message.kind, message.recipient = row["kind"], row["recipient"]
+        mails.append(message)
+    return mails
+
+
+def _text(message) -> str:
+    return message.get_body(("plain",)).get_content().replace("\r\n", "\n")
+
+
+def _html(message) -> str:
+    return message.get_body(("html",)).get_content()
+
+
+def _rows(campaign, sql):
+    import sqlite3
+
+    return sqlite3.connect(campaign.folder / "gm.sqlite").execute(sql).fetchall()
+
+
+def _unchanged(campaign):
+    """What a refused gm end must leave as it was."""
+    return (campaign.state(), _rows(campaign, "select count(*) from outbox"),
+            _rows(campaign, "select * from admin"), _rows(campaign, "select ended, deadline from campaign"))
+
+
+def _with_observer(campaign):
+    import yaml
+
+    path = campaign.folder / "campaign.yaml"
+    data = yaml.safe_load(path.read_text())
+    data["observers"] = [{"name": "Lewis Carroll", "email": "lewis@example.org"}]
+    path.write_text(yaml.safe_dump(data))
+
+
+def test_end_refuses_before_turn_1_was_resolved_and_changes_nothing(campaign):
+    before = _unchanged(campaign)
+    out = campaign("end", "--reason", "too soon", now=LATER, code=1)
+    assert out.strip().splitlines() == ["Error: no turn has been resolved yet: a campaign ends after a turn it "
+                                        "played (gm resolve plays turn 1)"]
+    assert _unchanged(campaign) == before
+
+
+def test_end_refuses_a_campaign_not_started(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from gm.cli import cli
+
+    folder = tmp_path / "new"
+    CliRunner().invoke(cli, ["campaign", "new", str(folder), "--ruleset", "classic"])
+    monkeypatch.setenv("GM_NOW", LATER)
+    result = CliRunner().invoke(cli, ["-C", str(folder), "end"])
+    assert result.exit_code == 1
+    assert "has not started yet" in result.output and len(result.output.strip().splitlines()) == 1
+    assert not (folder / "gm.sqlite").exists() or "ended" not in result.output
+
+
+def test_end_refuses_a_campaign_already_over_and_a_reason_that_is_not_a_line(campaign):
+    campaign("resolve", "--force", now="2027-01-03T19:00:00Z")
+    before = _unchanged(campaign)
+    assert "control characters" in campaign("end", "--reason", "bell \x07 rings", now=LATER, code=1)
+    assert "keep it to 500" in campaign("end", "--reason", "x" * 501, now=LATER, code=1)
+    assert _unchanged(campaign) == before
+    campaign("end", now=LATER)
+    before = _unchanged(campaign)
+    out = campaign("end", "--reason", "again", now=LATER, code=1)
+    assert out.strip().splitlines() == ["Error: the campaign is over already; gm reveal may follow"]
+    assert _unchanged(campaign) == before
+
+
+def test_end_places_everyone_as_max_turns_would_and_the_campaign_is_over(campaign):
+    """After turn 1 the postal trio is cut short: every board closes and every piece is
+    placed by square (RULES.md 2.3), exactly as `max_turns: 1` would have; `gm state
+    --json` and `gm status` say it is over and that the GM ended it, and why."""
+    campaign("resolve", "--force", now="2027-01-03T19:00:00Z")
+    out = campaign("end", "--reason", REASON, now=LATER)
+    assert out.startswith("ended after turn 1; final places: ")
+    assert "run gm send to deliver the mail; gm reveal may follow" in out
+    data = campaign.state()
+    assert data["over"] and data["deadline"] is None and not data["paused"]
+    assert data["end"] == {"by": "gm", "turn": 1, "reason": REASON}
+    assert all(board["closed"] for board in data["boards"].values())
+    assert all(p["place"] is not None and p["aggregate"] is not None for p in data["players"].values())
+    assert data["turn"] == 2  # one past the last turn played (CONTRACT.md)
+    status = campaign("status", now=LATER)
+    assert f"over after turn 1 (ended by the GM: {REASON})" in status
+    assert _rows(campaign, "select command, turn, detail from admin") == [
+        ("end", 1, '{"reason": "' + REASON + '", "turn": 1}')]
+    # nothing more resolves, and the administration of a running campaign is refused
+    assert "the campaign is over" in campaign("resolve", "--force", now=LATER, code=1)
+    assert "the campaign is over" in campaign("pause", now=LATER, code=1)
+
+
+def test_end_mails_the_final_results_with_the_reason_to_every_player_and_observer(campaign):
+    campaign("resolve", "--force", now="2027-01-03T19:00:00Z")
+    _with_observer(campaign)
+    campaign("end", "--reason", REASON, now=LATER)
+    finals = _outbox(campaign, kind="final")
+    assert sorted(m.recipient for m in finals) == [
+        "ann@example.org", "ben@example.org", "cat@example.org", "lewis@example.org"]
+    for message in finals:
+        body, html = _text(message), _html(message)
+        assert ("The game master ended the campaign after turn 1, as if it had been the\nlast turn allowed: "
+                f"everyone is placed as the rules place them then.\nThe game master's reason: {REASON}\n") in body
+        assert "stopped writing &amp; the season is over" in html  # the GM's words, escaped
+        assert "The game master ended the campaign after turn 1</strong>" in html
+    players = [m for m in finals if m.recipient != "lewis@example.org"]
+    for message in players:
+        assert message["Subject"] == "[trio] Final results after turn 1"
+        assert "You finished" in _text(message)
+    observer = next(m for m in finals if m.recipient == "lewis@example.org")
+    assert "The campaign is over." in _text(observer)
+    # an observer added before the end was welcomed first, as by any mail to observers
+    assert [m.recipient for m in _outbox(campaign, kind="observer-welcome")] == ["lewis@example.org"]
+
+
+def test_end_without_a_reason_says_only_that_the_gm_ended_it(campaign):
+    campaign("resolve", "--force", now="2027-01-03T19:00:00Z")
+    campaign("end", "--reason", "  \n ", now=LATER)
+    assert campaign.state()["end"] == {"by": "gm", "turn": 1, "reason": None}
+    body = _text(_outbox(campaign, kind="final")[0])
+    assert "after turn 1, as if it had been the\nlast turn allowed: everyone is placed as the rules place them then.\n\n" in body
+    assert "reason" not in body
+
+
+def test_end_is_one_transaction_a_crash_leaves_nothing_half_done(campaign, monkeypatch):
+    """A crash while the final mail is queued (here, at the third copy) leaves the
+    campaign running, nothing logged, nothing queued; the end then runs again whole."""
+    import gm.campaign.turns
+
+    campaign("resolve", "--force", now="2027-01-03T19:00:00Z")
+    before = _unchanged(campaign)
+    real, calls = gm.campaign.turns.queue, {"n": 0}
+
+    class Crash(BaseException):
+        pass
+
+    def crashing(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise Crash
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(gm.campaign.turns, "queue", crashing)
+    with pytest.raises(Crash):
+        campaign("end", "--reason", REASON, now=LATER)
+    monkeypatch.undo()
+    assert _unchanged(campaign) == before
+    campaign("end", "--reason", REASON, now=LATER)
+    assert len(_outbox(campaign, kind="final")) == 3 and campaign.state()["over"]
+
+
+def test_end_then_reveal_publish_and_audit(campaign):
+    """`gm reveal` may follow a `gm end`; the archive says the GM ended the campaign, and
+    why, where it says how the campaign ended; its audit record replays."""
+    campaign("resolve", "--force", now="2027-01-03T19:00:00Z")
+    campaign("publish", now=LATER)
+    archive = campaign.folder / "archive"
+    assert "Turn 2 is being played" in (archive / "turn-002.html").read_text()
+    campaign("end", "--reason", REASON, now=LATER)
+    campaign("reveal", now=LATER)
+    campaign("publish", now=LATER)
+    index = (archive / "index.html").read_text()
+    assert ("The campaign is over: it ended with turn 1. The game master ended it after turn 1, as if it had "
+            "been the last turn allowed, giving this reason: Most players have stopped writing &amp; the season "
+            "is over.") in index
+    assert not (archive / "turn-002.html").exists()  # turn 2 will never be played
+    out = campaign("audit", str(archive), now=LATER)
+    assert out.startswith("ok: trio (postal) replays exactly")

@@ -293,6 +293,12 @@ class Campaign:
         result["deadline"] = row["deadline"]
         # CONTRACT.md's added keys: the GM's administration
         result["paused"] = bool(row.get("paused"))
+        # how the campaign ended ({"by": "rules" | "max_turns" | "gm", "turn", "reason"}), or
+        # null while it runs: as the audit record's `end` says it (gm.campaign.ending)
+        from .ending import how_it_ended
+
+        end = how_it_ended(self, state)
+        result["end"] = end.to_json() if end else None
         dropped, held_by = self.dropped_players(), self.held_by()
         for player, facts in result.get("players", {}).items():
             facts["dropped"] = player in dropped

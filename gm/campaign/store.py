@@ -216,6 +216,13 @@ def _m009_proof(db: sqlite_utils.Database) -> None:
     db["turns"].add_column("record_hash", str)
 
 
+def _m010_gm_end(db: sqlite_utils.Database) -> None:
+    # CONTRACT.md `gm end`: how the GM ended a running campaign (gm.campaign.ending), as
+    # JSON: the turn it ended after, by whom, the reason given, when, and the events of the
+    # end (placings, boards closed); null while running or when the rules ended it
+    db["campaign"].add_column("ended", str)
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("001_initial", _m001_initial),
     ("002_fixed_at_start", _m002_fixed_at_start),
@@ -226,6 +233,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("007_shared_parts", _m007_shared_parts),
     ("008_publish_memo", _m008_publish_memo),
     ("009_proof", _m009_proof),
+    ("010_gm_end", _m010_gm_end),
 ]
 
 

@@ -4,7 +4,7 @@ reports queued in the same transaction) and undoing the last one."""
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -14,7 +14,7 @@ from ..counts import count, one_or_many
 from ..errors import GmError
 from ..mail import gmreport
 from ..mail.mailout import compose, queue
-from ..mail.views import BoardSize, PlayerMail, PlayerRef, ProofView, deadline_view
+from ..mail.views import BoardSize, EndView, PlayerMail, PlayerRef, ProofView, deadline_view
 from ..rules.base import INLINE_PLAYERS, Outcome, Ruleset
 from ..rules.chance import SeededChance
 from .admin import deadline_sequence, welcome_observers
@@ -265,49 +265,61 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
                 "deadline": clock.iso(new_deadline) if new_deadline else None,
             },
         )
-        # the last turn's report is the final results (RULES.md 2.3: the aggregate)
-        template = "final" if result.state.over else "report"
-        # the reports say who held a seat when (reminders and replies need not)
-        basics = campaign.mail_basics() | {"seats": campaign.seat_changes()}
-        table = _table(config, basics, view)
-        # a player who left (gm player drop) still reads the reports, but has no deadline
-        dropped = campaign.dropped_players()
-        sequence = deadline_sequence(campaign, result.state.turn)
-        for player in config.players:
-            own = ruleset.player_view(setup, player.id, player.name, result.state, result.events,
-                                      orders.get(player.id))
-            mine = proof and replace(proof, reader=receipts.get(player.id))
-            mail = _mail_context(campaign, player.id, basics, state=result.state, deadline=new_deadline,
-                                 dropped=dropped, view=view, own=own, table=table[3] if table else None,
-                                 proof=mine)
-            message = compose(
-                sender=config.mail.sender,
-                to=player.email,
-                template=template,
-                context=mail.context(),
-                now=now,
-                attachments=([table] if table else []) + _deadline_attachment(mail, now, deadline=new_deadline,
-                                                                              sequence=sequence),
-                headers=[proof.header()] if proof else (),
-            )
-            # kind stays "report" for the final results too: undo withdraws reports by kind
-            queue(db, message, kind="report", now=now, player=player.id, turn=state.turn)
-        # an observer added to campaign.yaml since the last mail is welcomed before the report
-        welcome_observers(campaign, db, now)
-        # observers (campaign.yaml) read the public part only: no field of theirs holds a hand
-        observed = basics | {"view": view, "player": None, "next_turn": None if result.state.over else result.state.turn,
-                             "deadline": deadline_view(deadline_text(new_deadline, config.timezone)),
-                             "table": table[3] if table else None, "proof": proof}
-        for observer in config.observers:
-            message = compose(sender=config.mail.sender, to=observer.email, template="observer",
-                              context=observed | {"observer": {"name": observer.name}}, now=now,
-                              attachments=[table] if table else [], headers=[proof.header()] if proof else ())
-            queue(db, message, kind="report", now=now, turn=state.turn)
+        queue_results(campaign, db, now, after=result.state, events=result.events, view=view, orders=orders,
+                      turn=state.turn, deadline=new_deadline, proof=proof, receipts=receipts)
         message = compose(sender=config.mail.sender, to=config.mail.sender, template="gm_report",
                           context=gm_context | {"proof": proof}, now=now,
                           headers=[proof.header()] if proof else ())
         queue(db, message, kind="gm-report", now=now, turn=state.turn)
     return resolution
+
+
+def queue_results(campaign: Campaign, db: Any, now: datetime, *, after: Any, events: Sequence[Any], view: Any,
+                  orders: Mapping[str, Any], turn: int, deadline: datetime | None = None,
+                  proof: ProofView | None = None, receipts: Mapping[str, str | None] | None = None,
+                  kind: str = "report", ended: EndView | None = None) -> None:
+    """Queue what every player and observer reads of a turn resolved into `after` through
+    `events` (`view` its public view, `orders` those played): each player's report, or
+    the final results once `after` is over, and each observer's copy. Also the final
+    results of a campaign the GM ended (gm.campaign.ending), told by `ended`."""
+    config, ruleset, setup = campaign.config, campaign.ruleset, campaign.setup
+    # the last turn's report is the final results (RULES.md 2.3: the aggregate)
+    template = "final" if after.over else "report"
+    # the reports say who held a seat when (reminders and replies need not)
+    basics = campaign.mail_basics() | {"seats": campaign.seat_changes()}
+    table = _table(config, basics, view)
+    # a player who left (gm player drop) still reads the reports, but has no deadline
+    dropped = campaign.dropped_players()
+    sequence = deadline_sequence(campaign, after.turn)
+    headers = [proof.header()] if proof else []
+    for player in config.players:
+        own = ruleset.player_view(setup, player.id, player.name, after, events, orders.get(player.id))
+        mine = proof and replace(proof, reader=(receipts or {}).get(player.id))
+        mail = _mail_context(campaign, player.id, basics, state=after, deadline=deadline, dropped=dropped,
+                             view=view, own=own, table=table[3] if table else None, proof=mine, ended=ended)
+        message = compose(
+            sender=config.mail.sender,
+            to=player.email,
+            template=template,
+            context=mail.context(),
+            now=now,
+            attachments=([table] if table else []) + _deadline_attachment(mail, now, deadline=deadline,
+                                                                          sequence=sequence),
+            headers=headers,
+        )
+        # kind stays "report" for the final results too: undo withdraws reports by kind
+        queue(db, message, kind=kind, now=now, player=player.id, turn=turn)
+    # an observer added to campaign.yaml since the last mail is welcomed before the report
+    welcome_observers(campaign, db, now)
+    # observers (campaign.yaml) read the public part only: no field of theirs holds a hand
+    observed = basics | {"view": view, "player": None, "next_turn": None if after.over else after.turn,
+                         "deadline": deadline_view(deadline_text(deadline, config.timezone)),
+                         "table": table[3] if table else None, "proof": proof, "ended": ended}
+    for observer in config.observers:
+        message = compose(sender=config.mail.sender, to=observer.email, template="observer",
+                          context=observed | {"observer": {"name": observer.name}}, now=now,
+                          attachments=[table] if table else [], headers=headers)
+        queue(db, message, kind=kind, now=now, turn=turn)
 
 
 def _gm_context(campaign: Campaign, before: Any, view: Any, result: Outcome, orders: dict[str, Any]) -> dict[str, Any]:

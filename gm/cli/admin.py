@@ -1,5 +1,5 @@
 """The GM's administration commands (CONTRACT.md): `gm player replace|drop|email|password`,
-`gm pause`, `gm resume` and `gm deadline`. Each changes the campaign in one transaction
+`gm pause`, `gm resume`, `gm deadline` and `gm end`. Each changes the campaign in one transaction
 and queues the mail telling the people concerned; `gm send` (or the next `gm turn`)
 delivers it."""
 
@@ -12,6 +12,7 @@ from ..campaign.campaign import deadline_text
 from .campaign import opened
 
 SEND = "; run gm send to deliver the mail"
+END_SHOWN = 10  # the places gm end prints; gm status lists every player
 
 
 def _when(campaign, when) -> str:
@@ -138,4 +139,29 @@ def deadline_cmd(ctx: click.Context, when: str | None, earlier: bool) -> None:
         click.echo(f"turn {turn} deadline: {shown}" + (SEND if when is not None else ""))
 
 
-COMMANDS = [player_group, pause_cmd, resume_cmd, deadline_cmd]
+@click.command("end")
+@click.option("--reason", metavar="TEXT", help="Why the campaign ends now, told to every player and observer.")
+@click.pass_context
+def end_cmd(ctx: click.Context, reason: str | None) -> None:
+    """End the campaign after its last resolved turn, as if max_turns had been reached
+    there: each ruleset places the players as it does for a campaign cut short. Every
+    player and observer gets the final results, with the reason; the audit record says
+    the GM ended it. gm reveal may follow. It cannot be undone.
+
+    Example: gm -C campaigns/spring-2027 end --reason "most players have stopped writing"
+    """
+    from ..campaign.ending import end_campaign
+
+    with opened(ctx) as campaign:
+        turn, state = end_campaign(campaign, reason)
+        data = campaign.ruleset.state_json(campaign.setup, state)
+        names = campaign.names()
+    placed = sorted((facts["place"], names.get(p, p)) for p, facts in data["players"].items()
+                    if facts["place"] is not None)
+    shown = ", ".join(f"{place} {name}" for place, name in placed[:END_SHOWN])
+    more = f" and {len(placed) - END_SHOWN:,} more (gm status lists them)" if len(placed) > END_SHOWN else ""
+    click.echo(f"ended after turn {turn}; final places: {shown}{more}")
+    click.echo(f"the final results are queued for every player and observer{SEND}; gm reveal may follow")
+
+
+COMMANDS = [player_group, pause_cmd, resume_cmd, deadline_cmd, end_cmd]

@@ -392,7 +392,10 @@ def status_cmd(ctx: click.Context) -> None:
         click.echo(f"{config.title} ({config.id}), {config.ruleset_name}, {count(len(config.players), 'player')}"
                    + (f", {count(len(config.observers), 'observer')}" if config.observers else ""))
         if data["over"]:
-            click.echo(f"over after turn {data['turn'] - 1}")
+            end, why = data["end"], ""
+            if end["by"] == "gm":
+                why = f" (ended by the GM: {end['reason']})" if end["reason"] else " (ended by the GM)"
+            click.echo(f"over after turn {end['turn']}{why}")
         elif data["paused"]:
             click.echo(f"turn {data['turn']}: PAUSED (gm resume [WHEN] goes on)")
         else:

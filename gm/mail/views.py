@@ -61,6 +61,16 @@ class ProofView:
 
 
 @dataclass(frozen=True)
+class EndView:
+    """How the campaign ended, when the GM ended it (`gm end`): after which turn, and the
+    reason the GM gave (None when none). Public: every player and observer is told."""
+
+    turn: int
+    reason: str | None
+    by: str = "gm"
+
+
+@dataclass(frozen=True)
 class PlayerMail:
     """Everything a player's report, final results or reminder is rendered from. Beyond
     the campaign's public facts it holds only the ruleset's views, which have no field for
@@ -94,6 +104,7 @@ class PlayerMail:
     # since a receipt is salted with a secret until the reveal. None before the proof existed
     proof: ProofView | None = None
     game_commitment: str | None = None  # RULES.md 5, as Campaign.mail_basics gives it
+    ended: EndView | None = None  # the final results of a campaign the GM ended (gm end)
 
     def context(self) -> dict[str, Any]:
         """The template context: exactly these fields, nothing else."""

@@ -259,6 +259,9 @@ class ArchiveInput:
     # one per turn when read from a store: its stored record and names, hashed; a page
     # built from unchanged turns gets an unchanged digest and is not rendered again
     turn_digests: tuple[str, ...] = ()
+    # how the GM ended the campaign (gm end: the turn it ended after, the reason given), or
+    # None when the rules ended it or it runs; the index says it where it says how it ended
+    ended: Any = None
 
 
 @dataclass(frozen=True)
@@ -396,7 +399,17 @@ def load_archive(campaign: Any, memo: Any = None) -> ArchiveInput:
         turn_digests=digests,
         memo=memo,
         audit=_audit_bytes(campaign) if secrets is not None else None,
+        ended=_ended(campaign, state),
     )
+
+
+def _ended(campaign: Any, state: Any) -> Any:
+    """The GM's end of the campaign as the archive tells it (mail.views.EndView), or None."""
+    from ..campaign.ending import how_it_ended
+    from ..mail.views import EndView
+
+    end = how_it_ended(campaign, state)
+    return EndView(end.turn, end.reason) if end is not None and end.by == "gm" else None
 
 
 def _audit_bytes(campaign: Any) -> bytes:
@@ -504,6 +517,7 @@ def assemble(
     memo: Any = None,
     audit: bytes | None = None,
     now: Mapping[str, Any] | None = None,
+    ended: Any = None,
 ) -> ArchiveInput:
     """The archive's input from a ruleset's views of a campaign (no store: the tests feed
     it campaigns played in the rules core). The boards are drawn, and named, only when
@@ -588,6 +602,7 @@ def assemble(
         rules=rules,
         summaries=tuple(summaries),
         turn_digests=tuple(turn_digests),
+        ended=ended,
     )
 
 
@@ -800,6 +815,7 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
             "next_turn": data.next_turn,
             "deadline": data.deadline,
             "last_turn": data.summaries[-1].turns[-1] if data.summaries else None,
+            "ended": data.ended,
             "positions": data.positions,
         }, rulesets=rulesets),
         Page("boards.html", "archive/boards.html", site | {

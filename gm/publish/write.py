@@ -150,4 +150,10 @@ def publish(campaign, out: Path | None = None) -> tuple[Path, WriteReport]:
         stale = out / player_page(former)
         if stale.name not in kept:
             stale.unlink(missing_ok=True)
+    # a campaign the GM ended (gm end) leaves the page named for the turn that was open,
+    # which no turn will ever fill: it must not go on saying that turn is open
+    if data.over:
+        for stale in out.glob("turn-*.html"):
+            if stale.name not in kept:
+                stale.unlink(missing_ok=True)
     return out, report

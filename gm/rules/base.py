@@ -66,6 +66,17 @@ def last_resolved(state: Any) -> int:
     return state.turn - 1
 
 
+def rules_end(setup: Setup, state: Any) -> tuple[str, int]:
+    """How a campaign its rules ended came to its end (the audit record's `end`): `max_turns`
+    and that turn when its last resolve reached the option `max_turns` (a postal double
+    turn's first half may be the last played), else `rules` and the last turn played."""
+    last = state.turn - 1
+    max_turns = getattr(setup.options, "max_turns", None)
+    if isinstance(max_turns, int) and max_turns <= last:
+        return "max_turns", max_turns
+    return "rules", last
+
+
 # -- what the archive shows (gm publish; RULES.md 2.6, 4.6, 6.14) ------------------------
 # The generic part every archive page frame, race chart and player history reads; each
 # `view` is the ruleset's own, read only by its templates under templates/archive/<name>/.

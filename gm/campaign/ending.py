@@ -1,0 +1,133 @@
+"""`gm end` (CONTRACT.md): the GM ends a running campaign after its last resolved turn, as
+if `max_turns` had been reached there (each ruleset's placings for a campaign cut short,
+Ruleset.end). One transaction stores the ended state and a record of the end (the turn it
+ended after, by whom, the reason, its events), logs it in the `admin` table and queues the
+final results to every player and observer, with the reason. `gm reveal` may follow.
+
+How a campaign ended, whoever ended it, is `how_it_ended`: `gm state --json`, `gm status`,
+the archive and the audit record (RULES.md 5) all say it from there."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .. import clock
+from ..errors import GmError
+from ..mail.views import EndView, ProofView
+from ..rules.base import rules_end
+from .admin import _log
+from .campaign import Campaign
+from .store import dumps
+from .turns import queue_results
+
+__all__ = ["END_KIND", "REASON_LIMIT", "End", "end_campaign", "how_it_ended"]
+
+# the outbox kind of the final results `gm end` queues (a resolve's are reports)
+END_KIND = "final"
+# a reason is one line of a mail: longer than this is a letter, which the GM can send
+REASON_LIMIT = 500
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+@dataclass(frozen=True)
+class End:
+    """How a campaign that is over came to its end: `by` the rules (`rules`), the option
+    `max_turns`, or the GM's `gm end` (`gm`); `turn` the last turn played; `reason` the
+    GM's words, or None."""
+
+    by: str
+    turn: int
+    reason: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"by": self.by, "turn": self.turn, "reason": self.reason}
+
+
+def how_it_ended(campaign: Campaign, state: Any = None) -> End | None:
+    """How the campaign ended; None while it runs."""
+    state = campaign.state() if state is None else state
+    if not state.over:
+        return None
+    stored = campaign.row().get("ended")
+    if stored:
+        data = json.loads(stored)
+        return End(data["by"], data["turn"], data["reason"])
+    by, turn = rules_end(campaign.setup, state)
+    return End(by, turn)
+
+
+def end_campaign(campaign: Campaign, reason: str | None = None) -> tuple[int, Any]:
+    """End the campaign after its last resolved turn (`gm end`); returns that turn and the
+    ended state. Refused, changing nothing, before turn 1 was resolved, once the campaign
+    is over, or when the ruleset cannot end a campaign early."""
+    reason = _reason(reason)
+    state = campaign.state()
+    if state.over:
+        raise GmError("the campaign is over already" + ("; gm reveal may follow" if not campaign.row()["revealed_at"]
+                                                        else ""))
+    last = campaign.store.one("select * from turns order by turn desc limit 1")
+    if last is None:
+        raise GmError(f"no turn has been resolved yet: a campaign ends after a turn it played "
+                      f"(gm resolve plays turn {state.turn})")
+    ruleset, setup = campaign.ruleset, campaign.setup
+    outcome = ruleset.end(setup, state)  # a RulesError is a refusal in one line
+    ended = outcome.state
+    turn = state.turn - 1
+    now = clock.now()
+    record = {"by": "gm", "turn": turn, "reason": reason, "at": clock.iso(now),
+              "events": [asdict(e) for e in outcome.events]}
+    before, events, orders = _last_turn(campaign, last)
+    events = (*events, *outcome.events)
+    view = ruleset.public_view(setup, before, ended, events, campaign.names(), campaign.config.id,
+                               campaign.config.title)
+    receipts = json.loads(last.get("receipts") or "null")
+    proof = _proof(campaign, last, receipts)
+    with campaign.store.transaction() as db:
+        db["campaign"].update(campaign.config.id, {
+            "state": dumps(ruleset.dump_state(ended)), "ended": dumps(record), "deadline": None, "paused": 0})
+        _log(db, now, turn, "end", None, {"turn": turn, "reason": reason})
+        queue_results(campaign, db, now, after=ended, events=events, view=view, orders=orders, turn=turn,
+                      proof=proof, receipts=receipts, kind=END_KIND, ended=EndView(turn, reason))
+    return turn, ended
+
+
+def _reason(text: str | None) -> str | None:
+    """The GM's reason as one line of mail: runs of spaces and line breaks made one space;
+    refused when it holds other control characters or is too long to be a line."""
+    if text is None:
+        return None
+    line = " ".join(text.split())
+    if _CONTROLS.search(line):
+        raise GmError("the reason holds control characters; write it as plain text")
+    if len(line) > REASON_LIMIT:
+        raise GmError(f"the reason is {len(line)} characters long; keep it to {REASON_LIMIT} "
+                      "(one line of the final mail)")
+    return line or None
+
+
+def _last_turn(campaign: Campaign, row: dict[str, Any]) -> tuple[Any, tuple[Any, ...], dict[str, Any]]:
+    """The last resolved turn as its final results tell it: the state before it, its events
+    and the orders played, each keyed by the seats' holders now (a seat may have changed
+    hands since: gm player replace)."""
+    from ..publish.archive import _as_now, _ids_as_now
+
+    ruleset = campaign.ruleset
+    aliases = {old: now for old, now in campaign.seat_holders().items() if old != now}
+    before = _as_now(ruleset, ruleset.load_state(json.loads(row["state_before"])), aliases)
+    events = tuple(ruleset.event_from_json(_ids_as_now(e, aliases)) for e in json.loads(row["events"]))
+    orders = {aliases.get(p, p): ruleset.order_from_json(o) for p, o in json.loads(row["orders"]).items()}
+    return before, events, orders
+
+
+def _proof(campaign: Campaign, row: dict[str, Any], receipts: dict[str, str | None] | None) -> ProofView | None:
+    """The last resolve's record hash and receipts (RULES.md 5: the final mail shows the
+    last record hash); None for a campaign started before the proof existed. The end adds
+    no link to the chain: anyone replays it from the last state (Ruleset.end)."""
+    if not row.get("record_hash"):
+        return None
+    names = campaign.names()
+    return ProofView(row["turn"], row["record_hash"],
+                     tuple((p, names.get(p, p), r) for p, r in (receipts or {}).items()))
