@@ -329,3 +329,47 @@ def test_end_then_reveal_publish_and_audit(campaign):
     assert not (archive / "turn-002.html").exists()  # turn 2 will never be played
     out = campaign("audit", str(archive), now=LATER)
     assert out.startswith("ok: trio (postal) replays exactly")
+
+
+@pytest.mark.parametrize("name", ["postal", "classic", "doubles", "advanced", "unleashed"])
+def test_end_of_each_ruleset_mails_its_final_results_then_reveal_publish_and_audit(name, tmp_path, monkeypatch):
+    """A starter campaign of each ruleset (gm campaign new) played two turns with nobody
+    writing, then ended by the GM: each player's final results, in the ruleset's own words,
+    say the GM ended it and why and give their place; gm reveal, gm publish and gm audit
+    follow."""
+    import json
+
+    from click.testing import CliRunner
+
+    from gm.cli import cli
+
+    folder = tmp_path / name
+    runner = CliRunner()
+
+    def gm(*args, now="2027-01-01T00:00:00Z", code=0):
+        monkeypatch.setenv("GM_NOW", now)
+        result = runner.invoke(cli, ["-C", str(folder), *args], catch_exceptions=False)
+        assert result.exit_code == code, result.output
+        return result.output
+
+    assert runner.invoke(cli, ["campaign", "new", str(folder), "--ruleset", name]).exit_code == 0
+    gm("start")
+    gm("resolve", "--force", now="2027-01-02T00:00:00Z")
+    gm("resolve", "--force", now="2027-01-03T00:00:00Z")
+    out = gm("end", "--reason", "the club closes for summer", now="2027-01-04T00:00:00Z")
+    assert out.startswith("ended after turn 2; final places: ")
+    data = json.loads(gm("state", "--json", now="2027-01-04T00:00:00Z"))
+    assert data["over"] and data["end"] == {"by": "gm", "turn": 2, "reason": "the club closes for summer"}
+    finals = _outbox(type("C", (), {"folder": folder}), kind="final")
+    assert sorted(m.recipient for m in finals) == ["alice@example.org", "bob@example.org", "carol@example.org"]
+    for message in finals:
+        body = _text(message)
+        assert message["Subject"].endswith("Final results after turn 2"), message["Subject"]
+        assert "The game master ended the campaign after turn 2" in body
+        assert "The game master's reason: the club closes for summer" in body
+        assert any(word in body for word in ("You finished", "You placed", "Your team placed")), body
+        assert "game master ended the campaign after turn 2</strong>" in _html(message)
+    gm("reveal", now="2027-01-04T00:00:00Z")
+    gm("publish", now="2027-01-04T00:00:00Z")
+    assert "The game master ended it after turn 2" in (folder / "archive" / "index.html").read_text()
+    assert "replays exactly" in gm("audit", str(folder / "archive"), now="2027-01-04T00:00:00Z")
