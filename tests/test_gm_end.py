@@ -373,3 +373,14 @@ def test_end_of_each_ruleset_mails_its_final_results_then_reveal_publish_and_aud
     gm("publish", now="2027-01-04T00:00:00Z")
     assert "The game master ended it after turn 2" in (folder / "archive" / "index.html").read_text()
     assert "replays exactly" in gm("audit", str(folder / "archive"), now="2027-01-04T00:00:00Z")
+
+
+def test_undo_refuses_after_an_end(campaign):
+    """The final results are out and the record says the GM ended the campaign after the
+    last turn: undoing that turn would leave an end after a turn never played."""
+    campaign("resolve", "--force", now="2027-01-03T19:00:00Z")
+    campaign("end", now=LATER)
+    before = _unchanged(campaign)
+    out = campaign("undo", "--force", now=LATER, code=1)
+    assert out.strip() == "Error: the GM ended the campaign after turn 1 (gm end); an end cannot be undone"
+    assert _unchanged(campaign) == before

@@ -338,6 +338,9 @@ def undo(campaign: Campaign, *, force: bool = False) -> int:
     if last is None:
         raise GmError("no turn has been resolved yet")
     turn = last["turn"]
+    if campaign.row().get("ended"):
+        # its final results are out and the record says the GM ended it there
+        raise GmError(f"the GM ended the campaign after turn {turn} (gm end); an end cannot be undone")
     changed = campaign.store.one("select command, player from admin where command = 'replace' and turn > ? limit 1",
                                  (turn,))
     if changed:
