@@ -33,7 +33,7 @@ from typing import Any
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError, LoginError
 
-from gm.mail.settings import ImapSettings, MailError, one_line, tls_context
+from gm.mail.settings import ImapSettings, MailError, TokenSource, one_line, tls_context
 
 __all__ = ["Fetched", "ImapInbox", "uid_set"]
 
@@ -76,19 +76,22 @@ _FAILURES = (IMAPClientError, OSError, EOFError, imaplib.IMAP4.error)
 class ImapInbox:
     """One logged-in IMAP connection with `settings.folder` selected; a context manager.
 
-    Every failure (refused connection, TLS check, login, a connection lost mid-batch)
-    surfaces as a one-line MailError that never contains the password.
+    `login` is the password, or a TokenSource for OAuth 2.0 (SASL XOAUTH2). Every failure
+    (refused connection, TLS check, login, a connection lost mid-batch) surfaces as a
+    one-line MailError that never contains the password or a token.
     """
 
-    def __init__(self, settings: ImapSettings, password: str, *, batch: int = 500,
-                 timeout: float | None = None, limit: int | None = None):
+    def __init__(self, settings: ImapSettings, login: str | TokenSource, *, batch: int = 500,
+                 timeout: float | None = None, limit: int | None = None,
+                 select: bool = True):
         if batch < 1:
             raise ValueError("batch must be at least 1")
         self.settings = settings
         self.batch = batch
         self.limit = limit  # the most bytes of one message fetch() reads; None: all
         self.timeout = settings.timeout if timeout is None else timeout
-        self._password = password
+        self._login = login
+        self.select = select  # False: log in only (gm mail check looks at the folders itself)
         self.client: IMAPClient | None = None
         self.uidvalidity: int = 0
         self._processed_ready = False
@@ -114,29 +117,74 @@ class ImapInbox:
                                 timeout=self.timeout)
         except ssl.SSLCertVerificationError as error:
             raise MailError(f"IMAP {self.where}: certificate refused: "
-                            f"{error.verify_message or one_line(error)}") from None
+                            f"{error.verify_message or one_line(error)}", cause="tls") from None
+        except ssl.SSLError as error:
+            raise MailError(f"IMAP {self.where}: TLS failed: {one_line(error)}",
+                            cause="tls") from None
         except (socket.gaierror, OSError, *_FAILURES) as error:
-            raise MailError(f"IMAP {self.where}: cannot connect: {one_line(error)}") from None
+            raise MailError(f"IMAP {self.where}: cannot connect: {one_line(error)}",
+                            cause="unreachable") from None
         # INTERNALDATE as the server sent it, timezone included; never the machine's zone.
         client.normalise_times = False
         self.client = client
         try:
             if s.starttls and not s.ssl:  # already TLS from the first byte: ssl wins
                 client.starttls(context)
-            client.login(s.user, self._password)
-            selected = client.select_folder(s.folder)
         except ssl.SSLCertVerificationError as error:
             self._drop()
             raise MailError(f"IMAP {self.where}: certificate refused: "
-                            f"{error.verify_message or one_line(error)}") from None
+                            f"{error.verify_message or one_line(error)}", cause="tls") from None
+        except (ssl.SSLError, *_FAILURES) as error:
+            self._drop()
+            raise MailError(f"IMAP {self.where}: STARTTLS failed: {self._clean(error)}",
+                            cause="tls") from None
+        try:
+            self._authenticate(client)
         except LoginError as error:
             self._drop()
             raise MailError(f"IMAP {self.where}: login as {s.user} refused: "
-                            f"{self._clean(error)}") from None
+                            f"{self._clean(error)}{self._advice()}", cause="login") from None
+        except MailError:
+            self._drop()
+            raise
         except _FAILURES as error:
             self._drop()
             raise MailError(f"IMAP {self.where}: {self._clean(error)}") from None
+        if not self.select:
+            return
+        try:
+            selected = client.select_folder(s.folder)
+        except _FAILURES as error:
+            self._drop()
+            cause = "folder" if "select" in str(error).lower() else "other"
+            raise MailError(f"IMAP {self.where}: cannot open folder {s.folder}: "
+                            f"{self._clean(error)}", cause=cause) from None
         self.uidvalidity = int(selected[b"UIDVALIDITY"])
+
+    def _authenticate(self, client: IMAPClient) -> None:
+        """LOGIN with the password, or AUTHENTICATE XOAUTH2 with an access token; a token
+        the server refuses is renewed and tried once more (it may have been revoked or
+        expired early), and a second refusal is the server's last word."""
+        user = self.settings.user
+        if isinstance(self._login, str):
+            client.login(user, self._login)
+            return
+        if not client.has_capability("AUTH=XOAUTH2"):
+            raise MailError(f"IMAP {self.where}: the server offers no AUTHENTICATE XOAUTH2, so "
+                            "it takes no OAuth 2.0 logins (check mail.imap.host and port)",
+                            cause="login")
+        token = self._login.access_token()
+        try:
+            client.oauth2_login(user, token)
+        except LoginError:
+            renewed = self._login.access_token(refused=token)
+            client.oauth2_login(user, renewed)
+
+    def _advice(self) -> str:
+        if isinstance(self._login, str):
+            return ""
+        return (" (a fresh OAuth token was refused too: check that mail.imap.user is the "
+                "account you logged in as, and mail.oauth2.scope)")
 
     def close(self) -> None:
         if self.client is None:
@@ -158,7 +206,11 @@ class ImapInbox:
         text = one_line(error)
         if text.startswith(("b'", 'b"')):  # imaplib hands over the server's bytes repr
             text = text[2:-1]
-        return text.replace(self._password, "***") if self._password else text
+        secrets = (self._login,) if isinstance(self._login, str) else self._login.secrets()
+        for secret in secrets:
+            if secret:
+                text = text.replace(secret, "***")
+        return text
 
     def _client(self) -> IMAPClient:
         if self.client is None:

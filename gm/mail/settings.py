@@ -1,37 +1,55 @@
-"""The `mail.imap` and `mail.smtp` sections of campaign.yaml, checked, and the mail errors.
+"""The `mail.imap`, `mail.smtp`, `mail.auth` and `mail.oauth2` settings of campaign.yaml,
+checked, and the mail errors.
 
 Everything a GM can get wrong in these sections is reported at once, key by key with its
-line (ConfigError), before any connection is tried. Passwords never live in the file:
-they come from GM_IMAP_PASSWORD and GM_SMTP_PASSWORD.
+line (ConfigError), before any connection is tried. Secrets never live in the file:
+passwords come from GM_IMAP_PASSWORD and GM_SMTP_PASSWORD, an OAuth client secret from
+GM_OAUTH_CLIENT_SECRET, and OAuth tokens from the campaign's token file (gm/mail/oauth.py).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import ssl
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, Protocol
+from urllib.parse import urlsplit
 
 from gm.errors import ConfigError, GmError
 from gm.yamlfile import LineDict, is_int, key_problems
 
 __all__ = [
+    "AUTH_KINDS",
+    "PROVIDERS",
     "ImapSettings",
     "MailError",
+    "OAuth2Settings",
+    "TokenSource",
     "one_line",
     "SmtpSettings",
+    "client_secret",
     "imap_password",
     "imap_settings",
+    "mail_auth",
+    "oauth2_settings",
     "password_from_env",
     "smtp_password",
     "smtp_settings",
     "tls_context",
 ]
 
+# Why a mail step failed, so that `gm mail check` can say what to do about it.
+Cause = Literal["unreachable", "tls", "login", "token", "folder", "config", "other"]
+
 
 class MailError(GmError):
     """A mail server could not be reached or refused us; the message is one line, no secrets."""
+
+    def __init__(self, message: str, *, cause: Cause = "other"):
+        super().__init__(message)
+        self.cause = cause
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -67,6 +85,59 @@ class SmtpSettings:
         if self.port is not None:
             return self.port
         return 465 if self.ssl else 587 if self.starttls else 25
+
+
+# Where each provider's defaults come from (docs/mail-oauth.md says the same for GMs):
+# Google: "OAuth 2.0 for TV and Limited-Input Device Applications" (device and token
+# endpoints) and "IMAP, POP, and SMTP" in Gmail's developer guide (the one scope that
+# covers IMAP and SMTP); Microsoft: the identity platform's "device authorization grant"
+# page (the v2.0 endpoints of the `common` tenant) and "Authenticate an IMAP, POP or SMTP
+# connection using OAuth" (the two Exchange Online scopes; offline_access asks for the
+# refresh token that Microsoft only gives when it is named).
+PROVIDERS: dict[str, dict[str, str]] = {
+    "google": {
+        "device_url": "https://oauth2.googleapis.com/device/code",
+        "token_url": "https://oauth2.googleapis.com/token",
+        "scope": "https://mail.google.com/",
+    },
+    "microsoft": {
+        "device_url": "https://login.microsoftonline.com/common/oauth2/v2.0/devicecode",
+        "token_url": "https://login.microsoftonline.com/common/oauth2/v2.0/token",
+        "scope": "https://outlook.office.com/IMAP.AccessAsUser.All "
+                 "https://outlook.office.com/SMTP.Send offline_access",
+    },
+    "custom": {},
+}
+AUTH_KINDS = ("password", "oauth2")
+
+
+@dataclass(frozen=True, kw_only=True)
+class OAuth2Settings:
+    """`mail.oauth2`, every default filled in: one authorisation serves IMAP and SMTP."""
+
+    provider: str
+    client_id: str
+    token_url: str
+    device_url: str
+    scope: str = ""
+
+    @property
+    def token_host(self) -> str:
+        return urlsplit(self.token_url).netloc
+
+
+class TokenSource(Protocol):
+    """What an IMAP or SMTP login asks for an OAuth 2.0 access token (gm/mail/oauth.py).
+
+    `access_token()` is a token believed good; `access_token(refused=token)` is called
+    when the server refused `token`, and returns a renewed one (refreshed once, however
+    many connections were refused the same token). Either raises MailError(cause="token")
+    when no token can be had: the GM must run `gm mail login`.
+    """
+
+    def access_token(self, *, refused: str | None = None) -> str: ...
+
+    def secrets(self) -> tuple[str, ...]: ...
 
 
 _IMAP_KEYS = ("host", "port", "user", "ssl", "starttls", "folder", "processed_folder", "cafile",
@@ -148,11 +219,108 @@ def smtp_settings(raw: Any) -> SmtpSettings:
     return SmtpSettings(**given)
 
 
+_OAUTH2_KEYS = ("provider", "client_id", "token_url", "device_url", "scope")
+
+
+def _url_problem(value: Any) -> str | None:
+    """Why `value` cannot be a token or device endpoint, or None when it can.
+
+    Plain http would carry the refresh token (and the client secret) in clear, so it is
+    allowed only to this machine's own loopback addresses, as a local test server is.
+    """
+    if not isinstance(value, str) or not value:
+        return "must be an https:// address"
+    parts = urlsplit(value)
+    if parts.scheme == "https" and parts.hostname:
+        return None
+    if parts.scheme == "http" and parts.hostname:
+        host = parts.hostname
+        try:
+            loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            loopback = False
+        if loopback:
+            return None
+        return f"must be an https:// address (plain http only to 127.0.0.1 or localhost), not {value!r}"
+    return f"must be an https:// address, not {value!r}"
+
+
+def oauth2_settings(raw: Any) -> OAuth2Settings:
+    """The `mail.oauth2` mapping as OAuth2Settings, each default of its provider filled in;
+    ConfigError("mail.oauth2", problems) if wrong."""
+    where = "mail.oauth2"
+    if not isinstance(raw, Mapping):
+        raise ConfigError(where, [f"{where}: expected a mapping, e.g. {{provider: microsoft, "
+                                  "client_id: ...}"])
+    problems = (key_problems(raw, _OAUTH2_KEYS, where) if isinstance(raw, LineDict)
+                else [f"{where}: unknown key '{key}'" for key in raw if key not in _OAUTH2_KEYS])
+    provider = raw.get("provider")
+    if provider not in PROVIDERS:
+        problems.append(f"{_at(raw, 'provider')}{where}: 'provider' must be one of "
+                        f"{', '.join(PROVIDERS)}, not {provider!r}")
+        provider = "custom"
+    defaults = PROVIDERS[provider]
+    values = {key: raw.get(key, defaults.get(key)) for key in _OAUTH2_KEYS if key != "provider"}
+    if not isinstance(values["client_id"], str) or not values["client_id"].strip():
+        problems.append(f"{_at(raw, 'client_id')}{where}: 'client_id' is required: the "
+                        "application (client) id you registered with the provider")
+    for key in ("token_url", "device_url"):
+        if values[key] is None:
+            problems.append(f"{_at(raw, key)}{where}: '{key}' is required with provider "
+                            f"{provider}")
+            continue
+        problem = _url_problem(values[key])
+        if problem:
+            problems.append(f"{_at(raw, key)}{where}: '{key}' {problem}")
+    scope = values["scope"] if values["scope"] is not None else ""
+    if not isinstance(scope, str) or any(c in scope for c in "\r\n\"\\"):
+        problems.append(f"{_at(raw, 'scope')}{where}: 'scope' must be the scopes on one line, "
+                        "separated by spaces")
+    if problems:
+        raise ConfigError(where, problems)
+    return OAuth2Settings(provider=provider, client_id=values["client_id"].strip(),
+                          token_url=values["token_url"], device_url=values["device_url"],
+                          scope=" ".join(scope.split()))
+
+
+def mail_auth(raw: Mapping[str, Any]) -> tuple[str, OAuth2Settings | None]:
+    """`mail.auth` and `mail.oauth2` of the `mail` mapping: ("password", None) or
+    ("oauth2", settings); ConfigError listing every problem of the two."""
+    auth = raw.get("auth", "password")
+    problems: list[str] = []
+    if auth not in AUTH_KINDS:
+        problems.append(f"{_at(raw, 'auth')}mail: 'auth' must be password or oauth2, "
+                        f"not {auth!r}")
+    oauth2 = None
+    if auth == "oauth2":
+        if raw.get("oauth2") is None:
+            problems.append(f"{_at(raw, 'auth')}mail: auth oauth2 needs a mail.oauth2 mapping "
+                            "(provider and client_id at least)")
+        else:
+            try:
+                oauth2 = oauth2_settings(raw["oauth2"])
+            except ConfigError as error:
+                problems.extend(error.problems)
+    elif raw.get("oauth2") is not None and auth in AUTH_KINDS:
+        problems.append(f"{_at(raw, 'oauth2')}mail: 'oauth2' is only read with "
+                        "'auth: oauth2' (the passwords come from the environment otherwise)")
+    if problems:
+        raise ConfigError("mail", problems)
+    return auth, oauth2
+
+
+def client_secret(*, environ: Mapping[str, str] | None = None) -> str | None:
+    """GM_OAUTH_CLIENT_SECRET, for providers that give the registered client a secret
+    (Google's do; a Microsoft public client has none): None when unset."""
+    return (os.environ if environ is None else environ).get("GM_OAUTH_CLIENT_SECRET") or None
+
+
 def password_from_env(name: str, *, environ: Mapping[str, str] | None = None) -> str:
     """The password in environment variable `name`; a one-line MailError when it is unset."""
     value = (os.environ if environ is None else environ).get(name)
     if not value:
-        raise MailError(f"{name} is not set: put the mail password in the environment")
+        raise MailError(f"{name} is not set: put the mail password in the environment",
+                        cause="login")
     return value
 
 
@@ -175,7 +343,8 @@ def tls_context(cafile: str | None) -> ssl.SSLContext:
         try:
             context.load_verify_locations(cafile=cafile)
         except (OSError, ssl.SSLError) as error:
-            raise MailError(f"cannot read cafile {cafile}: {one_line(error)}") from None
+            raise MailError(f"cannot read cafile {cafile}: {one_line(error)}",
+                            cause="config") from None
     return context
 
 

@@ -45,7 +45,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from gm.mail.settings import MailError, SmtpSettings, one_line, tls_context
+from gm.mail.settings import MailError, SmtpSettings, TokenSource, one_line, tls_context
 
 __all__ = ["Outcome", "Outgoing", "SendSummary", "default_backoff", "send_batch"]
 
@@ -82,7 +82,7 @@ def default_backoff(attempt: int) -> float:
 
 def send_batch(
     settings: SmtpSettings,
-    password: str | None,
+    password: str | TokenSource | None,
     messages: Sequence[Outgoing],
     *,
     on_outcome: Callable[[Outcome], None],
@@ -102,6 +102,7 @@ def send_batch(
     the worker's thread), then reported "temporary"; a permanent one (5xx) is reported
     at once and never retried. `progress(1)` is called after each outcome (a step, as for
     a progress bar's advance). `settings.timeout` bounds each wait on the server.
+    `password` is the password, or a TokenSource for OAuth 2.0 (AUTH XOAUTH2).
     """
     run = _Run(settings=settings, password=password, messages=messages,
                on_outcome=on_outcome, connections=connections or settings.connections,
@@ -159,6 +160,14 @@ def _address_problem(address: str) -> str | None:
     if any(c in address for c in "<> \t\r\n\x00") or not address.isprintable():
         return f"address {address!r} cannot be put in an SMTP command"
     return None
+
+
+def _xoauth2(smtp: smtplib.SMTP, user: str, token: str) -> None:
+    """AUTH XOAUTH2 (Google's and Microsoft's SASL mechanism): the user and bearer token as
+    the initial response; a server that refuses answers 334 with a JSON error first, to
+    which the client must send an empty line before the final 535."""
+    answer = f"user={user}\x01auth=Bearer {token}\x01\x01"
+    smtp.auth("XOAUTH2", lambda challenge=None: answer if challenge is None else "")
 
 
 class _Connection:
@@ -237,7 +246,7 @@ class _Connection:
 class _Run:
     """One send_batch call: the queue, the pool of worker threads and the tallies."""
 
-    def __init__(self, *, settings: SmtpSettings, password: str | None,
+    def __init__(self, *, settings: SmtpSettings, password: str | TokenSource | None,
                  messages: Sequence[Outgoing], on_outcome: Callable[[Outcome], None],
                  connections: int, retries: int, backoff: Callable[[int], float],
                  sleep: Callable[[float], Awaitable[None]],
@@ -284,7 +293,31 @@ class _Run:
 
     def clean(self, text: str) -> str:
         text = one_line(text)
-        return text.replace(self.password, "***") if self.password else text
+        secrets = (self.password,) if isinstance(self.password, str) else (
+            self.password.secrets() if self.password is not None else ())
+        for secret in secrets:
+            if secret:
+                text = text.replace(secret, "***")
+        return text
+
+    def login(self, smtp: smtplib.SMTP) -> None:
+        """AUTH with the password, or AUTH XOAUTH2 with an access token; a token the
+        server refuses is renewed and tried once more (revoked or expired early)."""
+        user = self.settings.user
+        if isinstance(self.password, str):
+            smtp.login(user, self.password)
+            return
+        offered = smtp.esmtp_features.get("auth", "").upper().split()
+        if "XOAUTH2" not in offered:
+            raise smtplib.SMTPNotSupportedError(
+                f"the server offers no AUTH XOAUTH2 (only {' '.join(offered) or 'no AUTH'}): "
+                "it takes no OAuth 2.0 logins, or not before STARTTLS")
+        source = self.password
+        token = source.access_token()
+        try:
+            _xoauth2(smtp, user, token)
+        except smtplib.SMTPAuthenticationError:
+            _xoauth2(smtp, user, source.access_token(refused=token))
 
     def open(self) -> smtplib.SMTP:
         s = self.settings
@@ -304,7 +337,7 @@ class _Run:
                 smtp.starttls(context=self.context)
             smtp.ehlo_or_helo_if_needed()
             if s.user is not None and self.password is not None:
-                smtp.login(s.user, self.password)
+                self.login(smtp)
         except BaseException:
             smtp.close()
             raise
@@ -314,15 +347,20 @@ class _Run:
         """A connected, authenticated client; _Fatal or OSError-like errors otherwise."""
         try:
             return _Connection(self.open())
+        except MailError:
+            raise  # the OAuth token could not be had: already one line, cause and all
         except Exception as error:
             cert = _cert_error(error)
             if cert is not None:
                 raise _Fatal(f"{self.where}: certificate refused: "
                              f"{cert.verify_message or one_line(cert)}") from None
             if isinstance(error, smtplib.SMTPAuthenticationError) and error.smtp_code >= 500:
+                advice = "" if isinstance(self.password, str) else (
+                    " (a fresh OAuth token was refused too: check that mail.smtp.user is the "
+                    "account you logged in as, and mail.oauth2.scope)")
                 raise _Fatal(f"{self.where}: login as {self.settings.user} refused: "
                              f"{error.smtp_code} "
-                             f"{self.clean(_reply_text(error.smtp_error))}") from None
+                             f"{self.clean(_reply_text(error.smtp_error))}{advice}") from None
             if isinstance(error, smtplib.SMTPResponseException) and error.smtp_code >= 500:
                 raise _Fatal(f"{self.where}: {error.smtp_code} "
                              f"{self.clean(_reply_text(error.smtp_error))}") from None
