@@ -24,7 +24,7 @@ TOP_KEYS = (
 )
 OBSERVER_KEYS = ("name", "email")
 PLAYER_KEYS = ("id", "name", "email", "password", "timezone")
-MAIL_KEYS = ("transport", "from", "imap", "smtp")
+MAIL_KEYS = ("transport", "from", "imap", "smtp", "auth", "oauth2")
 # options the campaign layer owns, beside the ruleset's own (RULES.md 3)
 CAMPAIGN_OPTIONS = {"max_order_text": 65536, "allow_other_senders": False, "max_message_bytes": 1024 * 1024}
 # Matched with fullmatch, never match: `$` also matches before a final newline, so
@@ -61,6 +61,8 @@ class MailConfig:
     sender: str = "Snakes GM <gm@localhost>"
     imap: Any = None
     smtp: Any = None
+    auth: str = "password"  # or "oauth2": SASL XOAUTH2 with the token of `gm mail login`
+    oauth2: Any = None  # gm.mail.settings.OAuth2Settings with auth oauth2
 
     @property
     def address(self) -> str:
@@ -366,6 +368,13 @@ def _mail(data: LineDict, problems: list[str]) -> MailConfig:
         problems.append(f"line {raw.line_of('from')}: mail from must be one line with an address, such as \"Snakes GM <gm@example.org>\"")
         sender = MailConfig.sender
     imap = smtp = None
+    from ..mail.settings import mail_auth
+
+    try:
+        auth, oauth2 = mail_auth(raw)
+    except ProblemsError as error:
+        problems.extend(error.problems)
+        auth, oauth2 = "password", None
     if transport == "imap+smtp":
         from ..mail.settings import imap_settings, smtp_settings
 
@@ -383,4 +392,4 @@ def _mail(data: LineDict, problems: list[str]) -> MailConfig:
                 imap = value
             else:
                 smtp = value
-    return MailConfig(transport=transport, sender=sender, imap=imap, smtp=smtp)
+    return MailConfig(transport=transport, sender=sender, imap=imap, smtp=smtp, auth=auth, oauth2=oauth2)

@@ -310,11 +310,12 @@ def ingest_imap(campaign: Campaign, progress: Progress = QUIET) -> IngestReport:
     """Fetch what is new by UID (batched), record it, then move it to the processed folder.
     A message recorded in an earlier run that died before the move is moved now."""
     from ..mail.imap import ImapInbox
-    from ..mail.settings import imap_password
+    from ..mail.oauth import login_for
 
     settings = campaign.config.mail.imap
     report = IngestReport()
-    with ImapInbox(settings, imap_password(), limit=_limit(campaign)) as inbox:
+    login = login_for(campaign.folder, campaign.config.mail, "imap")
+    with ImapInbox(settings, login, limit=_limit(campaign)) as inbox:
         prefix = f"imap:{inbox.uidvalidity}:"
         uids = inbox.uids()
         known = {

@@ -105,7 +105,7 @@ def smtp_backoff(attempt: int) -> float:
 
 
 def _send_smtp(campaign: Campaign, rows: list[dict], progress: Progress) -> SendReport:
-    from .settings import smtp_password
+    from .oauth import login_for
     from .smtp import Outcome, Outgoing, send_batch
 
     settings = campaign.config.mail.smtp
@@ -135,7 +135,9 @@ def _send_smtp(campaign: Campaign, rows: list[dict], progress: Progress) -> Send
     ]
     if messages:
         progress.start(len(messages))
-        send_batch(settings, smtp_password(), messages, on_outcome=on_outcome, progress=progress.advance,
+        # a login that fails (password or OAuth token refused) fails the first
+        # connection, before any message: nothing is sent and nothing marked
+        send_batch(settings, login_for(campaign.folder, campaign.config.mail, "smtp"), messages, on_outcome=on_outcome, progress=progress.advance,
                    backoff=lambda attempt: smtp_backoff(attempt))
         progress.finish()
     return report
