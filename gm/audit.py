@@ -1,18 +1,24 @@
-"""`gm audit`: re-adjudicate a revealed campaign from its published archive alone (issue
-17; the record's format is docs/audit.md). Every commitment is recomputed from its salt
-and canonical text, every random draw from the seed by RULES.md 5's formula, and every
-turn from the state before it and the orders played, with gm's own rules engine; the first
-difference found is reported with its turn, board and player, what the replay expected
-and what the archive holds. Nothing here opens a campaign's database."""
+"""`gm audit`: re-adjudicate a revealed campaign from its published archive alone (issues
+17 and 25; the record's format is docs/audit.md). Every commitment is recomputed from its
+salt and canonical text, the game commitment from the game text, every random draw from
+the seed by RULES.md 5's formula, every turn from the state before it and the orders
+played with gm's own rules engine, every receipt from the order it acknowledged and every
+record hash from its turn and the one before; the record must run to the campaign's end.
+The first difference found is reported with its turn, board and player, what the replay
+expected and what the archive holds. What the record alone cannot prove (that it is the
+game announced and mailed) gm.audit_mail checks against a player's mail. Nothing here
+opens a campaign's database."""
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from .audit_checks import Difference, Seats, check_end, check_game, check_people, check_proof, shown
 from .audit_source import AUDIT_FILE, RecordUnreadable, fetch, parse
 from .boards.board import Board
 from .commitment import commitment, seed_text
@@ -21,39 +27,34 @@ from .rules.base import Setup
 from .rules.chance import Draw, SeededChance, pick_index
 from .rules.registry import UnknownRuleset, find_ruleset
 
-__all__ = ["AUDIT_FILE", "FORMAT", "Difference", "RecordUnreadable", "audit", "load_record"]
+__all__ = ["AUDIT_FILE", "FORMAT", "FORMATS", "Difference", "RecordUnreadable", "Replayed", "audit", "load_record"]
 
-FORMAT = "gm-audit/1"
-
-
-@dataclass(frozen=True)
-class Difference:
-    """The first place where the archive and the replay disagree."""
-
-    turn: int | None  # None: the commitments, before any turn; 0: the start
-    what: str  # e.g. "state", "draw 3", "seed commitment"
-    board: str | None
-    player: str | None
-    expected: Any
-    found: Any
-
-    def __str__(self) -> str:
-        where = ["start" if self.turn == 0 else f"turn {self.turn}" if self.turn is not None else "commitments"]
-        where += [f"board {self.board}"] if self.board else []
-        where += [f"player {self.player}"] if self.player else []
-        return (f"{', '.join(where)}: {self.what}: the replay gives {_shown(self.expected)}, "
-                f"the archive holds {_shown(self.found)}")
+FORMAT = "gm-audit/2"
+FORMATS = ("gm-audit/1", FORMAT)  # /1: written before the proof of issue 25; still read
+_SEED = re.compile(r"[0-9]{1,100}")
 
 
 @dataclass(frozen=True)
 class Replayed:
-    """What a clean audit checked, for the report."""
+    """What a clean audit checked, for the report and for checking mail against it."""
 
     campaign: str
     ruleset: str
     turns: int
     draws: int
     commitments: tuple[tuple[str, str], ...]  # what, commitment: for the player to compare
+    format: str = FORMAT
+    game_commitment: str | None = None  # recomputed from the game text; None: the record has none
+    seed_commitment: str = ""
+    receipts: int = 0  # receipts recomputed from the orders played
+    chain: int = 0  # record hashes recomputed
+    ending: str = ""  # how the campaign ended, in words
+    standings: tuple[tuple[int | None, str], ...] = ()  # (place, player) from the last state
+    notes: tuple[str, ...] = ()  # what the record alone could not show
+    # for gm.audit_mail: each turn's entry by its turn, the seats' history, the last turn
+    entries: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    seats: Seats | None = None
+    last_turn: int | None = None
 
 
 def load_record(source: str) -> dict[str, Any]:
@@ -61,8 +62,8 @@ def load_record(source: str) -> dict[str, Any]:
     audit.json file, or an http(s) address of the archive; RecordUnreadable when it cannot
     be read within the limits of gm.audit_source."""
     record = parse(fetch(source))
-    if not isinstance(record, dict) or record.get("format") != FORMAT:
-        raise RecordUnreadable(f"not an audit record of format {FORMAT} (found {record.get('format')!r})"
+    if not isinstance(record, dict) or record.get("format") not in FORMATS:
+        raise RecordUnreadable(f"not an audit record of format {' or '.join(FORMATS)} (found {record.get('format')!r})"
                                if isinstance(record, dict) else "the audit record is not a JSON object")
     return record
 
@@ -77,30 +78,68 @@ def audit(record: Mapping[str, Any]) -> Difference | Replayed:
                                f"({type(error).__name__})") from None
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
         # a record whose shape is wrong cannot be replayed: that is a finding too
-        return Difference(None, "the record's shape", None, None, f"the format {FORMAT}", f"{type(error).__name__}: {error}")
+        return Difference(None, "the record's shape", None, None, f"the format {record.get('format')}",
+                          f"{type(error).__name__}: {error}")
+
+
+def _seed(record: Mapping[str, Any]) -> int:
+    """The seed: a string of decimal digits in gm-audit/2, a JSON number in /1."""
+    value = record["seed"]["value"]
+    if record["format"] == FORMAT:
+        if not isinstance(value, str) or not _SEED.fullmatch(value):
+            raise ValueError(f"the seed must be written as a string of decimal digits, not {shown(value)}")
+        return int(value)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"the seed must be a whole number, not {shown(value)}")
+    return value
 
 
 def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
+    proof = record["format"] == FORMAT
     seed = record["seed"]
-    value = int(seed["value"])
-    checked = []
+    value = _seed(record)
+    checked, notes = [], []
     if commitment(seed["salt"], seed_text(value)) != seed["commitment"]:
         return Difference(None, "seed commitment", None, None, commitment(seed["salt"], seed_text(value)),
                           seed["commitment"])
     checked.append(("seed", seed["commitment"]))
+    try:
+        ruleset = find_ruleset(record["ruleset"])
+    except UnknownRuleset as error:
+        played = f"; the campaign was played with {record['ruleset_version']}" if record.get("ruleset_version") else ""
+        raise RecordUnreadable(f"{error}{played}") from None
+    options = ruleset.options_from_json(record["options"])
     boards = {}
     for entry in record["boards"]:
-        if entry.get("commitment"):
+        if entry["commitment"] is not None:
             made = commitment(entry["salt"], entry["canonical"])
             if made != entry["commitment"]:
                 return Difference(None, "board commitment", entry["id"], None, made, entry["commitment"])
             checked.append((f"board {entry['id']}", entry["commitment"]))
+        elif proof:
+            found = _uncommitted(ruleset, entry, len(record["players"]), options)
+            if found:
+                return found
         boards[entry["id"]] = Board.from_canonical(entry["canonical"])
-    try:
-        ruleset = find_ruleset(record["ruleset"])
-    except UnknownRuleset as error:
-        raise RecordUnreadable(str(error)) from None
-    options = ruleset.options_from_json(record["options"])
+    game = record["game"] if proof else None
+    if game is not None:
+        found = check_game(record)
+        if found:
+            return found
+        checked.insert(0, ("game", game["commitment"]))
+    elif proof:
+        notes.append("the record holds no game commitment (the campaign was started before gm kept one): "
+                     "neither the game announced nor any receipt or record hash could be checked")
+    if proof:
+        from .campaign.proof import ruleset_version
+
+        if record["ruleset_version"] != ruleset_version(ruleset):
+            notes.append(f"the campaign was played with {record['ruleset_version']}; replayed with "
+                         f"{ruleset_version(ruleset)}")
+    seats = Seats.of(record)
+    problem = seats.problem(record["players"])
+    if problem:
+        return Difference(None, "seats: who held each seat when", None, None, "a history seat by seat", problem)
     keys = {p: dict(k) for p, k in record.get("player_keys", {}).items()}
     start = Setup(boards, tuple(record["players"]), options, value, keys)
 
@@ -116,17 +155,30 @@ def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
     draws += len(opening.draws)
     state, players = opening.state, tuple(start.players)
     wanted = tuple(record["opening"].get("players", start.players))
+    if proof and record["turns"] and wanted != seats.at(record["turns"][0]["turn"]):
+        return Difference(0, "players: each seat's holder at the first turn", None, None,
+                          list(seats.at(record["turns"][0]["turn"])), list(wanted))
     state, players = _seated(ruleset, state, players, wanted), wanted
     found = _states(0, ruleset.state_json(setup_for(players), state), record["opening"]["state"])
     if found:
         return found
+    previous = game["commitment"] if game else None
+    receipts = chain = 0
+    entries = {}
+    setup = setup_for(players)
     for entry in record["turns"]:
         turn = entry["turn"]
+        if state.over:
+            return Difference(turn, "a turn after the campaign was over", None, None, "no more turns", turn)
         wanted = tuple(entry["players"])
         state, players = _seated(ruleset, state, players, wanted), wanted
         if state.turn != turn:
             return Difference(turn, "turn number", None, None, state.turn, turn)
         setup = setup_for(players)
+        if proof:
+            found = check_people(turn, entry, seats, {p: ruleset.must_order(setup, state, p) for p in players})
+            if found:
+                return found
         orders = {p: ruleset.order_from_json(o) for p, o in entry["orders"].items()}
         try:
             outcome = ruleset.resolve(setup, state, orders, SeededChance(value))
@@ -139,8 +191,61 @@ def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
         found = _states(turn, ruleset.state_json(setup, outcome.state), entry["state"])
         if found:
             return found
+        if previous is not None:
+            found = check_proof(turn, entry, seats, value, previous)
+            if found:
+                return found
+            previous = entry["record_hash"]
+            receipts += sum(1 for r in entry["receipts"].values() if r is not None)
+            chain += 1
+        elif proof and (entry["record_hash"] is not None or entry["receipts"] is not None):
+            return Difference(turn, "record hash: with no game commitment to chain from", None, None, None,
+                              entry["record_hash"])
+        entries[turn] = entry
         state = outcome.state
-    return Replayed(record.get("campaign", ""), ruleset.name, len(record["turns"]), draws, tuple(checked))
+    end = record["end"] if proof else None
+    if isinstance(end, Mapping) and end.get("by") == "gm" and not state.over:
+        # a seat handed over after the last turn played: the GM's end places its new holder
+        wanted = seats.at(state.turn)
+        state, players = _seated(ruleset, state, players, wanted), wanted
+        setup = setup_for(players)
+    found, final, ending = check_end(record, ruleset, setup, state, has_end=proof)
+    if found:
+        return found
+    last = record["turns"][-1]["turn"] if record["turns"] else None
+    final_json = ruleset.state_json(setup, final)
+    if final is not state:  # the GM's end, replayed with the ruleset's own
+        found = _states(last, final_json, record["end"]["state"])
+        if found:
+            return dataclasses.replace(found, what="end by the GM: " + found.what)
+    return Replayed(record.get("campaign", ""), ruleset.name, len(record["turns"]), draws, tuple(checked),
+                    format=record["format"], game_commitment=game["commitment"] if game else None,
+                    seed_commitment=seed["commitment"], receipts=receipts, chain=chain, ending=ending,
+                    standings=_standings(final_json), notes=tuple(notes), entries=entries, seats=seats,
+                    last_turn=last)
+
+
+def _uncommitted(ruleset: Any, entry: Mapping[str, Any], players: int, options: Any) -> Difference | None:
+    """A board without a commitment is one the ruleset made from the seed (RULES.md 5: the
+    seed binds it), which the record must say and which must be the ruleset's own default;
+    any other is a board the GM could have changed unseen."""
+    if entry.get("from_seed") is not True:
+        return Difference(None, "board commitment: every board played from a file is committed", entry["id"],
+                          None, "a commitment", None)
+    made = {} if ruleset.commits_boards else ruleset.campaign_boards({}, players, options)[0]
+    default = made.get(entry["id"])
+    if default is None or default.canonical_text() != entry["canonical"]:
+        return Difference(None, "board made from the seed: the ruleset's own default board", entry["id"], None,
+                          default.canonical_text() if default else "no board the ruleset makes from the seed",
+                          entry["canonical"])
+    return None
+
+
+def _standings(state: Mapping[str, Any]) -> tuple[tuple[int | None, str], ...]:
+    """(place, player) from a state's `players`, best first; a player without a place last."""
+    places = {p: facts.get("place") for p, facts in state.get("players", {}).items()}
+    return tuple(sorted(((place, p) for p, place in places.items()),
+                        key=lambda item: (item[0] is None, item[0] or 0, item[1])))
 
 
 def _seated(ruleset: Any, state: Any, before: Sequence[str], now: Sequence[str]) -> Any:
@@ -182,7 +287,7 @@ def _player_of(key: str) -> str | None:
     return head if head and not head.isdigit() else None
 
 
-def _states(turn: int, expected: Any, found: Any) -> Difference | None:
+def _states(turn: int | None, expected: Any, found: Any) -> Difference | None:
     """The first place where two `gm state --json` objects differ."""
     for path, mine, theirs in _differences(json.loads(json.dumps(expected)), found, ()):
         board = player = None
@@ -208,8 +313,3 @@ def _differences(mine: Any, theirs: Any, path: tuple[Any, ...]) -> Iterator[tupl
             yield from _differences(a, b, (*path, index))
     elif mine != theirs:
         yield path, mine, theirs
-
-
-def _shown(value: Any) -> str:
-    text = json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value
-    return text if len(text) <= 200 else text[:197] + "..."

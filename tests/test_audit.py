@@ -123,7 +123,7 @@ def test_17_a_board_that_does_not_match_its_commitment_fails(demos, tmp_path):
 
 def test_17_a_seed_that_does_not_match_its_commitment_fails(demos, tmp_path):
     def change(record):
-        record["seed"]["value"] += 1
+        record["seed"]["value"] = str(int(record["seed"]["value"]) + 1)  # a decimal string (gm-audit/2)
 
     result = gm_audit(tampered(demos["unleashed"], tmp_path, change))
     assert result.exit_code == 1 and "seed commitment" in result.output
@@ -201,9 +201,9 @@ def test_17_a_record_of_the_wrong_shape_is_a_finding_not_a_traceback(demos, tmp_
 
 def test_17_the_format_is_documented_key_by_key():
     text = (ROOT / "docs" / "audit.md").read_text()
-    record_keys = ("format", "campaign", "ruleset", "seed", "boards", "options", "players", "player_keys",
-                   "opening", "turns")
-    turn_keys = ("turn", "players", "orders", "nmr", "dropped", "draws", "state")
+    record_keys = ("format", "campaign", "ruleset", "ruleset_version", "seed", "game", "boards", "from_seed",
+                   "options", "players", "player_keys", "seats", "opening", "turns", "end")
+    turn_keys = ("turn", "players", "orders", "receipts", "nmr", "dropped", "draws", "state", "record_hash")
     assert FORMAT in text
     for key in record_keys + turn_keys:
         assert f"`{key}`" in text, key

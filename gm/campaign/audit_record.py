@@ -1,9 +1,11 @@
-"""What a revealed campaign publishes so that anyone can replay it (issue 17; the format is
-docs/audit.md): the seed and every board with their salts and commitments, the options and
-seats, and for the start and every resolved turn the orders that were played, who sent
-nothing and who had left, every random draw and the resulting state. Read from the
-store; written by gm publish as `audit.json` only once `gm reveal` has run, since it holds
-every order and, for unleashed, every hand."""
+"""What a revealed campaign publishes so that anyone can replay it and check its proof
+(issues 17 and 25; the format, `gm-audit/2`, is docs/audit.md): the seed and every board
+with their salts and commitments, the game text the game commitment hashes, the options
+and seats with who held each seat when, and for the start and every resolved turn the
+orders that were played with the receipt each was acknowledged with, who sent nothing
+and who had left, every random draw, the resulting state and the turn's record hash; then
+how the campaign ended. Read from the store; written by gm publish as `audit.json` only
+once `gm reveal` has run, since it holds every order and, for unleashed, every hand."""
 
 from __future__ import annotations
 
@@ -12,10 +14,11 @@ import json
 from typing import Any
 
 from .campaign import Campaign
+from .proof import ruleset_version
 
-__all__ = ["FORMAT", "audit_record"]
+__all__ = ["FORMAT", "audit_record", "end_entry"]
 
-FORMAT = "gm-audit/1"
+FORMAT = "gm-audit/2"
 
 
 def audit_record(campaign: Campaign) -> dict[str, Any]:
@@ -55,30 +58,81 @@ def audit_record(campaign: Campaign) -> dict[str, Any]:
             "turn": turn_row["turn"],
             "players": list(players),
             "orders": orders,
+            "receipts": _receipts(campaign, turn_row),
             # who had to write and sent nothing (RULES.md 2.4), and who had left (gm player drop)
             "nmr": [p for p in players if p not in orders and p not in gone
                     and ruleset.must_order(setup_at(players), before, p)],
             "dropped": gone,
             "draws": json.loads(turn_row["draws"] or "[]"),
             "state": ruleset.state_json(setup_at(players), after),
+            "record_hash": turn_row.get("record_hash"),
         })
+    game = row.get("game")
     return {
         "format": FORMAT,
         "campaign": campaign.config.id,
         "ruleset": ruleset.name,
-        "seed": {"value": campaign.config.seed, "salt": row["seed_salt"], "commitment": row["seed_commitment"]},
+        # what the game text says the campaign was played with (what to install to replay
+        # it); the gm of today for a campaign started before the game text was kept
+        "ruleset_version": json.loads(game)["ruleset_version"] if game else ruleset_version(ruleset),
+        # a string: a 128-bit number is rounded by JavaScript's and Go's default JSON readers
+        "seed": {"value": str(setup.seed), "salt": row["seed_salt"], "commitment": row["seed_commitment"]},
+        "game": {"text": game, "commitment": row["game_commitment"]} if game else None,
         "boards": [{"id": b, "canonical": boards[b]["canonical"], "salt": boards[b]["salt"],
-                    "commitment": boards[b]["commitment"] or None} for b in setup.boards],
+                    "commitment": boards[b]["commitment"] or None,
+                    # RULES.md 5: a board with no commitment is one the ruleset made from the seed
+                    "from_seed": not boards[b]["commitment"]} for b in setup.boards],
         "options": ruleset.options_to_json(setup.options),
         "players": list(opening_setup.players),
         "player_keys": {p: dict(k) for p, k in opening_setup.player_keys.items()},
+        "seats": [[{"player": r["player"], "from_turn": r["from_turn"], "until_turn": r["until_turn"],
+                    "dropped_turn": dropped.get(r["player"])} for r in rows] for _, rows in sorted(seats.items())],
         "opening": {
             "draws": opening.get("draws", []),
             "players": list(first_players),
             "state": ruleset.state_json(setup_at(first_players), ruleset.load_state(first_state)),
         },
         "turns": turns,
+        "end": end_entry(campaign),
     }
+
+
+def _receipts(campaign: Campaign, turn_row: dict[str, Any]) -> dict[str, Any] | None:
+    """Each seat holder's receipt played in the turn with what recomputes it (RULES.md 5):
+    the id that wrote the message it acknowledged (a seat's former holder, for an order the
+    new holder inherited) and that message's count. None for a turn resolved before gm
+    kept receipts."""
+    if not turn_row.get("receipts"):
+        return None
+    played = json.loads(turn_row["receipts"])
+    rows = campaign.store.rows(
+        "select o.player, o.receipt, o.receipt_hash, m.player as writer from orders o "
+        "left join messages m on m.id = o.message where o.turn = ? order by o.receipt", (turn_row["turn"],))
+    last = {r["player"]: r for r in rows}  # each holder's last accepted message
+    entries: dict[str, Any] = {}
+    for player, receipt in played.items():
+        source = last.get(player)
+        entries[player] = None if receipt is None else {
+            "player": (source and source["writer"]) or player,
+            "count": source["receipt"] if source else None,
+            "receipt": receipt,
+        }
+    return entries
+
+
+def end_entry(campaign: Campaign) -> dict[str, Any] | None:
+    """How the campaign ended (docs/audit.md `end`, gm.campaign.ending): by its rules or
+    `max_turns` at its last turn played, or by the GM (`gm end`) after it, with the GM's
+    reason and the state the end left, which an auditor recomputes with the ruleset's own
+    end from the last turn's state, its seats held by their holders at the end. None while
+    it runs."""
+    from .ending import how_it_ended
+
+    state = campaign.state()
+    end = how_it_ended(campaign, state)
+    if end is None:
+        return None
+    return end.to_json() | {"state": campaign.ruleset.state_json(campaign.setup, state) if end.by == "gm" else None}
 
 
 def _gone(dropped: dict[str, int], player: str, turn: int) -> bool:
