@@ -384,3 +384,15 @@ def test_undo_refuses_after_an_end(campaign):
     out = campaign("undo", "--force", now=LATER, code=1)
     assert out.strip() == "Error: the GM ended the campaign after turn 1 (gm end); an end cannot be undone"
     assert _unchanged(campaign) == before
+
+
+def test_after_an_end_gm_turn_runs_from_cron_and_orders_are_refused_as_over(campaign):
+    campaign("resolve", "--force", now="2027-01-03T19:00:00Z")
+    campaign("end", now=LATER)
+    late = campaign.order("ann", "NUMBER 3\n", date="Mon, 04 Jan 2027 10:00:00 +0000")
+    campaign("ingest", str(late), now="2027-01-04T11:00:00Z")
+    out = campaign("turn", "--force", now="2027-01-04T11:00:00Z")
+    assert "resolve: not yet: the campaign is over" in out
+    refusal = _outbox(campaign, kind="refusal")[-1]
+    assert refusal.recipient == "ann@example.org"
+    assert "the campaign is over; no more orders are taken" in _text(refusal)
