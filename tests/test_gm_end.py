@@ -396,3 +396,20 @@ def test_after_an_end_gm_turn_runs_from_cron_and_orders_are_refused_as_over(camp
     refusal = _outbox(campaign, kind="refusal")[-1]
     assert refusal.recipient == "ann@example.org"
     assert "the campaign is over; no more orders are taken" in _text(refusal)
+
+
+def test_end_after_a_seat_changed_hands_tells_the_new_holder_and_audits(campaign):
+    """Ben's seat went to Dora after turn 1; the end after turn 1 tells that turn under
+    the seats' holders now: Dora gets the final results with the seat's place."""
+    campaign("resolve", "--force", now="2027-01-03T19:00:00Z")
+    campaign("player", "replace", "ben", "dora", "--name", "Dora Maar", "--email", "dora@example.org",
+             now="2027-01-04T08:00:00Z")
+    campaign("end", "--reason", REASON, now=LATER)
+    data = campaign.state()
+    assert data["players"]["dora"]["place"] is not None and data["players"]["dora"]["held_by"] == ["ben"]
+    finals = {m.recipient: m for m in _outbox(campaign, kind="final")}
+    assert sorted(finals) == ["ann@example.org", "cat@example.org", "dora@example.org"]
+    assert "Dora Maar" in _text(finals["dora@example.org"]) and "You finished" in _text(finals["dora@example.org"])
+    campaign("reveal", now=LATER)
+    campaign("publish", now=LATER)
+    assert "replays exactly" in campaign("audit", str(campaign.folder / "archive"), now=LATER)
