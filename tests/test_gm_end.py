@@ -413,3 +413,44 @@ def test_end_after_a_seat_changed_hands_tells_the_new_holder_and_audits(campaign
     campaign("reveal", now=LATER)
     campaign("publish", now=LATER)
     assert "replays exactly" in campaign("audit", str(campaign.folder / "archive"), now=LATER)
+
+
+def test_5_the_audit_record_states_the_gms_end_and_the_audit_replays_it(campaign, tmp_path):
+    """RULES.md 5: the record runs to the campaign's end, which it states: the GM's end
+    after turn 1 with the reason and the state it left, which gm audit recomputes with
+    the ruleset's own end; a record whose end places anyone otherwise fails there."""
+    import json
+    import shutil
+
+    from gm.audit import AUDIT_FILE, Difference, audit, load_record
+
+    campaign("resolve", "--force", now="2027-01-03T19:00:00Z")
+    campaign("end", "--reason", REASON, now=LATER)
+    campaign("reveal", now=LATER)
+    campaign("publish", now=LATER)
+    archive = campaign.folder / "archive"
+    record = load_record(str(archive))
+    end = record["end"]
+    assert (end["by"], end["turn"], end["reason"]) == ("gm", 1, REASON)
+    now = campaign.state()
+    assert end["state"]["boards"] == now["boards"] and end["state"]["turn"] == now["turn"] == 2
+    assert {p: f["place"] for p, f in end["state"]["players"].items()} == {
+        p: f["place"] for p, f in now["players"].items()}
+    assert record["turns"][-1]["state"]["over"] is False and end["state"]["over"] is True
+    out = campaign("audit", str(archive), now=LATER)
+    assert "by the GM after turn 1" in out and "stopped writing" in out
+    # the GM's end with one placing changed, as if the GM had placed someone otherwise
+    copy = tmp_path / "tampered"
+    shutil.copytree(archive, copy)
+    tampered = json.loads((copy / AUDIT_FILE).read_text())
+    player = next(iter(tampered["end"]["state"]["players"]))
+    tampered["end"]["state"]["players"][player]["place"] += 1
+    (copy / AUDIT_FILE).write_text(json.dumps(tampered))
+    found = audit(load_record(str(copy)))
+    assert isinstance(found, Difference) and found.what.startswith("end by the GM"), found
+    # and an end claimed by the GM after another turn than the last played
+    tampered = json.loads((archive / AUDIT_FILE).read_text())
+    tampered["end"]["turn"] = 2
+    (copy / AUDIT_FILE).write_text(json.dumps(tampered))
+    found = audit(load_record(str(copy)))
+    assert isinstance(found, Difference) and "the turn the GM ended the campaign after" in found.what, found
