@@ -246,6 +246,7 @@ def test_end_places_everyone_as_max_turns_would_and_the_campaign_is_over(campaig
     assert data["turn"] == 2  # one past the last turn played (CONTRACT.md)
     status = campaign("status", now=LATER)
     assert f"over after turn 1 (ended by the GM: {REASON})" in status
+    assert campaign("state", now=LATER).startswith(f"trio (postal): over after turn 1 (ended by the GM: {REASON})")
     assert _rows(campaign, "select command, turn, detail from admin") == [
         ("end", 1, '{"reason": "' + REASON + '", "turn": 1}')]
     # nothing more resolves, and the administration of a running campaign is refused

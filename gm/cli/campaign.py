@@ -354,7 +354,7 @@ def state_cmd(ctx: click.Context, as_json: bool, player: str | None) -> None:
         click.echo(json.dumps(data, indent=2))
         return
     click.echo(f"{data['campaign']} ({data['ruleset']}): "
-               + (f"over after turn {data['turn'] - 1}" if data["over"] else f"turn {data['turn']} next"))
+               + (_over(data) if data["over"] else f"turn {data['turn']} next"))
     for board_id, board in data["boards"].items():
         note = f", {notes[board_id]}" if notes.get(board_id) else ""
         click.echo(f"board {board_id} ({board['squares']} squares, {'closed' if board['closed'] else 'open'}{note})")
@@ -367,6 +367,15 @@ def state_cmd(ctx: click.Context, as_json: bool, player: str | None) -> None:
         note = f" {notes[player]}" if notes.get(player) else ""
         aggregate = f"; aggregate {facts['aggregate']}, place {facts['place']}" if facts["place"] else ""
         click.echo(f"{player:<18}{note}{aggregate}")
+
+
+def _over(data: dict) -> str:
+    """How the campaign ended, for the GM (`end` of gm state --json): the last turn played
+    and, when the GM ended it (gm end), the reason given."""
+    end, why = data["end"], ""
+    if end["by"] == "gm":
+        why = f" (ended by the GM: {end['reason']})" if end["reason"] else " (ended by the GM)"
+    return f"over after turn {end['turn']}{why}"
 
 
 def _piece_text(piece: dict) -> str:
@@ -392,10 +401,7 @@ def status_cmd(ctx: click.Context) -> None:
         click.echo(f"{config.title} ({config.id}), {config.ruleset_name}, {count(len(config.players), 'player')}"
                    + (f", {count(len(config.observers), 'observer')}" if config.observers else ""))
         if data["over"]:
-            end, why = data["end"], ""
-            if end["by"] == "gm":
-                why = f" (ended by the GM: {end['reason']})" if end["reason"] else " (ended by the GM)"
-            click.echo(f"over after turn {end['turn']}{why}")
+            click.echo(_over(data))
         elif data["paused"]:
             click.echo(f"turn {data['turn']}: PAUSED (gm resume [WHEN] goes on)")
         else:
