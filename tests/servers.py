@@ -10,6 +10,14 @@ Fixtures (registered by conftest.py):
 * `smtp_server`: aiosmtpd with STARTTLS and AUTH required, recording each message it
   accepted; set `smtp_server.faults` fields to inject failures. `smtps_server`: the same
   with implicit TLS.
+* `token_server` (session): a local OAuth 2.0 server on 127.0.0.1 (device authorization,
+  tokens with refresh, expiry by gm's clock, revocation, introspection), written with
+  http.server; tests drive it (`approve`, `deny`, `expire_access_tokens`, `revoke`,
+  `slow_down`). `reset_token_server` empties it for a test.
+* `dovecot_oauth` (session): a second private Dovecot whose only passdb is `oauth2`,
+  checking each XOAUTH2 token at the token server's introspection endpoint.
+  `oauth_account`: a fresh user of it per test. `smtp_oauth_server`: aiosmtpd that takes
+  AUTH XOAUTH2 alone, checking tokens with the token server.
 
 The servers are also usable outside pytest (benchmarks/): `start_dovecot(root, ca)`,
 `SmtpServer(...)`, `serve_smtp_forever(...)`.
@@ -18,27 +26,34 @@ The servers are also usable outside pytest (benchmarks/): `start_dovecot(root, c
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
+import json
 import logging
 import os
+import secrets
 import shutil
 import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
+import urllib.parse
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 import trustme
 from aiosmtpd.controller import Controller
-from aiosmtpd.smtp import AuthResult, Envelope, Session
+from aiosmtpd.smtp import MISSING, AuthResult, Envelope, Session
 from imapclient import IMAPClient
 
-from gm.mail.settings import ImapSettings, SmtpSettings
+from gm import clock
+from gm.mail.settings import ImapSettings, OAuth2Settings, SmtpSettings
 
 # aiosmtpd logs a deprecation line on every AUTH; thousands of them drown test output.
 logging.getLogger("mail.log").setLevel(logging.ERROR)
@@ -433,11 +448,17 @@ class SmtpServer:
     """aiosmtpd on 127.0.0.1 with STARTTLS and AUTH required, in a thread of this process."""
 
     def __init__(self, tls: TlsFiles, *, user: str = "gm", password: str = "smtp-secret",
-                 port: int = 0, record: bool = True, implicit_tls: bool = False):
+                 port: int = 0, record: bool = True, implicit_tls: bool = False,
+                 oauth: TokenServer | None = None):
         self.tls = tls
         self.user, self.password = user, password
         self.implicit_tls = implicit_tls
-        self.handler = RecordingHandler(user=user, password=password, record=record)
+        # oauth: AUTH XOAUTH2 alone, each token checked with the token server, as
+        # Microsoft's and Google's submission servers take no password
+        self.handler = (RecordingHandler(user=user, password=password, record=record)
+                        if oauth is None else
+                        XOAuth2Handler(oauth, user=user, password=password, record=record))
+        oauth_only = {} if oauth is None else dict(auth_exclude_mechanism=["PLAIN", "LOGIN"])
         # implicit_tls: TLS from the first byte (port 465 style); else STARTTLS required.
         # aiosmtpd only counts STARTTLS as TLS for auth_require_tls, so with implicit TLS
         # (where every byte is encrypted anyway) that check is switched off.
@@ -448,6 +469,7 @@ class SmtpServer:
         self.controller = Controller(
             self.handler, hostname=HOST, port=port or free_port(),
             authenticator=self.handler.authenticate, auth_required=True, **tls_options,
+            **oauth_only,
         )
 
     @property
@@ -524,3 +546,442 @@ def serve_smtp_forever(tls_dir: str, port: int, user: str, password: str) -> Non
         time.sleep(0.05)
     controller.stop()
     Path(tls_dir, "accepted").write_text(str(handler.accepted))
+
+
+# --- a local OAuth 2.0 server -------------------------------------------------------------
+
+
+@dataclass
+class Grant:
+    """One device authorization request (RFC 8628 3.1) and what became of it."""
+
+    device_code: str
+    user_code: str
+    client_id: str
+    scope: str
+    expires_at: float
+    interval: int
+    user: str | None = None  # set by approve()
+    denied: bool = False
+    polls: list[float] = field(default_factory=list)  # the token server's time of each poll
+    too_fast: int = 0  # polls sooner than `interval` after the one before
+
+
+@dataclass
+class Issued:
+    user: str
+    client_id: str
+    scope: str
+    expires_at: float | None = None  # access tokens only
+    revoked: bool = False
+
+
+class TokenServer:
+    """An OAuth 2.0 authorization server on 127.0.0.1, as far as gm meets one: device
+    authorization (RFC 8628), the token endpoint (device code and refresh token grants,
+    RFC 6749), token introspection (RFC 7662, what Dovecot asks) and revocation (RFC 7009).
+
+    Its clock is gm's (`gm.clock.now()`, so GM_NOW moves both), and the test drives the
+    rest: `approve`/`deny` stand for the GM at the provider's page, `expire_access_tokens`
+    and `revoke` for the provider ending them early, `slow_down` for a provider asking to
+    be polled less often. Every request is kept in `requests` (path and form).
+    """
+
+    def __init__(self, *, client_id: str = "gm-test-client", client_secret: str | None = None,
+                 lifetime: int = 3600, device_lifetime: int = 600, interval: int = 5,
+                 rotate_refresh: bool = False):
+        self.client_id, self.client_secret = client_id, client_secret
+        self.lifetime, self.device_lifetime, self.interval = lifetime, device_lifetime, interval
+        self.rotate_refresh = rotate_refresh
+        self.lock = threading.Lock()
+        self.reset()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802 - http.server's name
+                length = int(self.headers.get("Content-Length") or 0)
+                form = dict(urllib.parse.parse_qsl(self.rfile.read(length).decode()))
+                status, answer = server.answer(self.path, form, self.headers)
+                body = json.dumps(answer).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Cache-Control", "no-store")
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):  # quiet: pytest shows stderr of failing tests
+                pass
+
+        self.httpd = ThreadingHTTPServer((HOST, 0), Handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+
+    def reset(self) -> None:
+        with self.lock:
+            self.grants: dict[str, Grant] = {}
+            self.refresh: dict[str, Issued] = {}
+            self.access: dict[str, Issued] = {}
+            self.requests: list[tuple[str, dict[str, str]]] = []
+            self.slow_downs = 0  # the next this many polls are answered slow_down
+            self.refuse_refresh = False
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    # --- addresses ----------------------------------------------------------------
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.httpd.server_address[1]}"
+
+    def settings(self, **overrides) -> OAuth2Settings:
+        fields = dict(provider="custom", client_id=self.client_id,
+                      token_url=f"{self.url}/token", device_url=f"{self.url}/device",
+                      scope="mail offline_access")
+        fields.update(overrides)
+        return OAuth2Settings(**fields)
+
+    def yaml(self, **overrides) -> dict:
+        """The `mail.oauth2` mapping of a campaign.yaml for this server."""
+        s = self.settings(**overrides)
+        return {"provider": "custom", "client_id": s.client_id, "token_url": s.token_url,
+                "device_url": s.device_url, "scope": s.scope}
+
+    # --- what the test does -------------------------------------------------------
+
+    @staticmethod
+    def now() -> float:
+        return clock.now().timestamp()
+
+    def pending(self) -> Grant:
+        """The last device authorization asked for."""
+        with self.lock:
+            return list(self.grants.values())[-1]
+
+    def approve(self, user: str, user_code: str | None = None) -> None:
+        with self.lock:
+            grant = self._grant_by_code(user_code)
+            grant.user = user
+
+    def deny(self, user_code: str | None = None) -> None:
+        with self.lock:
+            self._grant_by_code(user_code).denied = True
+
+    def expire_access_tokens(self) -> None:
+        """Every access token issued so far stops working now."""
+        with self.lock:
+            for issued in self.access.values():
+                issued.expires_at = min(issued.expires_at or 0, self.now() - 1)
+
+    def revoke(self, user: str | None = None) -> None:
+        """The grant ends: every token (refresh and access) of `user` (or of everyone)."""
+        with self.lock:
+            for issued in (*self.refresh.values(), *self.access.values()):
+                if user is None or issued.user == user:
+                    issued.revoked = True
+
+    def slow_down(self, times: int = 1) -> None:
+        with self.lock:
+            self.slow_downs = times
+
+    def issued_tokens(self) -> list[str]:
+        """Every refresh and access token this server ever gave out (for leak checks)."""
+        with self.lock:
+            return [*self.refresh, *self.access]
+
+    def counted(self, path: str, grant_type: str | None = None) -> int:
+        with self.lock:
+            return sum(1 for p, form in self.requests if p == path
+                       and (grant_type is None or form.get("grant_type") == grant_type))
+
+    def valid(self, token: str, user: str | None = None) -> bool:
+        with self.lock:
+            issued = self.access.get(token)
+            return (issued is not None and not issued.revoked
+                    and (issued.expires_at or 0) > self.now()
+                    and (user is None or issued.user == user))
+
+    def _grant_by_code(self, user_code: str | None) -> Grant:
+        grants = list(self.grants.values())
+        if user_code is None:
+            return grants[-1]
+        return next(g for g in grants if g.user_code == user_code)
+
+    # --- the endpoints ------------------------------------------------------------
+
+    def _client_ok(self, form: dict[str, str], headers) -> bool:
+        if form.get("client_id") != self.client_id:
+            basic = headers.get("Authorization", "")
+            if not basic.startswith("Basic "):
+                return False
+            client, _, secret = base64.b64decode(basic[6:]).decode().partition(":")
+            return client == self.client_id and (self.client_secret in (None, secret))
+        return self.client_secret is None or form.get("client_secret") == self.client_secret
+
+    def answer(self, path: str, form: dict[str, str], headers) -> tuple[int, dict]:
+        with self.lock:
+            self.requests.append((path, dict(form)))
+            if path == "/introspect":
+                return 200, self._introspect(form.get("token", ""))
+            if path == "/revoke":
+                for table in (self.refresh, self.access):
+                    if form.get("token") in table:
+                        table[form["token"]].revoked = True
+                return 200, {}
+            if not self._client_ok(form, headers):
+                return 401, {"error": "invalid_client", "error_description": "unknown client"}
+            if path == "/device":
+                return 200, self._device(form)
+            if path == "/token":
+                grant_type = form.get("grant_type")
+                if grant_type == "urn:ietf:params:oauth:grant-type:device_code":
+                    return self._poll(form.get("device_code", ""))
+                if grant_type == "refresh_token":
+                    return self._refreshed(form.get("refresh_token", ""))
+                return 400, {"error": "unsupported_grant_type"}
+            return 404, {"error": "not_found"}
+
+    def _device(self, form: dict[str, str]) -> dict:
+        grant = Grant(device_code=secrets.token_urlsafe(24),
+                      user_code=f"{secrets.randbelow(10**4):04d}-{secrets.randbelow(10**4):04d}",
+                      client_id=form.get("client_id", self.client_id),
+                      scope=form.get("scope", ""), expires_at=self.now() + self.device_lifetime,
+                      interval=self.interval)
+        self.grants[grant.device_code] = grant
+        return {"device_code": grant.device_code, "user_code": grant.user_code,
+                "verification_uri": f"{self.url}/activate",
+                "verification_uri_complete": f"{self.url}/activate?code={grant.user_code}",
+                "expires_in": self.device_lifetime, "interval": self.interval}
+
+    def _poll(self, device_code: str) -> tuple[int, dict]:
+        grant = self.grants.get(device_code)
+        if grant is None:
+            return 400, {"error": "invalid_grant"}
+        now = self.now()
+        if grant.polls and now - grant.polls[-1] < grant.interval:
+            grant.too_fast += 1
+        grant.polls.append(now)
+        if now >= grant.expires_at:
+            return 400, {"error": "expired_token"}
+        if grant.denied:
+            return 400, {"error": "access_denied"}
+        if self.slow_downs:
+            self.slow_downs -= 1
+            grant.interval += 5  # RFC 8628 3.5: and the client must wait 5 s more from now on
+            return 400, {"error": "slow_down"}
+        if grant.user is None:
+            return 400, {"error": "authorization_pending"}
+        del self.grants[device_code]  # a device code is good for one token
+        self.grants[device_code + "-used"] = grant
+        refresh = secrets.token_urlsafe(32)
+        self.refresh[refresh] = Issued(grant.user, grant.client_id, grant.scope)
+        return 200, self._access(grant.user, grant.client_id, grant.scope, refresh)
+
+    def _refreshed(self, refresh: str) -> tuple[int, dict]:
+        issued = self.refresh.get(refresh)
+        if issued is None or issued.revoked or self.refuse_refresh:
+            return 400, {"error": "invalid_grant",
+                         "error_description": "Token has been expired or revoked."}
+        if self.rotate_refresh:  # Microsoft's way: a new refresh token with each use
+            issued.revoked = True
+            refresh = secrets.token_urlsafe(32)
+            self.refresh[refresh] = Issued(issued.user, issued.client_id, issued.scope)
+        return 200, self._access(issued.user, issued.client_id, issued.scope,
+                                 refresh if self.rotate_refresh else None)
+
+    def _access(self, user: str, client_id: str, scope: str, refresh: str | None) -> dict:
+        token = secrets.token_urlsafe(32)
+        self.access[token] = Issued(user, client_id, scope, expires_at=self.now() + self.lifetime)
+        answer = {"access_token": token, "token_type": "Bearer", "expires_in": self.lifetime,
+                  "scope": scope}
+        if refresh:
+            answer["refresh_token"] = refresh
+        return answer
+
+    def _introspect(self, token: str) -> dict:
+        issued = self.access.get(token)
+        if (issued is None or issued.revoked or (issued.expires_at or 0) <= self.now()):
+            return {"active": False}
+        return {"active": True, "username": issued.user, "client_id": issued.client_id,
+                "scope": issued.scope, "exp": int(issued.expires_at or 0)}
+
+
+@pytest.fixture(scope="session")
+def token_server() -> Iterator[TokenServer]:
+    server = TokenServer()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def reset_token_server(token_server) -> TokenServer:
+    token_server.reset()
+    return token_server
+
+
+class XOAuth2Handler(RecordingHandler):
+    """RecordingHandler that takes AUTH XOAUTH2 (aiosmtpd finds `auth_XOAUTH2` on the
+    handler), each bearer token checked with the token server as a provider's would."""
+
+    def __init__(self, tokens: TokenServer, **kwargs):
+        super().__init__(**kwargs)
+        self.tokens = tokens
+        self.tokens_refused = 0
+
+    async def auth_XOAUTH2(self, server, args):  # noqa: N802 - aiosmtpd finds it by name
+        self.auth_attempts += 1
+        if len(args) == 1:
+            blob = await server.challenge_auth("")
+            if blob is MISSING:
+                return AuthResult(success=False, handled=True)
+        else:
+            try:
+                blob = base64.b64decode(args[1], validate=True)
+            except ValueError:
+                return AuthResult(success=False, message="501 5.5.2 Cannot decode base64")
+        fields = dict(part.split("=", 1) for part in blob.decode(errors="replace").split("\x01")
+                      if "=" in part)
+        user, bearer = fields.get("user", ""), fields.get("auth", "")
+        token = bearer[len("Bearer "):] if bearer.startswith("Bearer ") else ""
+        if self.tokens.valid(token, user):
+            return AuthResult(success=True, auth_data=user)
+        self.tokens_refused += 1
+        # as Gmail does: the error as a JSON challenge, answered by an empty line, then 535
+        await server.challenge_auth(json.dumps({"status": "401", "schemes": "Bearer",
+                                                "scope": "mail"}))
+        return AuthResult(success=False, message="535 5.7.8 Username and Password not accepted")
+
+
+@pytest.fixture
+def smtp_oauth_server(tls_ca, reset_token_server) -> Iterator[SmtpServer]:
+    """aiosmtpd with STARTTLS that takes AUTH XOAUTH2 alone (no PLAIN, no LOGIN)."""
+    server = SmtpServer(tls_ca, user="gm@example.org", oauth=reset_token_server).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+# --- Dovecot taking OAuth 2.0 tokens alone --------------------------------------------
+
+_OAUTH_PASSDB = """\
+passdb {{
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = {root}/dovecot-oauth2.conf.ext
+}}
+userdb {{
+  driver = static
+  args = uid=65534 gid=65534 home={root}/home/%u
+}}
+"""
+# Dovecot 2.3's oauth2 passdb: each token POSTed to the introspection endpoint, the answer
+# must say active: true and name the user who logged in.
+_OAUTH_EXT = """\
+introspection_mode = post
+introspection_url = {url}/introspect
+force_introspection = yes
+username_attribute = username
+active_attribute = active
+active_value = true
+"""
+
+
+def start_dovecot_oauth(root: Path, tls: TlsFiles, tokens: TokenServer, *,
+                        users: int = 100) -> Dovecot:
+    """Like start_dovecot, but the only way in is AUTHENTICATE XOAUTH2 (or OAUTHBEARER)
+    with a token the token server calls active for that user (user1..userN)."""
+    root.mkdir(parents=True, exist_ok=True)
+    os.chmod(root, 0o755)
+    for sub in ("run", "state", "log", "home"):
+        (root / sub).mkdir(exist_ok=True)
+    spare = []
+    for n in range(1, users + 1):
+        home = root / "home" / f"user{n}"
+        home.mkdir()
+        os.chown(home, 65534, 65534)
+        spare.append((f"user{n}", ""))
+    (root / "dovecot-oauth2.conf.ext").write_text(_OAUTH_EXT.format(url=tokens.url))
+    os.chmod(root / "dovecot-oauth2.conf.ext", 0o644)
+    port, ssl_port = free_port(), free_port()
+    conf = _DOVECOT_CONF.format(
+        tag=f"oauth-{os.getpid()}-{port}", root=root, cert=tls.cert_chain, key=tls.key,
+        port=port, ssl_port=ssl_port)
+    passwd_block = conf[conf.index("passdb {"):conf.index("namespace inbox")]
+    conf = conf.replace(passwd_block, _OAUTH_PASSDB.format(root=root))
+    conf = conf.replace("auth_mechanisms = plain login", "auth_mechanisms = xoauth2 oauthbearer"
+)
+    # No growing delay after a refused token (Dovecot's auth penalty, 2 s then more, per
+    # IP): the tests refuse tokens on purpose, all from 127.0.0.1. The auth process cannot
+    # reach the penalty socket, so it counts nothing.
+    conf += "service anvil {\n  unix_listener anvil-auth-penalty {\n    mode = 0\n  }\n}\n"
+    path = root / "dovecot.conf"
+    path.write_text(conf)
+    server = Dovecot(root=root, conf=path, port=port, ssl_port=ssl_port, tls=tls, _spare=spare)
+    server.start()
+    return server
+
+
+@pytest.fixture(scope="session")
+def dovecot_oauth(tls_ca, token_server) -> Iterator[Dovecot]:
+    if shutil.which("dovecot") is None:
+        message = ("dovecot is not installed: apt-get install -y dovecot-imapd "
+                   "(IMAP tests need a real server)")
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    root = Path(tempfile.mkdtemp(prefix="gm-dovecot-oauth-"))
+    server = start_dovecot_oauth(root, tls_ca, token_server)
+    try:
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@dataclass
+class OAuthAccount:
+    """One user of the OAuth Dovecot, with a token of its own for the helpers' logins."""
+
+    server: Dovecot
+    tokens: TokenServer
+    user: str
+
+    def settings(self, **overrides) -> ImapSettings:
+        fields = dict(host=HOST, port=self.server.port, user=self.user, ssl=False,
+                      starttls=True, cafile=self.server.tls.cafile, timeout=10.0)
+        fields.update(overrides)
+        return ImapSettings(**fields)
+
+    @contextlib.contextmanager
+    def client(self) -> Iterator[IMAPClient]:
+        """A login of the test's own: a token issued straight by the token server, an hour
+        past gm's clock, so the test's helpers never use (or spoil) the tokens gm holds."""
+        with self.tokens.lock:
+            answer = self.tokens._access(self.user, self.tokens.client_id, "mail", None)
+        client = IMAPClient(HOST, port=self.server.port, ssl=False, timeout=30)
+        client.normalise_times = False
+        client.oauth2_login(self.user, answer["access_token"])
+        try:
+            yield client
+        finally:
+            with contextlib.suppress(Exception):
+                client.logout()
+
+    append = ImapAccount.append
+    uids = ImapAccount.uids
+    count = ImapAccount.count
+    bodies = ImapAccount.bodies
+    folder_exists = ImapAccount.folder_exists
+
+
+@pytest.fixture
+def oauth_account(dovecot_oauth, reset_token_server) -> OAuthAccount:
+    dovecot_oauth.start()
+    user, _ = dovecot_oauth.add_user()
+    return OAuthAccount(dovecot_oauth, reset_token_server, user)
