@@ -41,6 +41,7 @@ class End:
     by: str
     turn: int
     reason: str | None = None
+    at: str | None = None  # when the GM ended it (UTC, ISO 8601); None for the rules' end
 
     def to_json(self) -> dict[str, Any]:
         return {"by": self.by, "turn": self.turn, "reason": self.reason}
@@ -54,7 +55,7 @@ def how_it_ended(campaign: Campaign, state: Any = None) -> End | None:
     stored = campaign.row().get("ended")
     if stored:
         data = json.loads(stored)
-        return End(data["by"], data["turn"], data["reason"])
+        return End(data["by"], data["turn"], data["reason"], data.get("at"))
     by, turn = rules_end(campaign.setup, state)
     return End(by, turn)
 

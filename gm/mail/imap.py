@@ -222,6 +222,17 @@ class ImapInbox:
         self._drop()
         return MailError(f"IMAP {self.where}: {doing} failed: {self._clean(error)}")
 
+    def folder_messages(self, folder: str) -> int | None:
+        """How many messages `folder` holds, or None when there is no such folder (for
+        `gm mail check`, which opens nothing and changes nothing)."""
+        client = self._client()
+        try:
+            if not client.folder_exists(folder):
+                return None
+            return int(client.folder_status(folder, [b"MESSAGES"])[b"MESSAGES"])
+        except _FAILURES as error:
+            raise self._failed(f"STATUS of {folder}", error) from None
+
     # --- the three operations -------------------------------------------------------
 
     def uids(self, *, skip: Collection[int] = ()) -> list[int]:

@@ -403,13 +403,22 @@ def load_archive(campaign: Any, memo: Any = None) -> ArchiveInput:
     )
 
 
-def _ended(campaign: Any, state: Any) -> Any:
-    """The GM's end of the campaign as the archive tells it (mail.views.EndView), or None."""
+@dataclass(frozen=True)
+class GmEnd:
+    """The GM's end of the campaign (gm end) as the archive tells it: the turn it ended
+    after, the reason given (None when none) and when (UTC, ISO 8601; the feed's entry)."""
+
+    turn: int
+    reason: str | None
+    at: str | None = None
+
+
+def _ended(campaign: Any, state: Any) -> GmEnd | None:
+    """The GM's end of the campaign, or None while it runs or when its rules ended it."""
     from ..campaign.ending import how_it_ended
-    from ..mail.views import EndView
 
     end = how_it_ended(campaign, state)
-    return EndView(end.turn, end.reason) if end is not None and end.by == "gm" else None
+    return GmEnd(end.turn, end.reason, end.at) if end is not None and end.by == "gm" else None
 
 
 def _audit_bytes(campaign: Any) -> bytes:
@@ -866,6 +875,7 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
         "seed_commitment": data.seed_commitment,
         "started_at": data.started_at,
         "entries": tuple(feed_entry(data, index) for index in range(len(data.summaries))),
+        "ended": data.ended,  # the GM's end (gm end): an entry of its own, the newest
     }, rulesets=rulesets, kind="atom"))
     if data.revealed:
         for board in data.revealed.boards:

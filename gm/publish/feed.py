@@ -61,4 +61,17 @@ def render_feed(context: Mapping[str, Any], env: jinja2.Environment) -> bytes:
         fe.updated(_moment(entry["resolved_at"]))
         fe.published(_moment(entry["resolved_at"]))
         fe.summary(text(words.entry_summary, context, entry))
+    ended = context.get("ended")
+    if ended is not None:
+        # the GM's end (gm end) follows the last turn: feed readers learn the campaign is
+        # over, and why, though no turn says so
+        fe = fg.add_entry(order="prepend")
+        fe.id(base + "index.html#standings" if base else
+              feed_id(context["campaign"], context["seed_commitment"], "end"))
+        fe.title(text(words.end_title, context, ended))
+        fe.link(href=base + "index.html#standings", rel="alternate", type="text/html")
+        fe.updated(_moment(ended.at))
+        fe.published(_moment(ended.at))
+        fe.summary(text(words.end_summary, context, ended))
+        fg.updated(_moment(ended.at))
     return fg.atom_str(pretty=True)
