@@ -140,7 +140,7 @@ def check_login(settings: SmtpSettings, password: str | TokenSource) -> None:
     (`gm mail check`); a one-line MailError, with its cause, when any step fails."""
     run = _Run(settings=settings, password=password, messages=(), on_outcome=lambda _: None,
                connections=1, retries=0, backoff=default_backoff, sleep=asyncio.sleep,
-               progress=None)
+               progress=None, window=1)
     run.context = tls_context(settings.cafile) if (settings.ssl or settings.starttls) else None
     run.local_hostname = socket.getfqdn() or "localhost"
     try:
