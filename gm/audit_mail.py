@@ -220,6 +220,11 @@ def check_mail(replayed: Any, mailed: Mailed) -> Difference | MailChecked:
         if value != game:
             return Difference(None, f"the game announced (X-GM-Game in {where}; is it mail of another campaign?)",
                               None, None, value, game or "no game commitment", labels=MAILED)
+    # the orders first: a player's order changed shows there by name, and in every record
+    # hash from its turn on
+    found, proved, notes = _acks(replayed, mailed)
+    if found:
+        return found
     last = replayed.last_turn
     for turn, value, where in mailed.records:
         entry = replayed.entries.get(turn)
@@ -230,9 +235,6 @@ def check_mail(replayed: Any, mailed: Mailed) -> Difference | MailChecked:
         if entry.get("record_hash") != value:
             return Difference(turn, f"the history mailed (X-GM-Record in {where})", None, None, value,
                               entry.get("record_hash"), labels=MAILED)
-    found, proved, notes = _acks(replayed, mailed)
-    if found:
-        return found
     lines = []
     if mailed.games:
         lines.append(f"the game announced: the game commitment of {_n(len(mailed.games), 'message')}")

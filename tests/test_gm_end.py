@@ -328,6 +328,16 @@ def test_end_then_reveal_publish_and_audit(campaign):
             "been the last turn allowed, giving this reason: Most players have stopped writing &amp; the season "
             "is over.") in index
     assert not (archive / "turn-002.html").exists()  # turn 2 will never be played
+    # the feed's newest entry is the end, for those who follow the campaign in a reader
+    import xml.etree.ElementTree as ET
+
+    atom = "{http://www.w3.org/2005/Atom}"
+    feed = ET.parse(archive / "feed.xml").getroot()
+    newest = feed.findall(f"{atom}entry")[0]
+    assert newest.findtext(f"{atom}title") == "The game master ended the campaign after turn 1: \u2068trio\u2069"
+    assert REASON in newest.findtext(f"{atom}summary")
+    assert newest.findtext(f"{atom}updated").startswith("2027-01-04T09:00:00")
+    assert feed.findtext(f"{atom}updated").startswith("2027-01-04T09:00:00")
     out = campaign("audit", str(archive), now=LATER)
     assert out.startswith("ok: trio (postal) replays exactly")
 
