@@ -57,7 +57,8 @@ def test_2_6_large_report_attaches_every_players_start_and_end_on_every_board(la
         name, table = table_of(message)
         assert name == f"kit-2027-turn-{message.turn}-players.txt"
         tables.setdefault(message.turn, set()).add(table)
-        lines = [line for line in table.splitlines() if re.search(r"Player\d\d Name: ", line)]
+        # each player's line of the standings (the receipts played, listed below it, name them too)
+        lines = [line for line in table.splitlines() if re.match(r"(\d+\. |- )Player\d\d Name: ", line)]
         assert sorted(names_in("\n".join(lines))) == sorted(p.name for p in PLAYERS)
         for line in lines:  # every board, start and end (or a finished piece's placing)
             assert re.search(r": A (\S+ -> \S+|finished \d+\w\w|stopped on \S+, \d+\w\w).*; B ", line), line

@@ -136,17 +136,20 @@ def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *,
 
 
 
-def _table(config: Any, basics: dict[str, Any], view: Any) -> tuple[str, str, str, str] | None:
+def _table(config: Any, basics: dict[str, Any], view: Any,
+           proof: ProofView | None = None) -> tuple[str, str, str, str] | None:
     """The attachment of every player's line, (text, "text", "plain", file name), rendered
     once for every copy; None when the body lists everyone (a small campaign, or a
-    ruleset without a table.txt)."""
+    ruleset without a table.txt). It also holds every seat's receipt played (`proof`,
+    RULES.md 5), which such a report's body does not (ProofView.listed)."""
     import jinja2
 
     from ..mail.mailout import find_template
 
     if len(config.players) <= INLINE_PLAYERS:
         return None
-    context = {"ruleset": basics["ruleset"], "campaign": basics["campaign"], "title": basics["title"], "view": view}
+    context = {"ruleset": basics["ruleset"], "campaign": basics["campaign"], "title": basics["title"], "view": view,
+               "proof": proof}
     try:
         template = find_template("text", "mail", "table.txt", context)
     except jinja2.TemplateNotFound:
@@ -287,7 +290,7 @@ def queue_results(campaign: Campaign, db: Any, now: datetime, *, after: Any, eve
     template = "final" if after.over else "report"
     # the reports say who held a seat when (reminders and replies need not)
     basics = campaign.mail_basics() | {"seats": campaign.seat_changes()}
-    table = _table(config, basics, view)
+    table = _table(config, basics, view, proof)
     # a player who left (gm player drop) still reads the reports, but has no deadline
     dropped = campaign.dropped_players()
     sequence = deadline_sequence(campaign, after.turn)

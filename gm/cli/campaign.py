@@ -128,6 +128,7 @@ def start_cmd(ctx: click.Context) -> None:
         campaign, issued = start(folder)
         try:
             data = campaign.state_json()
+            game = campaign.row().get("game_commitment")
         finally:
             campaign.close()
     config = campaign.config
@@ -139,6 +140,8 @@ def start_cmd(ctx: click.Context) -> None:
         click.echo(f"warning: the seed {config.seed} is below 2^64 and can be guessed from the published "
                    f"outcomes; leave seed out of campaign.yaml and gm start draws {config.ruleset.seed_bits} random bits",
                    err=True)
+    # RULES.md 5: what the GM publishes, and every welcome shows, for gm audit --game-commitment
+    click.echo(f"game commitment {game}")
     click.echo(f"seed commitment {data['commitments']['seed']}")
     for board_id, value in data["commitments"]["boards"].items():
         click.echo(f"board {board_id} commitment {value}")

@@ -59,6 +59,15 @@ class ProofView:
         """The X-GM-Record header gm audit --mail reads."""
         return ("X-GM-Record", f"turn={self.turn}; hash={self.record_hash}")
 
+    @property
+    def listed(self) -> bool:
+        """Whether a report lists every receipt played: above INLINE_PLAYERS it shows its
+        reader's own and the record hash, and every receipt is in the attached table or the
+        archive, so a 2,000-player report does not carry 2,000 receipts in each copy."""
+        from ..rules.base import INLINE_PLAYERS
+
+        return len(self.receipts) <= INLINE_PLAYERS
+
 
 @dataclass(frozen=True)
 class EndView:

@@ -249,6 +249,10 @@ class ArchiveInput:
     deadline: str | None
     revealed: Revealed | None = None
     opening: Any = None  # the ruleset's public view of the start (Ruleset.opening_view)
+    game_commitment: str | None = None  # RULES.md 5; None for a campaign started before it
+    # RULES.md 5: each turn's record hash and receipts played (None for a campaign started
+    # before the proof existed), made when read, like `turns`
+    records: Sequence[TurnRecord | None] = ()
     # each player's piece per board now, in board order, for the standings during play
     positions: Mapping[str, tuple[Position, ...]] = field(default_factory=dict)
     resolved_at: tuple[str, ...] = ()  # when each of `turns` was resolved (UTC, ISO 8601)
@@ -299,12 +303,27 @@ class PlayerBoardHistory:
 
 
 @dataclass(frozen=True)
+class TurnRecord:
+    """A turn's link of RULES.md 5's record chain, as its page shows it: the record hash,
+    and each seat's receipt played (None: no order) in seat order, under the name of whoever
+    held the seat then. Salted with the secret seed, they tell nothing of an order."""
+
+    turn: int
+    record_hash: str
+    receipts: tuple[tuple[str, str, str | None], ...]  # (player id, name, receipt or None)
+
+
+@dataclass(frozen=True)
 class PlayedTurn:
     """One resolved turn as stored: the states around it and what happened."""
 
     before: Any
     after: Any
     events: tuple[Any, ...]
+    # RULES.md 5: its record hash and each seat's receipt played (None: no order), keyed by
+    # the seat's current holder; None for a campaign started before the proof existed
+    record_hash: str | None = None
+    receipts: Mapping[str, str | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -350,19 +369,24 @@ def load_archive(campaign: Any, memo: Any = None) -> ArchiveInput:
     # line under its current holder's id, and _names_at gives each turn its holder's name
     aliases = {old: now for old, now in campaign.seat_holders().items() if old != now}
     # an old turn's states and events are read only if it must be derived again
-    turn_rows = campaign.store.rows("select turn, resolved_at, digest from turns order by turn")
+    turn_rows = campaign.store.rows("select turn, resolved_at, digest, record_hash from turns order by turn")
 
     def played(index: int) -> PlayedTurn:
-        turn_row = campaign.store.one("select state_before, state_after, events from turns where turn = ?",
-                                      (turn_rows[index]["turn"],))
+        turn_row = campaign.store.one(
+            "select state_before, state_after, events, record_hash, receipts from turns where turn = ?",
+            (turn_rows[index]["turn"],))
         return PlayedTurn(
             _as_now(ruleset, ruleset.load_state(json.loads(turn_row["state_before"])), aliases),
             _as_now(ruleset, ruleset.load_state(json.loads(turn_row["state_after"])), aliases),
             tuple(ruleset.event_from_json(_ids_as_now(e, aliases)) for e in json.loads(turn_row["events"])),
+            turn_row["record_hash"],
+            _ids_as_now(json.loads(turn_row["receipts"]), aliases) if turn_row["receipts"] else None,
         )
 
+    # a turn's page shows its record (RULES.md 5): its record hash is in the digest, and
+    # binds the receipts played with it
     digests = tuple(
-        digest(SUMMARY_FORMAT, ruleset.name, r["digest"], json.dumps(sorted(aliases.items())),
+        digest(SUMMARY_FORMAT, ruleset.name, r["digest"], r["record_hash"] or "", json.dumps(sorted(aliases.items())),
                json.dumps(sorted(_names_at(names, holders, r["turn"]).items())))
         for r in turn_rows
     )
@@ -385,6 +409,7 @@ def load_archive(campaign: Any, memo: Any = None) -> ArchiveInput:
         names=names,
         commitments={b: board_rows[b]["commitment"] for b in setup.boards},
         seed_commitment=row["seed_commitment"],
+        game_commitment=row.get("game_commitment"),
         state=state,
         now=now,
         played=Lazy(len(turn_rows), played),
@@ -525,6 +550,7 @@ def assemble(
     turn_digests: Sequence[str] = (),
     memo: Any = None,
     audit: bytes | None = None,
+    game_commitment: str | None = None,
     now: Mapping[str, Any] | None = None,
     ended: Any = None,
 ) -> ArchiveInput:
@@ -539,6 +565,16 @@ def assemble(
         return ruleset.archive_turn(setup, t.before, t.after, t.events, _names_at(names, holders, t.before.turn))
 
     turns = Lazy(len(played), derive)
+
+    def record(index: int) -> TurnRecord | None:
+        t = played[index]
+        if t.record_hash is None or t.receipts is None:
+            return None
+        at = _names_at(names, holders, t.before.turn)
+        seats = [p for p in setup.players if p in t.receipts] + [p for p in t.receipts if p not in setup.players]
+        return TurnRecord(t.before.turn, t.record_hash, tuple((p, at.get(p, p), t.receipts[p]) for p in seats))
+
+    records = Lazy(len(played), record)
     summaries = []
     for index in range(len(turns)):
         kept = memo.summary(index, turn_digests[index]) if memo is not None and turn_digests else None
@@ -611,6 +647,8 @@ def assemble(
         rules=rules,
         summaries=tuple(summaries),
         turn_digests=tuple(turn_digests),
+        game_commitment=game_commitment,
+        records=records,
         ended=ended,
     )
 
@@ -821,6 +859,7 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
             "standings": data.standings,
             "charts": board_charts,
             "seed_commitment": data.seed_commitment,
+            "game_commitment": data.game_commitment,
             "next_turn": data.next_turn,
             "deadline": data.deadline,
             "last_turn": data.summaries[-1].turns[-1] if data.summaries else None,
@@ -830,7 +869,9 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
         Page("boards.html", "archive/boards.html", site | {
             "page": "boards",
             "seed_commitment": data.seed_commitment,
-        }, rulesets=rulesets, digest=digest(site_digest, data.seed_commitment) if digests else None),
+            "game_commitment": data.game_commitment,
+        }, rulesets=rulesets,
+            digest=digest(site_digest, data.seed_commitment, data.game_commitment or "") if digests else None),
     ]
     # the turn still being played: its page is named now, so the last page's link to it
     # stays right when it is resolved
@@ -891,7 +932,8 @@ def _turn_context(data: ArchiveInput, index: int, around: Mapping[str, Any]) -> 
     def make() -> Mapping[str, Any]:
         turn = data.turns[index]
         return dict(around) | {"record": turn, "view": turn.view, "label": turn_label(turn),
-                               "positions": turn_positions(turn)}
+                               "positions": turn_positions(turn),
+                               "proof": data.records[index] if data.records else None}
 
     return make
 
