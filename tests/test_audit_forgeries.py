@@ -10,22 +10,18 @@ turns, nmr and dropped lists) fail without either."""
 
 from __future__ import annotations
 
-import copy
-import hashlib
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
+from auditforger import canonical, forge, gm_audit, published, sha256, standings
 
-from gm.audit import AUDIT_FILE, load_record
+from gm.audit import load_record
 from gm.boards.board import Board
-from gm.cli import cli
 from gm.demo import run as demo_run
 from gm.errors import RulesError
-from gm.rules.base import Setup, rules_end
+from gm.rules.base import Setup
 from gm.rules.chance import SeededChance
 from gm.rules.registry import BUILT_IN, find_ruleset
 
@@ -41,105 +37,9 @@ def demos(tmp_path_factory):
     return {name: base / name for name in RULESETS}
 
 
-def gm_audit(*args):
-    return CliRunner().invoke(cli, ["audit", *map(str, args)])
-
-
 def mail_of(demo: Path) -> Path:
     """The demo's outbox: every mail gm sent its players and observers."""
     return demo / "mail" / "outbox"
-
-
-def published(record: dict[str, Any], demo: Path, tmp_path: Path) -> Path:
-    """A copy of the demo's archive holding `record` as its audit record."""
-    copy_ = tmp_path / "archive"
-    shutil.copytree(demo / "archive", copy_)
-    (copy_ / AUDIT_FILE).write_text(json.dumps(record))
-    return copy_
-
-
-# -- the forger: gm's engine, docs/audit.md's formulas -------------------------------------
-
-
-def canonical(value: Any) -> str:
-    """docs/audit.md: RFC 8785 (sorted keys, no white space, UTF-8). The values here hold no
-    number of 2^53 or more and only ASCII keys, so Python's sort is RFC 8785's."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
-def sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def salt(seed: int, turn: int, kind: str, key: str) -> str:
-    return sha256(f"{seed}:{turn}:{kind}:{key}")[:32]
-
-
-def receipt(seed: int, turn: int, player: str, count: int, order: Any) -> str:
-    text = canonical({"turn": turn, "player": player, "order": order})
-    return sha256(salt(seed, turn, "receipt", f"{player}/{count}") + "\n" + text)
-
-
-def link(seed: int, previous: str, turn: int, receipts: dict[str, Any], draws: list, state: dict) -> str:
-    text = canonical({"turn": turn, "receipts": receipts, "draws": draws, "state": state})
-    return sha256(previous + "\n" + salt(seed, turn, "record", "chain") + "\n" + text)
-
-
-def forge(record: dict[str, Any], *, orders: dict[int, dict[str, Any]] | None = None,
-          options: dict[str, Any] | None = None, seats: list[str] | None = None,
-          boards: dict[str, str] | None = None) -> dict[str, Any]:
-    """The record as a GM who changed `orders` (turn -> player -> order), `options`, the
-    seat order or a board's canonical text would publish it: replayed from the start with
-    gm's rules, every receipt, record hash and the game text remade. The demos hand no seat
-    over, so each seat keeps its player."""
-    ruleset = find_ruleset(record["ruleset"])
-    seed = int(record["seed"]["value"])
-    new = copy.deepcopy(record)
-    new["options"] |= options or {}
-    if seats:
-        new["seats"] = [record["seats"][record["players"].index(p)] for p in seats]
-        new["players"] = list(seats)
-    for entry in new["boards"]:
-        if boards and entry["id"] in boards:
-            entry["canonical"] = boards[entry["id"]]
-    setup = Setup({b["id"]: Board.from_canonical(b["canonical"]) for b in new["boards"]}, tuple(new["players"]),
-                  ruleset.options_from_json(new["options"]), seed, record["player_keys"])
-    game = json.loads(record["game"]["text"]) | {
-        "options": new["options"], "seats": new["players"],
-        "boards": {b["id"]: b["commitment"] for b in new["boards"] if b["commitment"] is not None}}
-    new["game"] = {"text": canonical(game), "commitment": sha256(canonical(game))}
-    opening = ruleset.start(setup, SeededChance(seed))
-    new["opening"] = {"draws": [d.to_json() for d in opening.draws], "players": new["players"],
-                      "state": ruleset.state_json(setup, opening.state)}
-    written = {t["turn"]: t for t in record["turns"]}
-    state, previous, new["turns"] = opening.state, new["game"]["commitment"], []
-    while not state.over:
-        turn = state.turn
-        old = written.get(turn, {"orders": {}, "receipts": {}})
-        played = dict(old["orders"]) | (orders or {}).get(turn, {})
-        outcome = ruleset.resolve(setup, state, {p: ruleset.order_from_json(o) for p, o in played.items()},
-                                  SeededChance(seed))
-        receipts = {}
-        for player in setup.players:
-            given = old["receipts"].get(player) or {"player": player, "count": 1}
-            receipts[player] = None if player not in played else {
-                "player": given["player"], "count": given["count"],
-                "receipt": receipt(seed, turn, given["player"], given["count"], played[player])}
-        draws = [d.to_json() for d in outcome.draws]
-        after = ruleset.state_json(setup, outcome.state)
-        previous = link(seed, previous, turn, {p: r and r["receipt"] for p, r in receipts.items()}, draws, after)
-        new["turns"].append({
-            "turn": turn, "players": new["players"], "orders": played, "receipts": receipts,
-            "nmr": [p for p in setup.players if p not in played and ruleset.must_order(setup, state, p)],
-            "dropped": [], "draws": draws, "state": after, "record_hash": previous})
-        state = outcome.state
-    by, turn = rules_end(setup, state)
-    new["end"] = {"by": by, "turn": turn, "reason": None, "state": None}
-    return new
-
-
-def standings(record: dict[str, Any]) -> dict[str, Any]:
-    return {p: facts["place"] for p, facts in record["turns"][-1]["state"]["players"].items()}
 
 
 def changed_orders(record: dict[str, Any]) -> list[dict[int, dict[str, Any]]]:
