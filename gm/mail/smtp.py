@@ -90,8 +90,8 @@ def default_backoff(attempt: int) -> float:
 
 # Messages read ahead of the connections: enough that a few in a row to one recipient (who
 # gets them one at a time) leave no connection idle, few enough that memory stays small
-# (16 reports of a 2,000-player campaign, 160 KB each, are 2.5 MB).
-WINDOW = 16
+# (8 reports of a 2,000-player campaign, 160 KB each, are 1.3 MB).
+WINDOW = 8
 
 
 def send_batch(
