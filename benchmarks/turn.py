@@ -25,10 +25,11 @@ runs on the same data:
            'queued') over ONE reused smtplib STARTTLS + AUTH connection;
 * archive: the bytes of the files `gm publish` wrote, written to a fresh folder.
 
-    python benchmarks/turn.py [--runs 3] [--players 500] [--mails 674]
+    python benchmarks/turn.py [--runs 3] [--players 500] [--mails 674 per 500 players]
 
-It prints a Markdown table (step | gm (median) | floor | ratio, the whole turn against
-the sum of the floors), the CPU of the gm children (getrusage RUSAGE_CHILDREN deltas)
+It prints a Markdown table (step | gm (median) | floor | ratio | peak RSS, the whole turn
+against the sum of the floors), the peak RSS of `gm status` on the same campaign (what
+any command pays for the interpreter, gm and the state), the CPU of each gm child (wait4)
 and of the smtplib floor, the mail figures, the size of gm.sqlite-wal after the turn,
 and checks with the SMTP server's own count that nothing was lost or doubled. Only the
 outbox table's columns kind, player, turn, raw and status (and SQLite's rowid) are read,
@@ -45,7 +46,6 @@ import email.policy
 import hashlib
 import multiprocessing
 import os
-import resource
 import shutil
 import sqlite3
 import statistics
@@ -83,14 +83,33 @@ TURN_AT = "2027-01-08T00:30:00Z"  # GM_NOW for every timed step: just after the 
 STEPS = ("ingest", "resolve", "send", "publish")
 
 
+# `gm` itself, with one addition: as it exits, it writes its peak resident memory (VmHWM of
+# /proc/self/status, in kB) to the file GM_BENCH_PEAK names. A parent cannot get this
+# figure afterwards: wait4's ru_maxrss is the largest of this process and the image it
+# replaced, so the benchmark's own size (it holds a turn's mail for the floors) leaks in.
+GM_WITH_PEAK = """
+import atexit, os, sys
+def peak():
+    with open("/proc/self/status") as status:
+        kb = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
+    with open(os.environ["GM_BENCH_PEAK"], "w") as out:
+        out.write(kb)
+atexit.register(peak)
+from gm.cli import main
+sys.argv[0] = "gm"
+sys.exit(main())
+"""
+
+
 def gm_command() -> list[str]:
+    """The Python of the venv gm is installed in, running gm's CLI (GM_WITH_PEAK)."""
     for candidate in (Path(sys.executable).parent / "gm", ROOT / ".venv" / "bin" / "gm"):
         if candidate.exists():
-            return [str(candidate)]
+            return [str(candidate.parent / "python"), "-c", GM_WITH_PEAK]
     found = shutil.which("gm")
     if found is None:
         raise SystemExit("cannot find the gm command: install gm into .venv first")
-    return [found]
+    return [str(Path(found).parent / "python"), "-c", GM_WITH_PEAK]
 
 
 # --- the mail players send --------------------------------------------------------------
@@ -270,23 +289,29 @@ def tree(folder: Path) -> dict[str, tuple[int, int]]:
 
 
 class Runner:
-    def __init__(self, env: dict[str, str]):
+    def __init__(self, env: dict[str, str], work: Path):
         self.command = gm_command()
         self.env = env
+        self.peak_file = work / "peak-kb"
 
-    def __call__(self, folder: Path, *args: str, now: str = TURN_AT) -> tuple[float, float, str]:
-        """Run `gm -C folder args...`; wall seconds, children's CPU seconds, its output."""
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        began = time.perf_counter()
-        done = subprocess.run([*self.command, "-C", str(folder), *args], capture_output=True,
-                              text=True, env=dict(self.env, GM_NOW=now), stdin=subprocess.DEVNULL)
-        seconds = time.perf_counter() - began
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if done.returncode != 0:
-            raise SystemExit(f"gm {' '.join(args)} failed with status {done.returncode}:\n"
-                             f"{done.stdout}{done.stderr}")
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        return seconds, cpu, (done.stdout + done.stderr).strip()
+    def __call__(self, folder: Path, *args: str, now: str = TURN_AT) -> tuple[float, float, str, int]:
+        """Run `gm -C folder args...`; wall seconds, CPU seconds (wait4: this child alone)
+        and peak resident memory in bytes (GM_WITH_PEAK) of that one command, its output."""
+        self.peak_file.unlink(missing_ok=True)
+        with tempfile.TemporaryFile() as out:
+            began = time.perf_counter()
+            child = subprocess.Popen([*self.command, "-C", str(folder), *args], stdout=out,
+                                     stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                     env=dict(self.env, GM_NOW=now, GM_BENCH_PEAK=str(self.peak_file)))
+            _, status, usage = os.wait4(child.pid, 0)
+            seconds = time.perf_counter() - began
+            child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+            out.seek(0)
+            said = out.read().decode("utf-8", "replace").strip()
+        if child.returncode != 0:
+            raise SystemExit(f"gm {' '.join(args)} failed with status {child.returncode}:\n{said}")
+        peak = int(self.peak_file.read_text()) * 1024
+        return seconds, usage.ru_utime + usage.ru_stime, said, peak
 
 
 def fresh_copy(source: Path, target: Path) -> Path:
@@ -330,12 +355,19 @@ def seconds_text(value: float | None) -> str:
     return f"{value:.2f} s" if value >= 0.1 else f"{value * 1000:.1f} ms"
 
 
+def megabytes(value: float) -> str:
+    return f"{value / 2**20:.0f} MB"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="runs of each step (median shown)")
     parser.add_argument("--players", type=int, default=500)
-    parser.add_argument("--mails", type=int, default=674, help="order mails in the inbox")
+    parser.add_argument("--mails", type=int, default=None,
+                        help="order mails in the inbox (default: 674 per 500 players)")
     args = parser.parse_args()
+    if args.mails is None:
+        args.mails = round(args.players * 674 / 500)
     if args.runs < 1 or args.players < 10:
         parser.error("--runs must be at least 1 and --players at least 10")
     if shutil.which("dovecot") is None:
@@ -362,7 +394,7 @@ def main() -> None:
         env.pop("GM_CAMPAIGN", None)
         # the gm beside this script, even where another gm is installed in the venv
         env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(ROOT), env.get("PYTHONPATH"))))
-        gm_cli = Runner(env)
+        gm_cli = Runner(env, work)
         smtp_settings = SimpleNamespace(host=servers.HOST, port=smtp_port, cafile=cafile)
 
         board_files = boards(work)
@@ -371,8 +403,11 @@ def main() -> None:
         began = time.perf_counter()
         base = work / "base"
         build(base, args.players, board_files, dovecot, imap_user, smtp_port, cafile)
-        _, _, said = gm_cli(base, "send", now=WELCOME_AT)  # the welcomes: not measured
+        _, _, said, welcome_rss = gm_cli(base, "send", now=WELCOME_AT)  # the welcomes: not timed
         sent_total = outbox_status(base).get("sent", 0)
+        # what any gm command pays before it works: the interpreter, gm and the campaign's
+        # state read (gm status reads the state, the players and the orders)
+        _, _, _, status_rss = gm_cli(base, "status", now=WELCOME_AT)
         if outbox_status(base).get("queued"):
             raise SystemExit(f"the welcome mail was not all sent: {said}")
         print(f"campaign of {args.players} players started (scrypt n={gm.campaign.campaign.SCRYPT['n']}) "
@@ -383,13 +418,16 @@ def main() -> None:
         times: dict[str, list[float]] = {}
         cpus: dict[str, list[float]] = {}
         snapshots: dict[str, Path] = {}
-        facts: dict[str, object] = {}
+        facts: dict[str, object] = {"store": (base / "gm.sqlite").stat().st_size}
         floor_cpu: list[float] = []
+        peaks: dict[str, list[int]] = {}  # each gm child's peak RSS, bytes
 
-        def record(label: str, seconds: float, cpu: float | None = None) -> None:
+        def record(label: str, seconds: float, cpu: float | None = None, rss: int | None = None) -> None:
             times.setdefault(label, []).append(seconds)
             if cpu is not None:
                 cpus.setdefault(label, []).append(cpu)
+            if rss is not None:
+                peaks.setdefault(label, []).append(rss)
 
         def keep_first(step: str, folder: Path, found: dict[str, object]) -> None:
             """The first run's folder after `step` is what the next step starts from."""
@@ -411,11 +449,11 @@ def main() -> None:
             folder = fresh_copy(base, work / "run-turn")
             load_mailbox(dovecot, imap_user, imap_password, mails)
             before = outbox_status(folder).get("sent", 0)
-            seconds, cpu, said = gm_cli(folder, "turn")
+            seconds, cpu, said, rss = gm_cli(folder, "turn")
             wal = folder / "gm.sqlite-wal"
             facts.setdefault("wal", wal.stat().st_size if wal.exists() else None)
             facts.setdefault("turn said", said)
-            record("turn", seconds, cpu)
+            record("turn", seconds, cpu, rss)
             check_inbox("gm turn")
             status = outbox_status(folder)
             sent_total += status.get("sent", 0) - before
@@ -433,16 +471,16 @@ def main() -> None:
             floor_parse(raws, writers)
             record("parse", time.perf_counter() - t0)
             first = last_rowid(folder)
-            seconds, cpu, said = gm_cli(folder, "ingest")
-            record("ingest", seconds, cpu)
+            seconds, cpu, said, rss = gm_cli(folder, "ingest")
+            record("ingest", seconds, cpu, rss)
             check_inbox("gm ingest")
             keep_first("ingest", folder, {"ingest said": said, "replies": kinds_since(folder, first)})
 
             # resolve
             folder = fresh_copy(snapshots["ingest"], work / "run-resolve")
             first = last_rowid(folder)
-            seconds, cpu, said = gm_cli(folder, "resolve")
-            record("resolve", seconds, cpu)
+            seconds, cpu, said, rss = gm_cli(folder, "resolve")
+            record("resolve", seconds, cpu, rss)
             keep_first("resolve", folder, {"resolve said": said, "resolve queued": kinds_since(folder, first)})
 
             # send, and the smtplib floor on the same bytes
@@ -454,8 +492,8 @@ def main() -> None:
             floor_cpu.append(time.process_time() - c0)
             sent_total += len(queued)
             before = outbox_status(folder).get("sent", 0)
-            seconds, cpu, said = gm_cli(folder, "send")
-            record("send", seconds, cpu)
+            seconds, cpu, said, rss = gm_cli(folder, "send")
+            record("send", seconds, cpu, rss)
             status = outbox_status(folder)
             sent = status.get("sent", 0) - before
             sent_total += sent
@@ -472,8 +510,8 @@ def main() -> None:
             # publish, and the archive floor on the files it wrote
             folder = fresh_copy(snapshots["send"], work / "run-publish")
             old = tree(folder / "archive")
-            seconds, cpu, said = gm_cli(folder, "publish")
-            record("publish", seconds, cpu)
+            seconds, cpu, said, rss = gm_cli(folder, "publish")
+            record("publish", seconds, cpu, rss)
             new = tree(folder / "archive")
             written = {name: (folder / "archive" / name).read_bytes()
                        for name, stat in new.items() if old.get(name) != stat}
@@ -509,16 +547,20 @@ def main() -> None:
           f"{len(mails)} order mails from {writers} players, imap+smtp (Dovecot, aiosmtpd with "
           f"STARTTLS + AUTH), scrypt n={gm.campaign.campaign.SCRYPT['n']}; CLI subprocesses, "
           f"median of {args.runs} run(s); Python {sys.version.split()[0]}\n")
-    print("| step | gm (median) | floor | ratio |")
-    print("| --- | ---: | ---: | ---: |")
+    peak = {label: max(values) for label, values in peaks.items()}
+    print("| step | gm (median) | floor | ratio | peak RSS (largest of the runs) |")
+    print("| --- | ---: | ---: | ---: | ---: |")
     for step in STEPS:
         floor = floors[step]
-        ratio = f"{median[step] / floor:.1f}x" if floor else "—"
+        ratio = f"{median[step] / floor:.2f}x" if floor else "—"
         print(f"| gm {step} | {seconds_text(median[step])} | {seconds_text(floor)} "
-              f"({floor_names[step]}) | {ratio} |")
+              f"({floor_names[step]}) | {ratio} | {megabytes(peak[step])} |")
     steps_sum = sum(median[s] for s in STEPS)
     print(f"| gm turn (whole) | {seconds_text(median['turn'])} | {seconds_text(turn_floor)} "
-          f"(sum of the floors) | {median['turn'] / turn_floor:.1f}x |")
+          f"(sum of the floors) | {median['turn'] / turn_floor:.2f}x | {megabytes(peak['turn'])} |")
+    print(f"\npeak RSS of gm status on the same campaign (the interpreter, gm and the state read): "
+          f"{megabytes(status_rss)}; of gm send of the {args.players} welcomes (untimed): "
+          f"{megabytes(welcome_rss)}; gm.sqlite before the turn: {megabytes(facts['store'])}")
     print(f"\nfloors: fetch {median['fetch']:.2f} s (one UID FETCH of {len(mails)} mails), "
           f"parse {median['parse']:.2f} s (email parsing + {writers} scrypt checks); "
           f"the four steps run one by one add up to {steps_sum:.2f} s")
