@@ -8,6 +8,7 @@ documented formulas)."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import json
 import shutil
@@ -76,7 +77,8 @@ def forge(record: dict[str, Any], *, orders: dict[int, dict[str, Any]] | None = 
     `options`, the seat order or a board's canonical text would publish it: replayed from
     the start with gm's rules, every receipt, record hash and the game text remade;
     `writers` (turn -> player -> (writer, count)) says which acknowledged message a changed
-    order claims to be. No seat changes hands in the records forged here."""
+    order claims to be. A seat handed over keeps its history (unless `seats` reorders
+    them: then no seat may have changed hands)."""
     ruleset = find_ruleset(record["ruleset"])
     seed = int(record["seed"]["value"])
     new = copy.deepcopy(record)
@@ -93,14 +95,27 @@ def forge(record: dict[str, Any], *, orders: dict[int, dict[str, Any]] | None = 
         "options": new["options"], "seats": new["players"],
         "boards": {b["id"]: b["commitment"] for b in new["boards"] if b["commitment"] is not None}}
     new["game"] = {"text": canonical(game), "commitment": sha256(canonical(game))}
+    start = setup
+
+    def seated(state: Any, holders: tuple[str, ...], players: Any) -> tuple[Any, Any]:
+        """The state and setup with each seat's holder as of `players` (gm player replace)."""
+        players = tuple(players) if players and not seats else start.players
+        for old, now in zip(holders, players, strict=True):
+            if old != now:
+                state = ruleset.rename_player(state, old, now)
+        keys = {players[i]: start.player_keys[p] for i, p in enumerate(start.players) if p in start.player_keys}
+        return state, dataclasses.replace(start, players=players, player_keys=keys)
+
     opening = ruleset.start(setup, SeededChance(seed))
-    new["opening"] = {"draws": [d.to_json() for d in opening.draws], "players": new["players"],
-                      "state": ruleset.state_json(setup, opening.state)}
+    state, setup = seated(opening.state, start.players, record["opening"]["players"])
+    new["opening"] = {"draws": [d.to_json() for d in opening.draws], "players": list(setup.players),
+                      "state": ruleset.state_json(setup, state)}
     written = {t["turn"]: t for t in record["turns"]}
-    state, previous, new["turns"] = opening.state, new["game"]["commitment"], []
+    previous, new["turns"] = new["game"]["commitment"], []
     while not state.over:
         turn = state.turn
         old = written.get(turn, {"orders": {}, "receipts": {}})
+        state, setup = seated(state, setup.players, old.get("players"))
         played = dict(old["orders"]) | (orders or {}).get(turn, {})
         played = {p: o for p, o in played.items() if o is not DELETED}
         outcome = ruleset.resolve(setup, state, {p: ruleset.order_from_json(o) for p, o in played.items()},
@@ -117,7 +132,7 @@ def forge(record: dict[str, Any], *, orders: dict[int, dict[str, Any]] | None = 
         after = ruleset.state_json(setup, outcome.state)
         previous = link(seed, previous, turn, {p: r and r["receipt"] for p, r in receipts.items()}, draws, after)
         new["turns"].append({
-            "turn": turn, "players": new["players"], "orders": played, "receipts": receipts,
+            "turn": turn, "players": list(setup.players), "orders": played, "receipts": receipts,
             "nmr": [p for p in setup.players if p not in played and ruleset.must_order(setup, state, p)],
             "dropped": [], "draws": draws, "state": after, "record_hash": previous})
         state = outcome.state

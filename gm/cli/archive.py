@@ -92,7 +92,7 @@ def _commitment(ctx: click.Context, param: click.Parameter, value: str | None) -
 
 @click.command("audit")
 @click.argument("source", metavar="DIR_OR_URL")
-@click.argument("more", nargs=-1, metavar="", type=click.Path(exists=True, path_type=Path))
+@click.argument("more", nargs=-1, metavar="", type=click.Path(path_type=Path))
 @click.option("--game-commitment", metavar="HEX", callback=_commitment,
               help="The game commitment announced at the start (your welcome mail): the audit fails unless "
                    "the archive's game text hashes to it.")
@@ -119,6 +119,9 @@ def audit_cmd(source: str, more: tuple[Path, ...], game_commitment: str | None, 
 
     if more and not mail:
         raise click.UsageError(f"unexpected argument {more[0]}: mail to check follows --mail")
+    missing = next((path for path in more if not path.exists()), None)
+    if missing:
+        raise click.BadParameter(f"{missing} does not exist", param_hint="--mail")
     paths = (*mail, *more)
     record = load_record(source)
     result = audit(record)
