@@ -843,7 +843,8 @@ class XOAuth2Handler(RecordingHandler):
             try:
                 blob = base64.b64decode(args[1], validate=True)
             except ValueError:
-                return AuthResult(success=False, message="501 5.5.2 Cannot decode base64")
+                return AuthResult(success=False, handled=False,
+                                  message="501 5.5.2 Cannot decode base64")
         fields = dict(part.split("=", 1) for part in blob.decode(errors="replace").split("\x01")
                       if "=" in part)
         user, bearer = fields.get("user", ""), fields.get("auth", "")
@@ -854,7 +855,9 @@ class XOAuth2Handler(RecordingHandler):
         # as Gmail does: the error as a JSON challenge, answered by an empty line, then 535
         await server.challenge_auth(json.dumps({"status": "401", "schemes": "Bearer",
                                                 "scope": "mail"}))
-        return AuthResult(success=False, message="535 5.7.8 Username and Password not accepted")
+        # handled=False: aiosmtpd itself then sends the message (handled=True sends nothing)
+        return AuthResult(success=False, handled=False,
+                          message="535 5.7.8 Username and Password not accepted")
 
 
 @pytest.fixture

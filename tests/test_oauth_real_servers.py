@@ -230,3 +230,16 @@ def test_a_fresh_token_for_another_account_is_refused_with_advice_not_looped(oau
     assert "login as someone-else refused" in out
     assert "check that mail.imap.user is the account you logged in as" in out
     assert game.tokens.counted("/token", "refresh_token") == 2  # stored expired: 1, refused: 1
+
+
+def test_smtp_renews_a_token_refused_early_once_for_all_its_connections(oauthgame):
+    game = oauthgame
+    game.login(now="2027-01-01T00:00:00Z")
+    game("start", now="2027-01-01T00:01:00Z")
+    queued = count(game.folder, "select count(*) from outbox where status = 'queued'")
+    game.tokens.expire_access_tokens()  # the stored token still looks good for the hour
+    refreshes = game.tokens.counted("/token", "refresh_token")
+    assert f"{queued} delivered" in game("send", now="2027-01-01T00:02:00Z")
+    assert game.smtp.handler.tokens_refused == 1
+    assert game.tokens.counted("/token", "refresh_token") == refreshes + 1
+    assert len(game.smtp.received) == queued
