@@ -211,6 +211,10 @@ def _request_device_code(session, settings: OAuth2Settings) -> DeviceCode:
         code = str(answer.get("error") or f"HTTP {response.status_code}")
         description = one_line(answer.get("error_description") or "")
         hint = _DEVICE_HINTS.get(code, "")
+        if code == "invalid_scope" and settings.provider == "google":
+            # Google keeps its own short list of scopes for the device flow
+            hint = ("Google grants no mail access through the device flow to this client: "
+                    "docs/mail-google.md says what to do (an app password works instead)")
         raise MailError(f"{settings.token_host or url} refused the login: {code}"
                         + (f" ({description})" if description else "")
                         + (f"; {hint}" if hint else ""), cause="config")
