@@ -58,7 +58,7 @@ def check_game(record: Mapping[str, Any]) -> Difference | None:
     text, claimed = game["text"], game["commitment"]
     fields = json.loads(text)
     if canonical_json(fields) != text:
-        return Difference(None, "game text: canonical JSON (RULES.md 5)", None, None, canonical_json(fields), text)
+        return Difference(None, "game text: canonical JSON (docs/audit.md)", None, None, canonical_json(fields), text)
     made = hashlib.sha256(text.encode("utf-8")).hexdigest()
     if made != claimed:
         return Difference(None, "game commitment", None, None, made, claimed)
@@ -220,7 +220,7 @@ def check_proof(turn: int, entry: Mapping[str, Any], seats: Seats, seed: int, pr
                               made, given["receipt"])
     made = record_hash(seed, previous, turn, flat_receipts(entry), entry["draws"], entry["state"])
     if made != entry["record_hash"]:
-        return Difference(turn, "record hash (RULES.md 5's chain)", None, None, made, entry["record_hash"])
+        return Difference(turn, "record hash (the record chain)", None, None, made, entry["record_hash"])
     return None
 
 

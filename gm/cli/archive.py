@@ -106,7 +106,7 @@ def _commitment(ctx: click.Context, param: click.Parameter, value: str | None) -
 def audit_cmd(source: str, more: tuple[Path, ...], game_commitment: str | None, seed_commitment: str | None,
               mail: tuple[Path, ...]) -> None:
     """Re-adjudicate a revealed campaign from its published archive (a folder or an http(s)
-    address) and check it against what you were announced and mailed (RULES 5): every
+    address) and check it against what you were announced and mailed: every
     commitment, the game text, every random draw, every turn with gm's rules, every receipt
     and record hash; the record must run to the campaign's end. Prints what it proved,
     what it could not check for want of input, and the final standings. Exit 0 when all
