@@ -22,7 +22,7 @@ from .audit_checks import Difference, Seats, check_end, check_game, check_people
 from .audit_source import AUDIT_FILE, RecordUnreadable, fetch, parse
 from .boards.board import Board
 from .commitment import commitment, seed_text
-from .errors import RulesError
+from .errors import ProblemsError, RulesError
 from .rules.base import Setup
 from .rules.chance import Draw, SeededChance, pick_index
 from .rules.registry import UnknownRuleset, find_ruleset
@@ -32,6 +32,7 @@ __all__ = ["AUDIT_FILE", "FORMAT", "FORMATS", "Difference", "RecordUnreadable", 
 FORMAT = "gm-audit/2"
 FORMATS = ("gm-audit/1", FORMAT)  # /1: written before the proof of issue 25; still read
 _SEED = re.compile(r"[0-9]{1,100}")
+_LINE = re.compile(r"^line \d+: ")  # a problem's place in campaign.yaml, which a record has not
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,12 @@ def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
     except UnknownRuleset as error:
         played = f"; the campaign was played with {record['ruleset_version']}" if record.get("ruleset_version") else ""
         raise RecordUnreadable(f"{error}{played}") from None
-    options = ruleset.options_from_json(record["options"])
+    try:
+        # checked against the ruleset's limits before anything is built from them
+        options = ruleset.options_from_json(record["options"])
+    except ProblemsError as error:
+        raise RecordUnreadable(f"the record's options are beyond what the {ruleset.name} ruleset plays: "
+                               + "; ".join(_LINE.sub("", p) for p in error.problems)) from None
     boards = {}
     for entry in record["boards"]:
         if entry["commitment"] is not None:
@@ -120,7 +126,11 @@ def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
             found = _uncommitted(ruleset, entry, len(record["players"]), options)
             if found:
                 return found
-        boards[entry["id"]] = Board.from_canonical(entry["canonical"])
+        try:
+            boards[entry["id"]] = Board.from_canonical(entry["canonical"])
+        except ProblemsError as error:
+            raise RecordUnreadable(f"board {entry['id']} of the record is no board gm plays: "
+                                   + "; ".join(error.problems)) from None
     game = record["game"] if proof else None
     if game is not None:
         found = check_game(record)

@@ -1,7 +1,7 @@
 """The checks of `gm audit` beyond the replay itself (RULES.md 5, issue 25): that the game
 text hashes to the game commitment and says what the record plays with, that every board
 is committed or made from the seed, that the seats' history explains who played each
-turn and who had left, that `nmr` is who had to write and did not, that every receipt is
+turn and who had left, that the record lists who had to write and did not, that every receipt is
 recomputed from the order played and every record hash from the turn and the one before,
 and that the record runs to the campaign's end. Each check returns the first Difference
 or None; none opens a database or trusts a value it can recompute."""
@@ -20,6 +20,10 @@ from .rules.base import last_resolved, rules_end
 
 __all__ = ["Difference", "Seats", "check_end", "check_game", "check_people", "check_proof", "flat_receipts",
            "shown"]
+
+
+# the record's key for the players who had to write and sent nothing (docs/audit.md)
+SILENT = "nmr"
 
 
 @dataclass(frozen=True)
@@ -161,7 +165,7 @@ class Seats:
 def check_people(turn: int, entry: Mapping[str, Any], seats: Seats, must: Mapping[str, bool]) -> Difference | None:
     """Who played the turn, who had left and who had to write and did not: `players` the
     seats' holders of that turn, `dropped` the holders who had left by then (and sent
-    nothing that counts), `nmr` those who had to write (`must`, by the rules from the
+    nothing that counts), and SILENT those who had to write (`must`, by the rules from the
     state before the turn) and are absent from `orders` and not gone."""
     players, orders = list(entry["players"]), entry["orders"]
     if list(seats.at(turn)) != players:
@@ -178,10 +182,10 @@ def check_people(turn: int, entry: Mapping[str, Any], seats: Seats, must: Mappin
         if player in gone:
             return Difference(turn, "orders: of a player who had left the game", None, player, "no order",
                               orders[player])
-    nmr = [p for p in players if p not in orders and p not in gone and must[p]]
-    if list(entry["nmr"]) != nmr:
-        return Difference(turn, "nmr: the players who had to write and are absent from orders", None, None,
-                          nmr, entry["nmr"])
+    silent = [p for p in players if p not in orders and p not in gone and must[p]]
+    if list(entry[SILENT]) != silent:
+        return Difference(turn, f"{SILENT}: the players who had to write and are absent from orders", None, None,
+                          silent, entry[SILENT])
     return None
 
 

@@ -89,6 +89,21 @@ class Unleashed(Ruleset):
     def parse_options(self, raw: Mapping[str, Any]) -> UnleashedOptions:
         return parse_options(raw)
 
+    def options_from_json(self, data: Mapping[str, Any]) -> UnleashedOptions:
+        """The options as the audit record writes them, read with every check campaign.yaml's
+        get, the deck's limit included: the record comes from the GM, and a deck of 100,000
+        cards would be shuffled before anything else could refuse it (issue 25)."""
+        from ...yamlfile import LineDict
+        from .items import MIX_KEYS
+
+        raw = {key: value for key, value in data.items() if value is not None}
+        if raw.get("white_dots") == {} and "deck" in raw:  # a deck without dots: campaign.yaml leaves them out
+            del raw["white_dots"]
+        if isinstance(raw.get("mix"), Mapping):  # written {"S": 4, ...}, read {snakes: 4, ...}
+            names = {kind: name for name, kind in MIX_KEYS.items()}
+            raw["mix"] = {names.get(kind, kind): count for kind, count in raw["mix"].items()}
+        return parse_options(LineDict(raw))
+
     def player_problems(self, players: Sequence[tuple[str, Mapping[str, Any]]]) -> list[str]:
         problems = []
         if not 2 <= len(players) <= 6:
