@@ -281,3 +281,22 @@ def test_5_the_seed_is_a_decimal_string(demos, tmp_path):
     record["seed"]["value"] = int(record["seed"]["value"])
     result = gm_audit(published(record, demos["unleashed"], tmp_path))
     assert result.exit_code == 1 and "string of decimal digits" in result.output
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_5_docs_name_the_state_keys_recorded_and_no_campaign_key(demos, ruleset):
+    """docs/audit.md "The state recorded" names every key of a recorded state, and the
+    record holds none of the campaign's own keys of `gm state --json` it says are left out."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "audit.md").read_text()
+    section = text.split("### The state recorded", 1)[1].split("\n### ", 1)[0]
+    left_out = section.split("are not recorded:", 1)[1].split("\n\n", 1)[0]
+    record = load_record(str(demos[ruleset] / "archive"))
+    for state in (record["opening"]["state"], record["turns"][-1]["state"]):
+        board = next(iter(state["boards"].values()))
+        piece = next(iter(board["players"].values()))
+        player = next(iter(state["players"].values()))
+        for key in [*state, *board, *piece, *player]:
+            assert f"`{key}`" in section, (ruleset, key)
+        for key in [*state, *player]:
+            assert f"`{key}`" not in left_out, (ruleset, key)
+        assert not {"dropped", "held_by"} & set(player)
