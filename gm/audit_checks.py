@@ -154,6 +154,13 @@ class Seats:
         return bool(mine and theirs and mine.seat == theirs.seat and theirs.until_turn == turn - 1
                     and mine.from_turn == turn)
 
+    def later(self, one: str, other: str) -> bool:
+        """Whether `one` held `other`'s seat after them (the history lists holders oldest
+        first: two may share a `from_turn` when a seat changed hands twice in a turn)."""
+        first, second = self.by_player.get(one), self.by_player.get(other)
+        return bool(first and second and first.seat == second.seat
+                    and self.holders.index(first) > self.holders.index(second))
+
     def seat_of(self, player: str) -> int | None:
         found = self.by_player.get(player)
         return found.seat if found else None

@@ -289,7 +289,7 @@ def _acks(replayed: Any, mailed: Mailed) -> tuple[Difference | None, int, list[s
         if final.receipt == played["receipt"]:
             proved += 1
             continue
-        if final.player != played["player"] and _later(seats, played["player"], final.player):
+        if final.player != played["player"] and seats.later(played["player"], final.player):
             notes.append(f"{final.player}'s last order for turn {turn} ({final.said()}) gave way to one "
                          f"{played['player']} sent on taking over the seat; {played['player']}'s mail would show it")
             continue
@@ -306,12 +306,6 @@ def _holder(seats: Any, writer: str, turn: int) -> str | None:
         return None
     holder = seats.at(turn)[seat]
     return holder if seats.wrote_for(writer, holder, turn) else None
-
-
-def _later(seats: Any, one: str, other: str) -> bool:
-    """Whether `one` took the seat after `other` held it."""
-    first, second = seats.by_player.get(one), seats.by_player.get(other)
-    return bool(first and second and first.seat == second.seat and first.from_turn > second.from_turn)
 
 
 def _n(number: int, one: str, many: str | None = None) -> str:
