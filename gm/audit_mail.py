@@ -248,8 +248,8 @@ def check_mail(replayed: Any, mailed: Mailed) -> Difference | MailChecked:
     if not (mailed.games or mailed.records or mailed.acks):
         notes.append(f"the mail given ({_n(mailed.messages, 'message')}) holds none of gm's X-GM- headers")
     if mailed.unreadable:
-        notes.append(f"{_n(len(mailed.unreadable), 'X-GM- header')} could not be read (first in "
-                     f"{mailed.unreadable[0]}) and were skipped")
+        notes.append(f"{_n(len(mailed.unreadable), 'X-GM- header')} in a form gm does not write "
+                     f"{'was' if len(mailed.unreadable) == 1 else 'were'} skipped (the first in {mailed.unreadable[0]})")
     return MailChecked(tuple(lines), tuple(notes), bool(mailed.games))
 
 
@@ -259,13 +259,14 @@ def _acks(replayed: Any, mailed: Mailed) -> tuple[Difference | None, int, list[s
     and what could not be."""
     seats, last = replayed.seats, replayed.last_turn
     groups: dict[tuple[int, str], list[Ack]] = {}
+    unplayed: dict[tuple[str, int], Ack] = {}  # acknowledged for a turn after the last one played
     notes: list[str] = []
     for ack in mailed.acks:
         entry = replayed.entries.get(ack.turn)
         if entry is None:
             if last is not None and ack.turn > last:
-                notes.append(f"{ack.player}'s order for turn {ack.turn} ({ack.said()}) was never played: "
-                             f"the campaign ended after turn {last}")
+                unplayed[ack.player, ack.turn] = max(ack, unplayed.get((ack.player, ack.turn), ack),
+                                                     key=lambda a: a.order)
                 continue
             return Difference(ack.turn, "an order acknowledged for a turn the record does not hold", None,
                               ack.player, ack.said(), "no such turn", labels=MAILED), 0, notes
@@ -274,6 +275,8 @@ def _acks(replayed: Any, mailed: Mailed) -> tuple[Difference | None, int, list[s
             return Difference(ack.turn, "an order acknowledged to a player who held no seat in that turn", None,
                               ack.player, ack.said(), entry["players"], labels=MAILED), 0, notes
         groups.setdefault((ack.turn, holder), []).append(ack)
+    notes += [f"{player}'s order for turn {turn} ({ack.said()}) was never played: the campaign ended after "
+              f"turn {last}" for (player, turn), ack in sorted(unplayed.items())]
     proved = 0
     for (turn, holder), acks in sorted(groups.items()):
         entry = replayed.entries[turn]
