@@ -66,6 +66,22 @@ class Pending:
 
 _LAST = datetime.max.replace(tzinfo=UTC)  # a message with no time at all goes last
 
+# Sources looked up in the messages table per query (SQLite allows 32,766 parameters).
+LOOKUP = 500
+
+
+def _recorded(campaign: Campaign, sources: list[str]) -> set[str]:
+    """Which of `sources` the messages table holds already. Asked for the mailbox's own
+    messages, a chunk at a time: the table holds a whole season's mail, and reading every
+    source it holds made each ingest's memory grow with the season."""
+    found: set[str] = set()
+    for start in range(0, len(sources), LOOKUP):
+        chunk = sources[start : start + LOOKUP]
+        marks = ", ".join("?" * len(chunk))
+        found.update(row["source"] for row in campaign.store.rows(
+            f"select source from messages where source in ({marks})", chunk))
+    return found
+
 
 # Messages whose passwords are checked together (Desk.check_passwords_ahead) before they
 # are handled one by one: enough to keep every core busy.
@@ -207,7 +223,6 @@ def ingest_maildir(campaign: Campaign, folder: Path, progress: Progress = QUIET,
     directory) is skipped with a line for the GM, never opened in a way that could block."""
     if not folder.is_dir():
         raise GmError(f"no Maildir at {folder}")
-    known = {row["source"] for row in campaign.store.rows("select source from messages where source like 'maildir:%'")}
     report = IngestReport()
     limit = _limit(campaign)
     found: list[Pending] = []
@@ -222,6 +237,7 @@ def ingest_maildir(campaign: Campaign, folder: Path, progress: Progress = QUIET,
         if not stat.S_ISDIR(mode):
             report.errors.append(f"{directory}: skipped, {_kind(mode)}")
             continue
+        known = _recorded(campaign, [f"maildir:{name.split(':', 1)[0]}" for name in names])
         for name in names:
             source = f"maildir:{name.split(':', 1)[0]}"
             path = directory / name
@@ -318,10 +334,7 @@ def ingest_imap(campaign: Campaign, progress: Progress = QUIET) -> IngestReport:
     with ImapInbox(settings, login, limit=_limit(campaign)) as inbox:
         prefix = f"imap:{inbox.uidvalidity}:"
         uids = inbox.uids()
-        known = {
-            int(row["source"][len(prefix):])
-            for row in campaign.store.rows("select source from messages where source like ?", (prefix + "%",))
-        }
+        known = {int(source[len(prefix):]) for source in _recorded(campaign, [f"{prefix}{uid}" for uid in uids])}
         fresh = [uid for uid in uids if uid not in known]
         done = [uid for uid in uids if uid in known]
         progress.start(len(fresh))
