@@ -10,7 +10,9 @@ re-queued (untimed) before every run. In the same run, on the same bytes, it tim
 * naive: stdlib smtplib, a new connection (STARTTLS + AUTH) per message.
 
 Besides the wall time of each sender it reports the client's CPU (time.process_time of
-this process: the server runs in a process of its own), best of the runs.
+this process: the server runs in a process of its own), best of the runs, and, from one
+more untimed `gm send` under tracemalloc, the peak of what it allocated against the bytes
+it sent: gm send streams the outbox, so the first stays a few messages however many go.
 
     python benchmarks/gm_send.py [--messages 2000] [--runs 3] [--players 20]
                                  [--pad-to KB] [--connections N] [--no-naive]
@@ -29,6 +31,7 @@ import os
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 import yaml
@@ -183,6 +186,14 @@ def main() -> None:
         if not args.no_naive:
             naive = best[list(senders)[2]]
             print(f"naive / gm send = {naive / gm_time:.1f}x faster (aim >= 4x)")
+        requeue(campaign)
+        tracemalloc.start()
+        gm_send()
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        total = sum(len(m.data) for m in messages)
+        print(f"gm send's peak allocation (tracemalloc, one more run, untimed): {peak / 2**20:.1f} MB "
+              f"while sending {total / 2**20:.0f} MB ({peak / total:.1%})")
         campaign.close()
     finally:
         server.terminate()

@@ -4,16 +4,20 @@ Each report lists every player on every board, so a turn's mail grows with the s
 the players. For each size in `--players`, this starts a postal campaign on three boards
 of 100, 200 and 300 squares (boards/milton-bradley.yaml and two boards generated into the
 temp folder), with a cheap scrypt (the start is not what is measured) and the Maildir
-transport, then times `resolve(campaign, force=True)` of its first turn, in-process, with
-every player NMR: the rules, the views, and every report rendered, built and queued.
+transport, then times `resolve(campaign, force=True)` of its first turn with every player
+NMR: the rules, the views, and every report rendered, built and queued, in-process. A copy
+of the campaign is resolved first in a fresh interpreter of its own (multiprocessing,
+spawn) that opens it as `gm resolve` would, so its peak resident memory (VmHWM) is the
+resolve's, shown beside that of the same interpreter once the campaign's state is read.
 
     python benchmarks/scale.py [--players 50,500,2000]
 
 Quick run: `python benchmarks/scale.py --players 50,500`. It prints, per size: seconds,
 the growth exponent between consecutive sizes (log(t2/t1) / log(n2/n1)), the average and
-largest queued report (raw bytes), the bytes the resolve queued, and the size of the
-write-ahead log (gm.sqlite-wal) right after the resolve; then t(2000) / t(500) when both
-were run (goal: at most 4.8, i.e. no worse than about n**1.13).
+largest queued report (raw bytes), the bytes the resolve queued, the size of the
+write-ahead log (gm.sqlite-wal) right after the resolve, and the peak RSS with the state
+read and after the resolve; then t(2000) / t(500) when both were run (goal: at most 4.8,
+i.e. no worse than about n**1.13).
 
 Only the outbox table's columns kind, player, turn, raw and status (and SQLite's rowid)
 are read, so a change in what a report contains does not break this script.
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
 import shutil
 import sys
 import tempfile
@@ -37,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 import gm.campaign.campaign  # noqa: E402
 from gm import clock  # noqa: E402
 from gm.boards.board import load_board  # noqa: E402
-from gm.campaign.campaign import start  # noqa: E402
+from gm.campaign.campaign import Campaign, start  # noqa: E402
 from gm.campaign.turns import resolve  # noqa: E402
 from gm.mail.mailout import stored_mail  # noqa: E402
 
@@ -69,6 +74,26 @@ def boards(folder: Path) -> dict[str, str]:
             "C": str(tiled_board(folder, 300))}
 
 
+def peak_rss() -> int:
+    """This process's peak resident memory so far, in bytes (VmHWM)."""
+    with open("/proc/self/status") as status:
+        return int(next(line.split()[1] for line in status if line.startswith("VmHWM:"))) * 1024
+
+
+def resolve_apart(folder: str, answer) -> None:
+    """In a fresh interpreter: open the campaign, read its state, resolve its turn; send
+    back the peak RSS with the state read, and after the resolve."""
+    campaign = Campaign.open(folder)
+    try:
+        campaign.state()
+        state_read = peak_rss()
+        with clock.frozen(clock.parse_time(RESOLVE_AT)):
+            resolve(campaign, force=True)
+        answer.send((state_read, peak_rss()))
+    finally:
+        campaign.close()
+
+
 def one_size(work: Path, players: int, board_files: dict[str, str]) -> dict[str, float]:
     folder = work / f"campaign-{players}"
     folder.mkdir()
@@ -84,6 +109,18 @@ def one_size(work: Path, players: int, board_files: dict[str, str]) -> dict[str,
     with clock.frozen(clock.parse_time(START_AT)):
         campaign, _ = start(folder)
     try:
+        # the memory figures: a copy of the campaign resolved in a fresh interpreter, as
+        # `gm resolve` would (the timing below stays in-process, warm, as it always was)
+        campaign.store.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        copy = shutil.copytree(folder, work / f"memory-{players}")
+        spawn = multiprocessing.get_context("spawn")
+        receive, answer = spawn.Pipe(duplex=False)
+        child = spawn.Process(target=resolve_apart, args=(str(copy), answer))
+        child.start()
+        state_read, peak = receive.recv()
+        child.join()
+        shutil.rmtree(copy, ignore_errors=True)
+
         before = campaign.store.one("select coalesce(max(rowid), 0) as last from outbox")["last"]
         with clock.frozen(clock.parse_time(RESOLVE_AT)):
             began = time.perf_counter()
@@ -109,7 +146,8 @@ def one_size(work: Path, players: int, board_files: dict[str, str]) -> dict[str,
         print(f"warning: {players} players but {reports['n']} player reports queued", file=sys.stderr)
     return {"players": players, "seconds": seconds, "reports": reports["n"],
             "avg": reports["avg"] or 0, "max": reports["max"] or 0,
-            "queued": queued["n"], "bytes": queued["bytes"], "stored": stored, "wal": wal_bytes}
+            "queued": queued["n"], "bytes": queued["bytes"], "stored": stored, "wal": wal_bytes,
+            "state_rss": state_read, "peak_rss": peak}
 
 
 def main() -> None:
@@ -139,8 +177,9 @@ def main() -> None:
     print(f"\nresolve of turn 1, every player NMR, three boards of 100, 200 and 300 squares "
           f"(Python {sys.version.split()[0]})\n")
     print("| players | resolve (s) | exponent vs previous | reports | avg report | max report "
-          "| queued by resolve (as sent) | stored in the outbox | gm.sqlite-wal after |")
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+          "| queued by resolve (as sent) | stored in the outbox | gm.sqlite-wal after "
+          "| peak RSS, state read | peak RSS, resolve |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     previous = None
     for row in rows:
         exponent = "—"
@@ -149,7 +188,8 @@ def main() -> None:
         print(f"| {row['players']} | {row['seconds']:.2f} | {exponent} | {row['reports']} "
               f"| {row['avg'] / 1024:.1f} KB | {row['max'] / 1024:.1f} KB "
               f"| {row['queued']} mails, {row['bytes'] / 2**20:.1f} MB | {row['stored'] / 2**20:.1f} MB "
-              f"| {row['wal'] / 2**20:.1f} MB |")
+              f"| {row['wal'] / 2**20:.1f} MB | {row['state_rss'] / 2**20:.0f} MB "
+              f"| {row['peak_rss'] / 2**20:.0f} MB |")
         previous = row
     by_size = {row["players"]: row["seconds"] for row in rows}
     if 500 in by_size and 2000 in by_size:
