@@ -58,7 +58,7 @@ def test_5_a_new_holder_s_own_order_supersedes_her_predecessor_s_acknowledgement
     assert "1 applied" in game.order("erin", "NUMBER 5", now=ERIN_WRITES, password=erins_password(game))
     play_out(game)
     record = load_record(str(game.folder / "archive"))
-    assert record["turns"][0]["receipts"]["erin"] | {"receipt": ""} == {"player": "erin", "count": 2, "receipt": ""}
+    assert record["turns"][0]["receipts"]["erin"] | {"receipt": ""} == {"player": "erin", "count": 1, "receipt": ""}
     bobs = game.folder.parent / "bob.eml"  # bob's mail alone: his acknowledgement gave way to erin's order
     bobs.write_bytes(bytes(next(m for m in game.outbox(kind="ack", to="bob@example.org"))))
     result = gm_audit(game.folder / "archive", "--mail", bobs)

@@ -112,12 +112,22 @@ def _receipts(campaign: Campaign, turn_row: dict[str, Any]) -> dict[str, Any] | 
     entries: dict[str, Any] = {}
     for player, receipt in played.items():
         source = last.get(player)
+        writer = (source and source["writer"]) or player
         entries[player] = None if receipt is None else {
-            "player": (source and source["writer"]) or player,
-            "count": source["receipt"] if source else None,
+            "player": writer,
+            "count": _their_count(rows, writer, source),
             "receipt": receipt,
         }
     return entries
+
+
+def _their_count(rows: list[dict[str, Any]], writer: str, source: dict[str, Any] | None) -> int | None:
+    """RULES.md 5's `k` of the message an order played was acknowledged for: among the
+    seat's rows (renamed to its holder now), those `writer` wrote, up to that message."""
+    if source is None:
+        return None
+    return sum(1 for r in rows if r["player"] == source["player"] and r["writer"] == writer
+               and r["receipt"] <= source["receipt"])
 
 
 def end_entry(campaign: Campaign) -> dict[str, Any] | None:

@@ -28,7 +28,9 @@ from ..mail.words import problem_texts
 from ..rules.grammar import ruleset_keywords
 from ..rules.problem import Problem, problem
 from .campaign import Campaign, check_password, deadline_text, hash_password, issue_password
-from .proof import order_receipt
+from .proof import order_receipt, written_count
+from .signup import CODE_KIND, HOLDS
+from .signup import basics as signup_basics
 from .store import body_digest, dumps, insert
 
 # RULES.md 3 "a day", for the refusal caps and RESET: the 24 hours before the message is
@@ -38,8 +40,9 @@ DAY = timedelta(hours=24)
 CAP_STRANGER = 5
 CAP_ANY = 20
 # The replies anyone can make gm send by forging a sender: they count towards the caps, and
-# a message answering one of them is an auto-responder's loop, never answered.
-UNASKED = ("refusal", "help")
+# a message answering one of them is an auto-responder's loop, never answered (a sign-up's
+# confirmation code too, RULES.md 3.1: anyone can send a JOIN in another's name).
+UNASKED = ("refusal", "help", CODE_KIND)
 # The outbox kind of a RESET's new-password mail. Like a welcome it carries a password in
 # clear, and `gm send` drops its body once sent (delivery.SECRET_KINDS).
 RESET_KIND = "reset"
@@ -88,15 +91,27 @@ class Desk:
     """Handles order mail for one opened campaign."""
 
     def __init__(self, campaign: Campaign):
+        from .signup_desk import SignupDesk
+
         self.campaign = campaign
         self.config = campaign.config
-        # mail changes orders, never the state or the deadline: read them once per batch
-        self.state = campaign.state()
-        self.deadline = campaign.deadline()
+        # mail changes orders, never the state or the deadline: read them once per batch.
+        # Before gm start there are neither, and the mail is sign-up mail (RULES.md 3.1).
+        self.started = campaign.started()
+        self.state = campaign.state() if self.started else None
+        self.deadline = campaign.deadline() if self.started else None
+        self.signups = SignupDesk(self)
+        self._signup_store = "signups" in campaign.store.db.table_names()
         self._keywords: frozenset[str] | None = None
         self._read_ahead: dict[int, tuple[bytes, InboundMail]] = {}
         # RULES.md 5's receipts, for a campaign started with a game commitment
-        self._proof = bool((campaign.store.one("select game_commitment from campaign") or {}).get("game_commitment"))
+        self._proof = self.started and bool(
+            (campaign.store.one("select game_commitment from campaign") or {}).get("game_commitment"))
+
+    @property
+    def turn(self) -> int | None:
+        """The turn mail is recorded under: the one taking orders (None before the start)."""
+        return self.state.turn if self.state is not None else None
 
     # -- the whole of one message ------------------------------------------------------
 
@@ -172,7 +187,7 @@ class Desk:
                 "raw": raw,
                 "body_sha256": digest,
                 "outcome": "pending",
-                "turn": self.state.turn,
+                "turn": self.turn,
             })
             if duplicate:
                 # RULES.md 3: the same message is never applied twice; its first copy was answered
@@ -201,7 +216,7 @@ class Desk:
                     "subject": "",
                     "raw": raw,
                     "outcome": "error",
-                    "turn": self.state.turn,
+                    "turn": self.turn,
                     "detail": f"{type(error).__name__}: {error}"[:2000],
                 }
             )
@@ -219,18 +234,30 @@ class Desk:
         if answered and (mail.hostile or mail.oversize):
             return _kept_reply(answered)
         reply_to = mail.sender
+        unread = (self._hostile(mail.hostile) if mail.hostile else
+                  problem("too_long", characters=self.config.max_order_text) if mail.oversize else None)
+        if unread is not None and not self.started:
+            # before the start every mail is sign-up mail: refused in its words
+            outcome = self.signups.refuse(db, mail, now, [unread])
+            if mail.hostile and outcome.outcome == "refused":
+                outcome.outcome = "hostile"
+            return outcome
         if mail.hostile:
-            return self._reply(db, mail, now, to=reply_to, template="refusal", outcome="hostile",
-                               context={"problems": self._words([self._hostile(mail.hostile)]),
-                                        "authenticated": False, "ignored": [],
-                                        **self._refusal_facts([], self.state)})
+            return self.reply(db, mail, now, to=reply_to, template="refusal", outcome="hostile",
+                              context={"problems": self.words([unread]), "authenticated": False, "ignored": [],
+                                       **self._refusal_facts([], self.state)})
         if mail.oversize:
-            return self._reply(
+            return self.reply(
                 db, mail, now, to=reply_to, template="refusal", outcome="refused",
-                context={"problems": self._words([problem("too_long", characters=self.config.max_order_text)]),
-                         "authenticated": False, "ignored": [], **self._refusal_facts([], self.state)},
+                context={"problems": self.words([unread]), "authenticated": False, "ignored": [],
+                         **self._refusal_facts([], self.state)},
             )
+        request = self.signups.wants(mail)
+        if request is not None:
+            return self.signups.handle(db, mail, request, message_row, received, now, answered)
         parsed = self._orders(mail)
+        if not self.started:
+            return self._before_start(db, mail, parsed, now, answered)
         if parsed.reset and not parsed.problems and not answered:
             return self._reset(db, parsed, mail, now)
         player = self._authenticate(db, parsed, mail)
@@ -242,11 +269,11 @@ class Desk:
 
         if player is None:
             if parsed.help and not has_orders and not parsed.player and not parsed.password:
-                return self._reply(db, mail, now, to=reply_to, template="help", outcome="help",
+                return self.reply(db, mail, now, to=reply_to, template="help", outcome="help",
                                    context={"order": None, "ignored": ignored})
             problems = [*syntax, problem("unknown_sender")]
-            return self._reply(db, mail, now, to=reply_to, template="refusal", outcome="refused",
-                               context={"problems": self._words(problems), "authenticated": False,
+            return self.reply(db, mail, now, to=reply_to, template="refusal", outcome="refused",
+                               context={"problems": self.words(problems), "authenticated": False,
                                         "ignored": ignored, **self._refusal_facts(problems, self.state)})
 
         state = self.state
@@ -254,7 +281,7 @@ class Desk:
         zone = player.timezone or self.config.timezone
         who = {"id": player.id, "name": player.name}
         if parsed.help and not has_orders and not syntax:
-            return self._reply(db, mail, now, to=email, template="help", outcome="help", player=player.id, zone=zone,
+            return self.reply(db, mail, now, to=email, template="help", outcome="help", player=player.id, zone=zone,
                                context={"order": order_view(self.campaign, player.id, self.state), "ignored": ignored,
                                         "player": who})
         problems = syntax + self._game_problems(parsed, state, received, zone)
@@ -273,15 +300,18 @@ class Desk:
             grammar = self.campaign.ruleset.grammar(self.campaign.setup.options)
             problems.append(problem("no_order", commands=list(grammar.keywords)))
         if problems:
-            return self._reply(db, mail, now, to=email, template="refusal", outcome="refused", player=player.id,
-                               zone=zone, context={"problems": self._words(problems), "authenticated": True,
+            return self.reply(db, mail, now, to=email, template="refusal", outcome="refused", player=player.id,
+                               zone=zone, context={"problems": self.words(problems), "authenticated": True,
                                                    "ignored": ignored, "player": who,
                                                    "order": order_view(self.campaign, player.id, self.state),
                                                    **self._refusal_facts(problems, state)})
         standing = self.campaign.ruleset.order_to_json(new_order)
         # RULES.md 5: the receipt of the whole standing order after this message, which the
         # player keeps and an audit holds against the order the record says was played
-        receipt_hash = (order_receipt(self.campaign.setup.seed, state.turn, player.id, receipt + 1, standing)
+        # k counts this player's own accepted messages for the turn (RULES.md 5): a seat's new
+        # holder inherits her predecessor's rows with the order, not his count
+        written = written_count(self.campaign.store, state.turn, player.id) + 1
+        receipt_hash = (order_receipt(self.campaign.setup.seed, state.turn, player.id, written, standing)
                         if self._proof else None)
         insert(db, "orders", {
             "turn": state.turn,
@@ -293,15 +323,28 @@ class Desk:
         })
         view = order_view(self.campaign, player.id, self.state)
         complete = self.campaign.ruleset.order_complete(self.campaign.setup, state, player.id, new_order)
-        return self._reply(db, mail, now, to=email, template="ack", outcome="applied", player=player.id, zone=zone,
+        return self.reply(db, mail, now, to=email, template="ack", outcome="applied", player=player.id, zone=zone,
                            context={"order": view, "replaces": receipt or None, "ignored": ignored,
                                     "player": who, "help": parsed.help, "complete": complete,
                                     "receipt_hash": receipt_hash},
                            # count: acknowledgements sent by one ingest share their Date, so gm
                            # audit --mail orders them by it to find the player's last
-                           proof=[("X-GM-Receipt", f"turn={state.turn}; player={player.id}; count={receipt + 1}; "
+                           proof=[("X-GM-Receipt", f"turn={state.turn}; player={player.id}; count={written}; "
                                                    f"receipt={receipt_hash}")]
                            if receipt_hash else ())
+
+    def _before_start(self, db: Any, mail: InboundMail, parsed: OrderText, now: datetime,
+                      answered: str | None) -> Outcome:
+        """Mail that is no sign-up before the start (RULES.md 3.1): HELP says how to join;
+        an order is refused, there being no game yet; a RESET finds nobody to mail."""
+        if answered:
+            return _kept_reply(answered)  # nothing before the start authenticates
+        if parsed.reset and not parsed.problems:
+            return Outcome("reset", detail=f"RESET from {mail.sender} before the start: nothing sent")
+        if parsed.help and not parsed.commands and not parsed.player and not parsed.password:
+            return self.signups.help(db, mail, now)
+        found = [*(p.why for p in parsed.problems), problem("not_started", campaign=self.config.id)]
+        return self.signups.refuse(db, mail, now, found)
 
     def _order_checks(self, state: Any, player: str, standing: Any, parsed: OrderText) -> tuple[Any, list[Problem]]:
         """Every problem the ruleset finds with the message's commands (merge, each on its
@@ -420,12 +463,15 @@ class Desk:
             now=now,
             auto_reply=True,
         )
-        queue(db, message, kind=RESET_KIND, now=now, player=player.id, turn=self.state.turn)
+        queue(db, message, kind=RESET_KIND, now=now, player=player.id, turn=self.turn)
         return Outcome("reset", player=player.id, detail=f"{asked}: a new password mailed to {player.email}")
 
     def _capped(self, db: Any, to: str, now: datetime) -> str | None:
-        """Why no more refusals may go to `to` today (RULES.md 3), or None."""
-        registered = any(p.email == to for p in self.config.players)
+        """Why no more refusals may go to `to` today (RULES.md 3), or None. An address that
+        holds a place by sign-up (RULES.md 3.1) counts as a player's."""
+        registered = any(p.email == to for p in self.config.players) or (self._signup_store and db.execute(
+            f"select 1 from signups where email = ? and status in ({', '.join('?' * len(HOLDS))}) limit 1",
+            [to, *HOLDS]).fetchone() is not None)
         cap = CAP_ANY if registered else CAP_STRANGER
         sent = db.execute(
             f"select count(*) from outbox where recipient = ? and queued_at > ? and kind in ({', '.join('?' * len(UNASKED))})",
@@ -455,28 +501,32 @@ class Desk:
         """What a refusal's closing words depend on: the codes of its problems (a late,
         paused or dropped order cannot be fixed by sending it again, RULES.md 3) and the
         turn that would take orders."""
-        return {"codes": [p.code for p in problems], "turn": state.turn, "over": state.over}
+        return {"codes": [p.code for p in problems], "turn": state.turn if state else None,
+                "over": bool(state and state.over)}
 
-    def _words(self, problems: list[Problem]) -> list[str]:
+    def words(self, problems: list[Problem]) -> list[str]:
         """The problems worded, in the order of the message's lines: what is about the
         message as a whole (late, paused, not a player) first (RULES.md 3, line by line)."""
         ordered = sorted(problems, key=lambda p: (p.line is not None, p.line or 0))
         return problem_texts(self.campaign.ruleset.name, ordered)
 
-    def _reply(self, db: Any, mail: InboundMail, now: datetime, *, to: str, template: str,
-               outcome: str, context: dict[str, Any], player: str | None = None,
-               zone: str | None = None, proof: Sequence[tuple[str, str]] = ()) -> Outcome:
-        """Queue the one reply. `zone` is the time zone its deadline is shown in: the
-        authenticated player's own, else the campaign's (a stranger's)."""
+    def reply(self, db: Any, mail: InboundMail, now: datetime, *, to: str, template: str,
+              outcome: str, context: dict[str, Any], player: str | None = None,
+              zone: str | None = None, proof: Sequence[tuple[str, str]] = (), kind: str | None = None) -> Outcome:
+        """Queue the one reply, of outbox `kind` (the template's name unless said). `zone`
+        is the time zone its deadline is shown in: the authenticated player's own, else
+        the campaign's (a stranger's)."""
         problems = context.get("problems", [])
-        if template in UNASKED:
+        kind = kind or template
+        if kind in UNASKED:
             capped = self._capped(db, to, now)
             if capped:
                 said = "; ".join(problems) if problems else f"the {template} text"
                 return Outcome("capped", player=player, detail=f"{capped}; it would have said: {said}"[:2000],
                                problems=list(problems))
         config = self.config
-        base = self.campaign.mail_basics() | {
+        basics = self.campaign.mail_basics() if self.started else signup_basics(self.campaign)
+        base = basics | {
             "deadline": deadline_text(self.deadline, zone or config.timezone),
             "subject": mail.subject,
             "player": None,
@@ -493,7 +543,7 @@ class Desk:
             auto_reply=True,
             headers=proof,
         )
-        outbox_id = queue(db, message, kind=template, now=now, player=player, turn=self.state.turn)
+        outbox_id = queue(db, message, kind=kind, now=now, player=player, turn=self.turn)
         return Outcome(outcome, player=player, detail="; ".join(problems)[:2000], reply=outbox_id,
                        problems=list(problems))
 

@@ -12,7 +12,7 @@ from typing import Any
 from ..commitment import canonical_json, game_commitment, game_text, receipt, record_hash
 from ..rules.base import Ruleset
 
-__all__ = ["chain_link", "new_game", "order_receipt", "receipts_played", "ruleset_version"]
+__all__ = ["chain_link", "new_game", "order_receipt", "receipts_played", "ruleset_version", "written_count"]
 
 
 def ruleset_version(ruleset: Ruleset) -> str:
@@ -42,6 +42,15 @@ def order_receipt(seed: int, turn: int, player: str, count: int, order_json: dic
     """The receipt an acknowledgement carries: the standing order after the player's
     `count`th accepted message for `turn`."""
     return receipt(seed, turn, player, count, order_json)
+
+
+def written_count(store: Any, turn: int, player: str) -> int:
+    """How many of `player`'s own accepted messages for `turn` are stored: the `k` of
+    RULES.md 5's receipts, less one. The order rows of a seat name its holder now (a new
+    holder inherits her predecessor's); the message rows name who wrote them."""
+    return store.one(
+        "select count(*) as n from orders o join messages m on m.id = o.message "
+        "where o.turn = ? and o.player = ? and m.player = ?", (turn, player, player))["n"]
 
 
 def receipts_played(store: Any, turn: int, players: Any, ordered: Any) -> dict[str, str | None]:
