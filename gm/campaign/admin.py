@@ -357,6 +357,8 @@ def welcome_observers(campaign: Campaign, db: Any, now: datetime) -> list[str]:
     (CONTRACT "Fixed at start"), so this runs at gm start and again at each command that
     mails them or sends mail; the outbox row of each welcome is the record that its address
     was welcomed, once. Returns the addresses welcomed now."""
+    if not campaign.started():
+        return []  # a sign-up's gm send (RULES.md 3.1): there is no game to tell of yet
     # one welcome per address, however often campaign.yaml lists it; looked up by recipient
     # (an index), as this runs at every gm send of a campaign whose outbox only grows
     listed = {o.email: o for o in campaign.config.observers}

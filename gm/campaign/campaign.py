@@ -22,6 +22,7 @@ from ..rules.chance import SeededChance
 from .config import CampaignConfig, PlayerConfig, load_config
 from .fixed import Fixed, differences, played_config
 from .proof import new_game
+from .signup import seat_at_start
 from .store import DB_NAME, Store, dumps
 
 # scrypt cost: 2**13 takes ~30 ms here, so starting 500 players costs ~15 s once; issued
@@ -83,17 +84,26 @@ class Campaign:
     @classmethod
     def open(cls, folder: str | Path, *, must_exist: bool = True) -> Campaign:
         """Open the campaign in `folder`. Once started it is played from what `gm start`
-        fixed; campaign.yaml and the board files must still agree with that copy."""
+        fixed; campaign.yaml and the board files must still agree with that copy. A
+        campaign taking sign-ups by mail (RULES.md 3.1) has its store, and its Maildirs,
+        before the start: made by the first command that opens it."""
+        from .signup import joined_players
+
         folder = Path(folder)
-        config = load_config(folder)
         db_path = folder / DB_NAME
-        if must_exist and not db_path.exists():
-            raise GmError(f"campaign {config.id} has not started yet (run: gm -C {folder} start)")
+        if not db_path.exists():
+            config = load_config(folder)
+            if must_exist and config.signup is None:
+                raise GmError(f"campaign {config.id} has not started yet (run: gm -C {folder} start)")
+            if config.signup is not None:
+                make_mailboxes(folder)
         store = Store(db_path)
-        campaign = cls(folder, config, store)
         try:
             store.migrate()
-            if campaign.started():
+            # players who joined by mail are the stored game's, not campaign.yaml's
+            started = _started(store)
+            campaign = cls(folder, load_config(folder, joined=joined_players(store) if started else None), store)
+            if started:
                 campaign.config = campaign._played_config()
         except BaseException:
             store.close()
@@ -101,7 +111,7 @@ class Campaign:
         return campaign
 
     def started(self) -> bool:
-        return "campaign" in self.store.db.table_names() and self.store.one("select id from campaign") is not None
+        return _started(self.store)
 
     def _played_config(self) -> CampaignConfig:
         fixed = self._fixed()
@@ -306,6 +316,17 @@ class Campaign:
         return result
 
 
+def _started(store: Store) -> bool:
+    return "campaign" in store.db.table_names() and store.one("select id from campaign") is not None
+
+
+def make_mailboxes(folder: Path) -> None:
+    """The Maildirs of CONTRACT.md's maildir transport: mail/inbox and mail/outbox."""
+    for sub in ("tmp", "new", "cur"):
+        for box in ("inbox", "outbox"):
+            os.makedirs(folder / "mail" / box / sub, exist_ok=True)
+
+
 # Whether a former holder's order was played after they left (Campaign.holders): the seat's
 # last order for the turn after `until_turn` came in a message of theirs, and that turn is
 # resolved. The order stays the seat's when it changes hands (admin.replace_player).
@@ -372,10 +393,16 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
     if (folder / DB_NAME).exists():
         existing = Store(folder / DB_NAME)
         try:
-            if "campaign" in existing.db.table_names() and existing.one("select id from campaign"):
+            # a sign-up store (RULES.md 3.1) has no campaign row: it is not a started campaign
+            if _started(existing):
                 raise GmError(f"campaign {config.id} has already started")
         finally:
             existing.close()
+    if config.signup is not None:
+        config = _with_signups(folder, config)
+    if not config.players:
+        raise GmError("no players: campaign.yaml lists none and nobody has joined by mail (gm signup lists "
+                      "the sign-ups)")
     # RULES.md 5: a seed nobody chose cannot be guessed from the published outcomes
     ruleset = config.ruleset
     if config.seed is not None and ruleset.weak_seed_refused and config.seed < STRONG_SEED:
@@ -391,9 +418,7 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
     now = clock.now()
     deadline = (clock.parse_local(config.first_deadline, config.timezone, now) if config.first_deadline
                 else next_deadline(config, now))
-    for sub in ("tmp", "new", "cur"):
-        for box in ("inbox", "outbox"):
-            os.makedirs(folder / "mail" / box / sub, exist_ok=True)
+    make_mailboxes(folder)
     campaign = Campaign.open(folder, must_exist=False)
     campaign.config = config
     ruleset = config.ruleset
@@ -469,15 +494,40 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
             queue(db, message, kind="welcome", now=now, player=player.id)
         # observers listed now are welcomed now; one added later, at the next command that mails
         welcome_observers(campaign, db, now)
+        # RULES.md 3.1: those who joined by mail are welcomed above; those still waiting are
+        # told the game started without them, and stay the GM's pool
+        pool = seat_at_start(campaign, db, now, [p.id for p in config.players[len(config.players) - config.joined:]]) \
+            if config.signup is not None else 0
         gm_message = compose(
             sender=config.mail.sender,
             to=config.mail.sender,
             template="gm_start",
-            context=context | {"issued": sorted(issued)},
+            context=context | {"issued": sorted(issued), "joined": config.joined, "pool": pool},
             now=now,
         )
         queue(db, gm_message, kind="gm-start", now=now)
     return campaign, sorted(issued)
+
+
+def _with_signups(folder: Path, config: CampaignConfig) -> CampaignConfig:
+    """campaign.yaml's players followed by those in by sign-up, in the order they confirmed
+    (RULES.md 3.1), checked as one list: the configuration gm start starts."""
+    from .signup import accepted, refresh
+
+    if not (folder / DB_NAME).exists():
+        return load_config(folder, joined=())
+    signups = Campaign.open(folder)
+    try:
+        refresh(signups)  # campaign.yaml as it is now: max_players, approve
+        joined = accepted(signups)
+    finally:
+        signups.close()
+    listed = {p.id.casefold() for p in config.players}
+    twice = [p.id for p in joined if p.id.casefold() in listed]
+    if twice:
+        raise GmError(f"{', '.join(twice)} joined by mail, and campaign.yaml lists the same id: "
+                      "change the id in campaign.yaml, or gm signup reject the sign-up")
+    return load_config(folder, joined=joined)
 
 
 def welcome_context(campaign: Campaign, deadline: datetime) -> dict[str, Any]:

@@ -4,8 +4,9 @@ line. Nothing here touches the database or the mail."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date, datetime, time
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -20,11 +21,13 @@ from ..yamlfile import LineDict, is_int, key_problems, read
 CONFIG_NAME = "campaign.yaml"
 TOP_KEYS = (
     "id", "title", "ruleset", "seed", "boards", "players", "options", "mail",
-    "timezone", "turn_days", "first_deadline", "observers", "archive_url",
+    "timezone", "turn_days", "first_deadline", "observers", "archive_url", "signup",
 )
 OBSERVER_KEYS = ("name", "email")
 PLAYER_KEYS = ("id", "name", "email", "password", "timezone")
 MAIL_KEYS = ("transport", "from", "imap", "smtp", "auth", "oauth2")
+SIGNUP_KEYS = ("open", "max_players", "closes", "approve")
+APPROVALS = ("auto", "gm")
 # options the campaign layer owns, beside the ruleset's own (RULES.md 3)
 CAMPAIGN_OPTIONS = {"max_order_text": 65536, "allow_other_senders": False, "max_message_bytes": 1024 * 1024}
 # Matched with fullmatch, never match: `$` also matches before a final newline, so
@@ -53,6 +56,22 @@ class Observer:
 
     name: str
     email: str
+
+
+@dataclass(frozen=True)
+class SignupConfig:
+    """RULES.md 3.1: players join by mail before gm start. `closes` is a moment (the
+    campaign's time zone when campaign.yaml names none); `max_players` counts every player
+    of the game, those campaign.yaml lists included (None: no limit but the ruleset's)."""
+
+    open: bool = True
+    max_players: int | None = None
+    closes: datetime | None = None
+    approve: str = "auto"  # or "gm": each confirmed request waits for gm signup accept
+
+    def taking(self, now: datetime) -> bool:
+        """Whether a JOIN now can still win a place (else it can only join the waiting list)."""
+        return self.open and (self.closes is None or now < self.closes)
 
 
 @dataclass(frozen=True)
@@ -90,6 +109,9 @@ class CampaignConfig:
     first_deadline: str | None = None
     observers: tuple[Observer, ...] = ()
     archive_url: str | None = None  # ends with "/": mails link the published archive
+    signup: SignupConfig | None = None  # RULES.md 3.1; None: players only from campaign.yaml
+    # how many of `players` (the last ones) joined by mail rather than campaign.yaml
+    joined: int = 0
 
     @property
     def ruleset(self) -> Ruleset:
@@ -130,18 +152,25 @@ def _valid_zone(name: Any) -> bool:
     return True
 
 
-def load_config(folder: Path) -> CampaignConfig:
-    """The campaign in `folder`; raises ConfigError listing every problem with its line."""
+def load_config(folder: Path, *, joined: Sequence[PlayerConfig] | None = None) -> CampaignConfig:
+    """The campaign in `folder`; raises ConfigError listing every problem with its line.
+
+    `joined` are the players who joined by mail (RULES.md 3.1; gm start's, or the stored
+    game's): they play after campaign.yaml's players (one campaign.yaml lists too is taken
+    from there) and the ruleset judges the whole list. None: the list is campaign.yaml's
+    alone, and while sign-up may still fill it only its players' ids and keys are judged,
+    not their number."""
     path = folder / CONFIG_NAME
     if not path.exists():
         raise ConfigError(str(path), ["no campaign here (gm campaign new DIR writes a starter file)"])
     data = read(path, ConfigError)
     if not isinstance(data, LineDict):
         raise ConfigError(str(path), ["campaign.yaml must be a mapping (see docs/campaign.md)"])
-    return _config_from_data(data, folder, str(path))
+    return _config_from_data(data, folder, str(path), joined)
 
 
-def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConfig:
+def _config_from_data(data: LineDict, folder: Path, source: str,
+                      joined: Sequence[PlayerConfig] | None = None) -> CampaignConfig:
     problems = key_problems(data, TOP_KEYS)
 
     def need(key: str, check, expected: str, default: Any = None, required: bool = True) -> Any:
@@ -204,9 +233,19 @@ def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConf
                 problems.extend(f"line {line}: board {board_id}: {p}" for p in error.problems)
         _unique_casefold(list(raw_boards), "board id", problems, raw_boards.line)
 
-    players = _players(data, problems, ruleset.player_keys)
-    problems += [f"line {data.line_of('players')}: {p}"
-                 for p in ruleset.player_problems(tuple((p.id, dict(p.extra)) for p in players))]
+    signup = _signup(data, problems, timezone, ruleset)
+    players = _players(data, problems, ruleset.player_keys, empty_allowed=signup is not None)
+    filling = signup is not None and joined is None
+    listed = {p.id.casefold() for p in players}
+    addresses = {p.email: p.id for p in players}
+    joined = tuple(p for p in joined or () if p.id.casefold() not in listed)
+    problems += [f"line {data.line_of('players')}: player {p.id} (joined by mail) has the address of "
+                 f"{addresses[p.email]}" for p in joined if p.email in addresses]
+    players += joined
+    pairs = tuple((p.id, dict(p.extra)) for p in players)
+    # still filling by mail: the ids and keys of the players listed, not their number
+    found = stand_in_problems(ruleset, pairs) if filling else ruleset.player_problems(pairs)
+    problems += [f"line {data.line_of('players')}: {p}" for p in found]
     if ruleset.one_board and len(boards) > 1:
         problems.append(f"line {data.line_of('boards')}: the {ruleset.name} ruleset plays exactly one board")
 
@@ -262,7 +301,73 @@ def _config_from_data(data: LineDict, folder: Path, source: str) -> CampaignConf
         first_deadline=str(first_deadline) if first_deadline is not None else None,
         observers=observers,
         archive_url=archive_url,
+        signup=signup,
+        joined=len(joined),
     )
+
+
+STAND_IN = "gm-stand-in-"
+
+
+def stand_in_problems(ruleset: Ruleset, players: Sequence[tuple[str, Any]]) -> list[str]:
+    """What the ruleset finds wrong with these players (Ruleset.player_problems) beyond
+    what it finds with as many players of whom nothing is wrong: the problems of their ids
+    and keys (advanced: a team; unleashed: a word of its order language), not of their
+    number, for a list still filling by mail (RULES.md 3.1)."""
+    stand_ins = [(f"{STAND_IN}{i}", {}) for i in range(len(players))]
+    common = set(ruleset.player_problems(stand_ins))
+    return [p for p in ruleset.player_problems(list(players)) if p not in common]
+
+
+def _signup(data: LineDict, problems: list[str], timezone: str, ruleset: Ruleset) -> SignupConfig | None:
+    """RULES.md 3.1's `signup:` block, every key checked on its line."""
+    raw = data.get("signup")
+    if raw is None:
+        return None
+    if not isinstance(raw, LineDict):
+        problems.append(f"line {data.line_of('signup')}: signup must be a mapping of {', '.join(SIGNUP_KEYS)}")
+        return None
+    problems += key_problems(raw, SIGNUP_KEYS, "signup")
+    is_open = raw.get("open", True)
+    if not isinstance(is_open, bool):
+        problems.append(f"line {raw.line_of('open')}: signup open must be true or false, not {is_open!r}")
+        is_open = True
+    most = raw.get("max_players")
+    if most is not None and (not is_int(most) or most < 1):
+        problems.append(f"line {raw.line_of('max_players')}: signup max_players must be a whole number of at "
+                        f"least 1, not {most!r}")
+        most = None
+    elif most is not None and ruleset.max_players is not None and most > ruleset.max_players:
+        problems.append(f"line {raw.line_of('max_players')}: signup max_players is {most}, but the "
+                        f"{ruleset.name} ruleset is played by at most {ruleset.max_players} players")
+    approve = raw.get("approve", "auto")
+    if approve not in APPROVALS:
+        problems.append(f"line {raw.line_of('approve')}: signup approve must be auto or gm, not {approve!r}")
+        approve = "auto"
+    closes = None
+    if raw.get("closes") is not None:
+        closes = _moment(raw["closes"], timezone)
+        if closes is None:
+            problems.append(f"line {raw.line_of('closes')}: signup closes must be a date and time such as "
+                            f"\"2027-03-14 18:00\", not {raw['closes']!r}")
+    return SignupConfig(open=is_open, max_players=most, closes=closes, approve=approve)
+
+
+def _moment(value: Any, zone: str) -> datetime | None:
+    """A date and time as campaign.yaml gives it (YAML may read it as a datetime or a
+    date), in the campaign's time zone unless it names its own; None when it is none."""
+    if isinstance(value, datetime):
+        moment = value
+    elif isinstance(value, date):
+        moment = datetime.combine(value, time())
+    elif isinstance(value, str):
+        try:
+            moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    else:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=ZoneInfo(zone))
 
 
 def _without(raw: LineDict) -> LineDict:
@@ -281,8 +386,11 @@ def _unique_casefold(ids: list[Any], what: str, problems: list[str], line: int) 
         seen[key] = value
 
 
-def _players(data: LineDict, problems: list[str], ruleset_keys: tuple[str, ...]) -> tuple[PlayerConfig, ...]:
+def _players(data: LineDict, problems: list[str], ruleset_keys: tuple[str, ...], *,
+             empty_allowed: bool = False) -> tuple[PlayerConfig, ...]:
     raw = data.get("players")
+    if empty_allowed and not raw:
+        return ()  # RULES.md 3.1: the players join by mail
     if not isinstance(raw, list) or not raw:
         problems.append(f"line {data.line_of('players')}: players must be a list of {{id, name, email}}")
         return ()

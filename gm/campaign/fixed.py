@@ -32,6 +32,9 @@ class Fixed:
     players: tuple[tuple[str, str], ...]
     boards: dict[str, str]
     player_keys: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)  # the ruleset's (team)
+    # how many of `players`, the last ones, joined by mail (RULES.md 3.1): campaign.yaml
+    # need not list them (config.load_config is given them, gm.campaign.signup.joined_players)
+    joined: int = 0
 
     @classmethod
     def of(cls, config: CampaignConfig, seed: int) -> Fixed:
@@ -43,10 +46,14 @@ class Fixed:
             players=tuple((p.id, p.email) for p in config.players),
             boards={b: board.canonical_text() for b, board in config.boards.items()},
             player_keys={p.id: dict(p.extra) for p in config.players if p.extra},
+            joined=config.joined,
         )
 
     def to_json(self) -> str:
-        return json.dumps(dataclasses.asdict(self), ensure_ascii=False)
+        data = dataclasses.asdict(self)
+        if not self.joined:
+            del data["joined"]  # the copy of a campaign without sign-ups, as it was before them
+        return json.dumps(data, ensure_ascii=False)
 
     @classmethod
     def from_json(cls, text: str) -> Fixed:

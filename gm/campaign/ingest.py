@@ -34,6 +34,7 @@ from ..mail.inbound import HEAD_SCAN, header_times
 from ..progress import QUIET, Progress
 from .campaign import Campaign
 from .desk import Desk
+from .signup import refresh
 
 
 @dataclass
@@ -95,6 +96,9 @@ def handle_all(campaign: Campaign, items: Iterable[Pending], report: IngestRepor
     others, one gone by then is skipped); messages already `in_memory` (a batched IMAP
     FETCH) have their passwords checked a chunk at a time, on every core, first.
     `recorded_now` is called with each message as soon as it is recorded."""
+    # sign-up (RULES.md 3.1): campaign.yaml's `signup:` as it is now (a place added, sign-up
+    # closed) settles who stands where before the new mail is read
+    refresh(campaign)
     desk = Desk(campaign)
     recorded: list[str] = []
     items = sorted(items, key=lambda item: item.received_at or _LAST)

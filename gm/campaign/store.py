@@ -8,6 +8,7 @@ import fcntl
 import hashlib
 import json
 import os
+import secrets
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -223,6 +224,26 @@ def _m010_gm_end(db: sqlite_utils.Database) -> None:
     db["campaign"].add_column("ended", str)
 
 
+def _m011_signup(db: sqlite_utils.Database) -> None:
+    # RULES.md 3.1, sign-up by mail before gm start (gm.campaign.signup). A request becomes
+    # a row only once confirmed from its address, in the order confirmed (`id`): `status`
+    # where it stands (in, waiting, awaiting the GM, rejected, left; at gm start: playing,
+    # or pool for those left waiting), `decision` the GM's under approve: gm, `told` the
+    # status last told to the person. A JOIN not yet confirmed is its message alone. The
+    # key signs confirmation codes (a code is no secret kept here: the key makes it); the
+    # log says when sign-up opened and closed, for the archive's feed.
+    db["signups"].create({
+        "id": int, "player": str, "name": str, "email": str, "timezone": str, "keys": str,
+        "asked_at": str, "confirmed_at": str, "changed_at": str, "status": str, "decision": str,
+        "told": str, "join_message": int, "confirm_message": int,
+    }, pk="id")
+    db["signups"].create_index(["email"])
+    db["signups"].create_index(["status"])
+    db["signup_key"].create({"key": str})
+    db["signup_key"].insert({"key": secrets.token_hex(32)})
+    db["signup_log"].create({"id": int, "at": str, "event": str}, pk="id")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("001_initial", _m001_initial),
     ("002_fixed_at_start", _m002_fixed_at_start),
@@ -234,6 +255,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("008_publish_memo", _m008_publish_memo),
     ("009_proof", _m009_proof),
     ("010_gm_end", _m010_gm_end),
+    ("011_signup", _m011_signup),
 ]
 
 

@@ -24,6 +24,7 @@ class TurnRun:
 
 
 PAUSED = "the campaign is paused: nothing is resolved until gm resume [WHEN]"
+NOT_STARTED = "the campaign has not started: sign-up by mail is answered; gm start when the players are in"
 
 
 def due(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> tuple[bool, str]:
@@ -79,7 +80,11 @@ def run_turn(
     and a pause is no failure). --force resolves nothing while paused either."""
     run = TurnRun()
     run.lines.append(ingest(campaign))
-    if campaign.paused():
+    if not campaign.started():
+        # RULES.md 3.1: before gm start, cron's gm turn answers the sign-ups and publishes
+        # the game's front page; there is nothing to resolve (and no failure in that)
+        run.lines.append(f"resolve: {NOT_STARTED}")
+    elif campaign.paused():
         run.paused = True
         run.lines.append(f"resolve: {PAUSED}" + (" (--force too)" if force else ""))
     else:

@@ -16,6 +16,7 @@ from .board import board
 from .campaign import COMMANDS, campaign_group
 from .demo import demo_cmd
 from .mail import COMMANDS as MAIL_COMMANDS
+from .signup import COMMANDS as SIGNUP_COMMANDS
 
 
 class GmGroup(click.Group):
@@ -53,7 +54,7 @@ def cli(ctx: click.Context, campaign_dir: str) -> None:
 
 cli.add_command(board)
 cli.add_command(campaign_group)
-for command in (*COMMANDS, *ADMIN_COMMANDS, *ARCHIVE_COMMANDS, *MAIL_COMMANDS, demo_cmd):
+for command in (*COMMANDS, *ADMIN_COMMANDS, *ARCHIVE_COMMANDS, *MAIL_COMMANDS, *SIGNUP_COMMANDS, demo_cmd):
     cli.add_command(command)
 
 

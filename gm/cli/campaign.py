@@ -134,7 +134,8 @@ def start_cmd(ctx: click.Context) -> None:
     config = campaign.config
     passwords = (f"{one_or_many(len(issued), 'a password', 'passwords')} issued to {count(len(issued), 'player')}"
                  if issued else "no password issued (campaign.yaml gives every player one)")
-    click.echo(f"started {data['campaign']}: {count(len(config.players), 'player')}, "
+    joined = f" ({config.joined} joined by mail)" if config.joined else ""
+    click.echo(f"started {data['campaign']}: {count(len(config.players), 'player')}{joined}, "
                f"{count(len(data['boards']), 'board')}, {passwords}")
     if config.seed < WEAK_SEED:
         click.echo(f"warning: the seed {config.seed} is below 2^64 and can be guessed from the published "
@@ -398,6 +399,10 @@ def status_cmd(ctx: click.Context) -> None:
     from ..campaign.turns import order_statuses
 
     with opened(ctx, lock=False) as campaign:
+        if not campaign.started():
+            for line in _signup_status(campaign):
+                click.echo(line)
+            return
         # CONTRACT.md's state keys are every ruleset's, so this summary fits them all
         config, data, notes = campaign.config, campaign.state_json(), campaign.state_notes()
         names = campaign.names()
@@ -428,19 +433,56 @@ def status_cmd(ctx: click.Context) -> None:
             where = " ".join(_piece_text(board["players"][player]) for board in data["boards"].values())
             place = f", place {facts['place']}" if facts["place"] else ""
             click.echo(f"  {names.get(player, player):<20} {where}{place}")
-        failing = campaign.store.rows("select id, email, failing from players where failing is not null")
-        broken = campaign.store.one("select count(*) as n from messages where outcome = 'error'")["n"]
-        kept = _kept_lines(campaign)
-        queued = campaign.store.one("select count(*) as n from outbox where status = 'queued'")["n"]
-        failed = campaign.store.one("select count(*) as n from outbox where status = 'failed'")["n"]
-    click.echo(f"outbox: {queued} queued, {failed} refused for good")
-    for row in failing:
-        click.echo(f"FAILING address {row['email']} ({row['id']}): {row['failing']}")
-    if broken:
-        click.echo(f"UNANSWERED: {count(broken, 'message')} gm could not handle "
-                   f"{one_or_many(broken, 'is', 'are')} kept in the database (messages with outcome 'error')")
-    for line in kept:
+        pool = _pool_line(campaign)
+        if pool:
+            click.echo(pool)
+        lines = _mail_summary(campaign)
+    for line in lines:
         click.echo(line)
+
+
+def _mail_summary(campaign: Campaign) -> list[str]:
+    """The end of gm status, started or not: the outbox, failing addresses, mail kept."""
+    failing = campaign.store.rows("select id, email, failing from players where failing is not null")
+    broken = campaign.store.one("select count(*) as n from messages where outcome = 'error'")["n"]
+    queued = campaign.store.one("select count(*) as n from outbox where status = 'queued'")["n"]
+    failed = campaign.store.one("select count(*) as n from outbox where status = 'failed'")["n"]
+    lines = [f"outbox: {queued} queued, {failed} refused for good"]
+    lines += [f"FAILING address {row['email']} ({row['id']}): {row['failing']}" for row in failing]
+    if broken:
+        lines.append(f"UNANSWERED: {count(broken, 'message')} gm could not handle "
+                     f"{one_or_many(broken, 'is', 'are')} kept in the database (messages with outcome 'error')")
+    return lines + _kept_lines(campaign)
+
+
+def _signup_status(campaign: Campaign) -> list[str]:
+    """gm status before the start (RULES.md 3.1): how sign-up stands, counted."""
+    from ..campaign import signup
+    from .signup import sign_up_state
+
+    config = campaign.config
+    found = signup.counts(campaign)
+    free = signup.places(config)
+    taken = found.get(signup.IN, 0)
+    places = f" of {free} places" if free is not None else ""
+    lines = [f"{config.title} ({config.id}), {config.ruleset_name}: {sign_up_state(campaign)}",
+             f"sign-ups: {taken} in{places}, {found.get(signup.WAITING, 0)} waiting, "
+             f"{found.get(signup.AWAITING, 0)} awaiting the GM, {found['unconfirmed']} unconfirmed, "
+             f"{found.get(signup.LEFT, 0)} left, {found.get(signup.REJECTED, 0)} rejected (gm signup lists them)",
+             f"gm start: {count(len(config.players) + taken, 'player')} ({len(config.players)} listed in "
+             f"campaign.yaml, {taken} joined by mail)"]
+    return lines + _mail_summary(campaign)
+
+
+def _pool_line(campaign: Campaign) -> str | None:
+    """After the start: those left waiting by sign-up, the GM's pool for gm player replace."""
+    if "signups" not in campaign.store.db.table_names():
+        return None
+    from ..campaign import signup
+
+    pool = signup.count_status(campaign.store, signup.POOL)
+    return (f"sign-up pool: {count(pool, 'person', 'people')} waiting for a seat (gm signup lists them; "
+            "gm player replace OLD ID seats one)") if pool else None
 
 
 def _kept_lines(campaign: Campaign) -> list[str]:

@@ -75,3 +75,34 @@ def render_feed(context: Mapping[str, Any], env: jinja2.Environment) -> bytes:
         fe.summary(text(words.end_summary, context, ended))
         fg.updated(_moment(ended.at))
     return fg.atom_str(pretty=True)
+
+
+def render_signup_feed(context: Mapping[str, Any], env: jinja2.Environment) -> bytes:
+    """feed.xml before the start (RULES.md 3.1): when sign-up opened, and closed, as its
+    entries; its words from templates/archive/_feed.txt like the turns' feed."""
+    words = env.get_template("archive/_feed.txt").module
+    base = context["archive_url"] or ""
+
+    def text(macro: Any, *args: Any) -> str:
+        return " ".join(Markup(macro(*args)).unescape().split())
+
+    fg = FeedGenerator()
+    fg.id(base + "feed.xml" if base else feed_id(context["campaign"], "signup"))
+    fg.title(text(words.feed_title, context))
+    fg.subtitle(text(words.signup_subtitle, context))
+    fg.link(href=base + "feed.xml", rel="self", type="application/atom+xml")
+    fg.link(href=base + "index.html", rel="alternate", type="text/html")
+    fg.generator("gm")
+    fg.language("en")
+    entries = context["entries"]
+    fg.updated(_moment(entries[-1]["at"] if entries else None))
+    for number, entry in enumerate(entries):
+        fe = fg.add_entry(order="prepend")
+        fe.id(f"{base}index.html#signup-{number}" if base else
+              feed_id(context["campaign"], "signup", str(number), entry["event"], entry["at"]))
+        fe.title(text(words.signup_entry_title, context, entry))
+        fe.link(href=base + "index.html", rel="alternate", type="text/html")
+        fe.updated(_moment(entry["at"]))
+        fe.published(_moment(entry["at"]))
+        fe.summary(text(words.signup_entry_summary, context, entry))
+    return fg.atom_str(pretty=True)

@@ -93,6 +93,10 @@ def render_page(page: Page) -> bytes:
         from .feed import render_feed
 
         return render_feed(page.made_context(), _environment(page.rulesets))
+    if page.kind == "signup-atom":
+        from .feed import render_signup_feed
+
+        return render_signup_feed(page.made_context(), _environment(page.rulesets))
     assert page.template is not None
     return _environment(page.rulesets).get_template(page.template).render(page.made_context()).encode("utf-8")
 
@@ -134,10 +138,17 @@ def write_site(pages: Iterable[Page], out: Path, memo: Memo | None = None) -> Wr
 
 
 def publish(campaign, out: Path | None = None) -> tuple[Path, WriteReport]:
-    """Build and write a campaign's archive (default: DIR/archive)."""
+    """Build and write a campaign's archive (default: DIR/archive); before the start, the
+    game's front page for those joining by mail (RULES.md 3.1)."""
     from .archive import build_site, load_archive
 
     out = out or campaign.folder / "archive"
+    if not campaign.started() and campaign.config.signup is not None:
+        from ..campaign.signup import refresh
+        from .signup import load_signup, signup_site
+
+        refresh(campaign)  # campaign.yaml as it is now: the page tells it
+        return out, write_site(signup_site(load_signup(campaign)), out)
     memo = Memo(campaign.store, out)
     data = load_archive(campaign, memo)
     pages = build_site(data)

@@ -177,6 +177,9 @@ class Ruleset(ABC):
     # the board of gm's boards/ that `gm campaign new` copies into the new campaign
     starter_board: ClassVar[str] = "milton-bradley.yaml"
     one_board: ClassVar[bool] = False  # exactly one board per campaign (RULES.md 4.1)
+    # the most players the ruleset is played by (None: no limit): sign-up by mail (RULES.md
+    # 3.1) gives no more places; player_problems still says so of a list too long
+    max_players: ClassVar[int | None] = None
     # RULES.md 5: the bits of the seed gm start draws when campaign.yaml gives none, and
     # whether a seed below 2^128 is refused (else below 2^64 it is taken with a warning)
     seed_bits: ClassVar[int] = 128

@@ -72,6 +72,7 @@ class Unleashed(Ruleset):
     commits_boards = False  # 6.12: nothing on the board is hidden, the seed decides the deal
     one_board = True
     seed_bits = 256
+    max_players = 6  # 6.1
     weak_seed_refused = True
     weak_seed_why = ("the deal and every hand could be recovered from the public board and rolls "
                      "(docs/rules/unleashed.md, Fairness)")

@@ -1,0 +1,584 @@
+"""Sign-up by mail before `gm start` (RULES.md 3.1): the sign-up language, who stands
+where, and what the GM and `gm start` do with it.
+
+A request is a mail: `JOIN <campaign>` with `NAME`, and optionally `TIMEZONE`, `ID` and
+the ruleset's player keys (`TEAM` in advanced), answered to its sender alone with a
+confirmation code; it counts once `CONFIRM <code>` comes back from that address. So a
+forged sender signs nobody up and costs the address one mail, counted by the order desk's
+refusal caps (a code is one of desk.UNASKED's kinds). Until it is confirmed a request is
+its message alone: the code is made from the message's row and the sender with the
+campaign's key, so nothing is kept for a JOIN nobody confirms. `LEAVE <campaign>` is
+confirmed the same way, so a forged LEAVE withdraws nobody.
+
+A confirmed request is a row of `signups`, in the order confirmed. Where each stands is a
+function of those rows and campaign.yaml's `signup:` (`settle`): with `approve: auto` the
+first places are in and the rest wait; with `approve: gm` each waits for `gm signup
+accept|reject`; a request confirmed while sign-up is closed waits and moves in only when
+the GM accepts it. Everyone is told where they stand once, and again when it changes
+(`told`). At `gm start` those in become players, after campaign.yaml's, and those still
+waiting are told and stay the GM's pool for `gm player replace`.
+
+The mail itself is handled by gm.campaign.signup_desk with the order desk's reading,
+limits, caps, loop and duplicate rules; every word a person reads is in templates/mail.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import json
+import re
+import unicodedata
+import zoneinfo
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from .. import clock
+from ..errors import GmError
+from ..mail.mailout import compose, queue
+from ..mail.orderlang import OrderText, parse_orders
+from ..rules.grammar import CommandProblem, CommandSpec, Grammar, ruleset_keywords
+from ..rules.problem import Problem, problem
+from .config import PlayerConfig, SignupConfig, stand_in_problems
+from .store import insert
+
+if TYPE_CHECKING:
+    from ..rules.base import Ruleset
+    from .campaign import Campaign
+
+# -- the language -------------------------------------------------------------------------
+
+JOIN, CONFIRM, LEAVE = "JOIN", "CONFIRM", "LEAVE"
+REQUESTS = (JOIN, CONFIRM, LEAVE)
+FORMS = {
+    JOIN: "JOIN <campaign>",
+    CONFIRM: "CONFIRM <code>",
+    LEAVE: "LEAVE <campaign>",
+    "NAME": "NAME <your full name>",
+    "TIMEZONE": "TIMEZONE <zone, such as Europe/London>",
+    "ID": "ID <id>",
+}
+JOIN_ONLY = ("NAME", "TIMEZONE", "ID")  # and the ruleset's player keys
+MAX_NAME = 100
+# an id a person asks for: lowercase ASCII letters, digits and '-' (RULES.md 3.1), short
+# enough for a report's table
+ID_ASKED = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
+MADE_ID_LENGTH = 24
+# A line opening with a request keyword: a mail holding one (and no PLAYER) is a sign-up
+# mail. Checked on the text before any parsing, so order mail pays one search for it.
+_REQUEST_LINE = re.compile(r"^[ \t*]*(?:JOIN|CONFIRM|LEAVE)\b", re.IGNORECASE | re.MULTILINE)
+
+# -- codes ----------------------------------------------------------------------------------
+
+# 8 of 32 symbols (no 0, O, 1 or I, which are read for each other): 40 bits, typed on a
+# phone in two groups of four
+CODE_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"
+CODE_LENGTH = 8
+
+# -- statuses -------------------------------------------------------------------------------
+
+IN, WAITING, AWAITING, REJECTED, LEFT = "in", "waiting", "awaiting", "rejected", "left"
+PLAYING, POOL = "playing", "pool"  # at gm start: seated, or left waiting (the GM's pool)
+LIVE = (IN, WAITING, AWAITING)  # before the start: a place held or hoped for
+HOLDS = (*LIVE, PLAYING, POOL)  # an address holding one of these holds its one place
+ACCEPTED, DECLINED, LATE = "accepted", "rejected", "late"  # decisions; LATE: confirmed while closed
+
+# outbox kinds: a code goes to whoever the sender says they are (desk.UNASKED counts it
+# towards the caps); a status notice to an address proved by its confirmation
+CODE_KIND = "signup-code"
+STATUS_KIND = "signup"
+
+
+def is_signup_mail(text: str) -> bool:
+    """Whether the text may hold a sign-up request: a line opening with JOIN, CONFIRM or
+    LEAVE (the parse decides; a PLAYER line makes it order mail all the same)."""
+    return _REQUEST_LINE.search(text) is not None
+
+
+def keyword_of(key: str) -> str:
+    """The command keyword of a ruleset's player key (`team` is TEAM): its letters."""
+    return "".join(c for c in key.upper() if "A" <= c <= "Z")
+
+
+@functools.cache
+def _zones() -> dict[str, str]:
+    return {name.casefold(): name for name in zoneinfo.available_timezones()}
+
+
+def _one(keyword: str, args: tuple[str, ...], rest: str) -> str:
+    if not args:
+        raise CommandProblem("signup_needs_value", keyword=keyword, form=FORMS.get(keyword, keyword))
+    if len(args) > 1:
+        raise CommandProblem("signup_one_value", keyword=keyword, form=FORMS.get(keyword, keyword), rest=rest)
+    return args[0]
+
+
+def _read_campaign(keyword: str):
+    def read(args: tuple[str, ...], rest: str, context: Any) -> tuple[None, str]:
+        return None, _one(keyword, args, rest)
+
+    return read
+
+
+def _read_code(args: tuple[str, ...], rest: str, context: Any) -> tuple[None, str]:
+    if not args:
+        raise CommandProblem("signup_needs_value", keyword=CONFIRM, form=FORMS[CONFIRM])
+    code = re.sub(r"[\s-]", "", rest).upper()
+    if len(code) != CODE_LENGTH or any(c not in CODE_ALPHABET for c in code):
+        raise CommandProblem("signup_bad_code", value=rest[:40])
+    return None, code
+
+
+def _read_name(args: tuple[str, ...], rest: str, context: Any) -> tuple[None, str]:
+    name = " ".join(rest.split())
+    if not name:
+        raise CommandProblem("signup_needs_value", keyword="NAME", form=FORMS["NAME"])
+    if len(name) > MAX_NAME:
+        raise CommandProblem("signup_long_name", most=MAX_NAME)
+    return None, name
+
+
+def _read_zone(args: tuple[str, ...], rest: str, context: Any) -> tuple[None, str]:
+    value = _one("TIMEZONE", args, rest)
+    zone = _zones().get(value.casefold())
+    if zone is None:
+        raise CommandProblem("signup_bad_zone", value=value[:60])
+    return None, zone
+
+
+def _read_id(args: tuple[str, ...], rest: str, context: Any) -> tuple[None, str]:
+    value = _one("ID", args, rest)
+    if not ID_ASKED.fullmatch(value.lower()):
+        raise CommandProblem("signup_bad_id", value=value[:60])
+    return None, value.lower()
+
+
+def _read_key(keyword: str):
+    def read(args: tuple[str, ...], rest: str, context: Any) -> tuple[None, str]:
+        if not args:
+            raise CommandProblem("signup_needs_value", keyword=keyword, form=f"{keyword} <{keyword.lower()}>")
+        return None, " ".join(args)
+
+    return read
+
+
+@functools.lru_cache(maxsize=16)
+def grammar(keys: tuple[str, ...]) -> Grammar:
+    """The sign-up commands, with a command for each of the ruleset's player keys."""
+    commands = [CommandSpec(JOIN, FORMS[JOIN], _read_campaign(JOIN)),
+                CommandSpec(CONFIRM, FORMS[CONFIRM], _read_code),
+                CommandSpec(LEAVE, FORMS[LEAVE], _read_campaign(LEAVE)),
+                CommandSpec("NAME", FORMS["NAME"], _read_name),
+                CommandSpec("TIMEZONE", FORMS["TIMEZONE"], _read_zone),
+                CommandSpec("ID", FORMS["ID"], _read_id)]
+    taken = {spec.keyword for spec in commands}
+    for key in keys:
+        word = keyword_of(key)
+        if word and word not in taken:
+            taken.add(word)
+            commands.append(CommandSpec(word, f"{word} <{key}>", _read_key(word)))
+    return Grammar(tuple(commands))
+
+
+def key_forms(ruleset: Ruleset) -> list[str]:
+    """How the ruleset's player keys are written in a JOIN (`TEAM <team>`)."""
+    forms = grammar(tuple(ruleset.player_keys)).forms
+    return [form for word, form in forms.items() if word not in (*REQUESTS, *JOIN_ONLY)]
+
+
+@dataclass(frozen=True)
+class Request:
+    """What one sign-up mail asks, once read: `kind` JOIN, CONFIRM or LEAVE (or "" when
+    it asks none), and the problems that refuse it, each on its line where it has one."""
+
+    kind: str = ""
+    campaign: str | None = None  # JOIN's and LEAVE's
+    code: str | None = None  # CONFIRM's
+    name: str | None = None
+    timezone: str | None = None
+    player: str | None = None  # the id asked for, lower case
+    keys: dict[str, str] = field(default_factory=dict)  # the ruleset's player keys given
+    problems: tuple[Problem, ...] = ()
+    ignored: tuple[tuple[int, str], ...] = ()
+    help: bool = False
+    parsed: OrderText | None = None
+
+
+def read_request(text: str, ruleset: Ruleset, campaign_id: str) -> Request:
+    """The request one sign-up mail's text makes (RULES.md 3.1), every problem found."""
+    keys = tuple(ruleset.player_keys)
+    parsed = parse_orders(text, grammar=grammar(keys), other_keywords=_other_keywords())
+    problems = [p.why for p in parsed.problems]
+    asked = [c for c in parsed.commands if c.keyword in REQUESTS]
+    values = {c.keyword: c.value for c in parsed.commands}
+    kind = asked[0].keyword if asked else ""
+    if len({c.keyword for c in asked}) > 1:
+        problems.append(problem("signup_one_request", asked[1].line))
+    if kind in (JOIN, LEAVE) and str(values[kind]).casefold() != campaign_id.casefold():
+        problems.append(problem("signup_other_game", asked[0].line, keyword=kind, game=values[kind],
+                                campaign=campaign_id))
+    if parsed.game is not None and parsed.game.casefold() != campaign_id.casefold():
+        problems.append(problem("other_game", parsed.lines.get("GAME"), game=parsed.game, campaign=campaign_id))
+    if kind == JOIN and "NAME" not in values and not any(p.code == "signup_needs_value" for p in problems):
+        problems.append(problem("signup_needs_name", asked[0].line))
+    if kind != JOIN:
+        problems += [problem("signup_join_only", c.line, keyword=c.keyword) for c in parsed.commands
+                     if c.keyword not in REQUESTS]
+    key_of = {keyword_of(k): k for k in keys}
+    return Request(
+        kind=kind,
+        campaign=values.get(kind) if kind in (JOIN, LEAVE) else None,
+        code=values.get(CONFIRM),
+        name=values.get("NAME"),
+        timezone=values.get("TIMEZONE"),
+        player=values.get("ID"),
+        keys={key_of[c.keyword]: c.value for c in parsed.commands if c.keyword in key_of},
+        problems=tuple(problems),
+        ignored=parsed.ignored,
+        help=parsed.help,
+        parsed=parsed,
+    )
+
+
+@functools.cache
+def _other_keywords() -> frozenset[str]:
+    # an order command in a sign-up mail is named as not this desk's (RULES.md 4.5's words)
+    return ruleset_keywords()
+
+
+# -- codes ----------------------------------------------------------------------------------
+
+
+def campaign_key(store: Any) -> bytes:
+    row = store.one("select key from signup_key")
+    assert row is not None, "the signup migration makes the key"
+    return bytes.fromhex(row["key"])
+
+
+def code_for(key: bytes, message: int, sender: str) -> str:
+    """The confirmation code of the request that message `message` from `sender` made:
+    only gm can make it, and only the sender's mailbox receives it."""
+    digest = hmac.new(key, f"{message}:{sender}".encode(), hashlib.sha256).digest()
+    number = int.from_bytes(digest[:5], "big")
+    return "".join(CODE_ALPHABET[(number >> (5 * i)) & 31] for i in range(CODE_LENGTH))
+
+
+def shown_code(code: str) -> str:
+    return f"{code[:4]}-{code[4:]}"
+
+
+def matching_request(store: Any, key: bytes, sender: str, code: str) -> dict[str, Any] | None:
+    """The JOIN or LEAVE message from `sender` whose code `code` is, if any."""
+    for row in store.rows("select id, outcome from messages where sender = ? and outcome in ('join', 'leave') "
+                          "order by id desc", (sender,)):
+        if hmac.compare_digest(code_for(key, row["id"], sender), code):
+            return row
+    return None
+
+
+# -- who stands where -----------------------------------------------------------------------
+
+
+def places(config: Any) -> int | None:
+    """The places sign-up gives: max_players (and the ruleset's most) less the players
+    campaign.yaml lists; None for no limit."""
+    limits = [n for n in (config.signup.max_players if config.signup else None, config.ruleset.max_players)
+              if n is not None]
+    return max(0, min(limits) - len(config.players)) if limits else None
+
+
+def statuses(rows: Sequence[dict[str, Any]], signup: SignupConfig, free: int | None) -> dict[int, str]:
+    """Where each live request stands, by row id (RULES.md 3.1): taken in the order
+    confirmed; under `approve: gm` only those the GM accepted move in, and a request
+    confirmed while sign-up was closed moves in only once the GM accepts it."""
+    found: dict[int, str] = {}
+    candidates = []
+    for row in sorted(rows, key=lambda r: r["id"]):
+        decision = row["decision"]
+        if decision == ACCEPTED or (decision is None and signup.approve == "auto"):
+            candidates.append(row["id"])
+        else:
+            found[row["id"]] = AWAITING if decision is None else WAITING  # LATE waits for the GM
+    for index, row_id in enumerate(candidates):
+        found[row_id] = IN if free is None or index < free else WAITING
+    return found
+
+
+def live_rows(store: Any) -> list[dict[str, Any]]:
+    return store.rows(f"select * from signups where status in ({_marks(LIVE)}) order by id", LIVE)
+
+
+def _marks(values: Sequence[Any]) -> str:
+    return ", ".join("?" * len(values))
+
+
+def settle(campaign: Campaign, db: Any, now: datetime) -> list[str]:
+    """Put every live request where the rules and campaign.yaml say it stands now (a
+    place freed, max_players or approve changed) and tell each person whose standing
+    changed. Returns the ids told. Before the start only."""
+    config = campaign.config
+    if config.signup is None or campaign.started():
+        return []
+    rows = live_rows(campaign.store)
+    now_at = statuses(rows, config.signup, places(config))
+    for row in rows:
+        if now_at[row["id"]] != row["status"]:
+            db.execute("update signups set status = ?, changed_at = ? where id = ?",
+                       (now_at[row["id"]], clock.iso(now), row["id"]))
+    return tell(campaign, db, now)
+
+
+def tell(campaign: Campaign, db: Any, now: datetime, *, started: bool = False) -> list[str]:
+    """A notice to each person whose standing is not the one last told them."""
+    rows = campaign.store.rows("select * from signups where told is null or told != status order by id")
+    if not rows:
+        return []
+    context = standing_context(campaign)
+    for row in rows:
+        notice(campaign, db, row, now, context=context, started=started)
+    db.execute("update signups set told = status where told is null or told != status")
+    return [row["player"] for row in rows]
+
+
+def notice(campaign: Campaign, db: Any, row: dict[str, Any], now: datetime, *, context: dict[str, Any] | None = None,
+           started: bool = False, in_reply_to: Any = None) -> int:
+    """Queue the mail that tells one person where they stand (a reply when `in_reply_to`,
+    the confirmation or LEAVE it answers); returns its outbox id."""
+    context = context or standing_context(campaign)
+    position = None
+    if row["status"] == WAITING:
+        position = 1 + (campaign.store.one(
+            "select count(*) as n from signups where status = ? and id < ?", (WAITING, row["id"])) or {"n": 0})["n"]
+    message = compose(
+        sender=campaign.config.mail.sender, to=row["email"], template="signup_status", now=now,
+        context=context | {"person": person_view(row), "status": row["status"], "before": row["told"],
+                           "position": position, "started": started},
+        in_reply_to=in_reply_to.message_id if in_reply_to is not None else None,
+        references=in_reply_to.references if in_reply_to is not None else (),
+        auto_reply=True,
+    )
+    return queue(db, message, kind=STATUS_KIND, now=now, player=None)
+
+
+def person_view(row: dict[str, Any]) -> dict[str, Any]:
+    """What a mail says of one person's request: their id, name, zone and keys."""
+    return {"id": row["player"], "name": row["name"], "email": row["email"], "timezone": row["timezone"],
+            "made": False, "keys": sorted((keyword_of(k), v) for k, v in json.loads(row["keys"] or "{}").items())}
+
+
+def basics(campaign: Campaign) -> dict[str, Any]:
+    """What every sign-up mail says of the game: all public."""
+    config = campaign.config
+    return {"campaign": config.id, "title": config.title, "ruleset": config.ruleset_name,
+            "gm_address": config.mail.address, "archive_url": config.archive_url, "game_commitment": None,
+            "player": None}
+
+
+def standing_context(campaign: Campaign) -> dict[str, Any]:
+    """What a notice of where someone stands says of the sign-up as a whole."""
+    config = campaign.config
+    signup = config.signup or SignupConfig(open=False)
+    free = places(config)
+    taken = count_status(campaign.store, IN)
+    return basics(campaign) | {
+        "approve": signup.approve,
+        "places": free,
+        "places_left": None if free is None else max(0, free - taken),
+        "closes": _closes_text(campaign),
+        "key_forms": key_forms(config.ruleset),
+    }
+
+
+def _closes_text(campaign: Campaign) -> dict[str, Any] | None:
+    from .campaign import deadline_text
+
+    signup = campaign.config.signup
+    return deadline_text(signup.closes, campaign.config.timezone) if signup and signup.closes else None
+
+
+def count_status(store: Any, status: str) -> int:
+    return store.one("select count(*) as n from signups where status = ?", (status,))["n"]
+
+
+def id_taken(campaign: Campaign, player: str) -> bool:
+    """Whether `player` (lower case) is taken: looked up, not listed, as each JOIN asks."""
+    if player in {p.id.casefold() for p in campaign.config.players}:
+        return True
+    if campaign.store.one("select 1 from players where id = ? collate nocase", (player,)):
+        return True
+    return campaign.store.one(f"select 1 from signups where player = ? and status in ({_marks(HOLDS)})",
+                              (player, *HOLDS)) is not None
+
+
+def made_id(name: str, taken: Any, allowed: Any) -> str:
+    """An id from a name (RULES.md 3.1): lowercase ASCII letters, digits and '-', with
+    -2, -3... until it is not `taken` and the ruleset `allowed` it."""
+    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()
+    base = re.sub(r"[^a-z0-9]+", "-", folded).strip("-")[:MADE_ID_LENGTH].strip("-") or "player"
+    candidate, number = base, 2
+    while taken(candidate) or not allowed(candidate):
+        candidate, number = f"{base}-{number}", number + 1
+    return candidate
+
+
+def _own_problems(ruleset: Ruleset) -> bool:
+    from ..rules.base import Ruleset as Base
+
+    return type(ruleset).player_problems is not Base.player_problems
+
+
+def key_problems(campaign: Campaign, player: str, keys: dict[str, str]) -> list[str]:
+    """What the ruleset finds wrong with one more player of this id and keys beside those
+    campaign.yaml lists and those holding a place (Ruleset.player_problems: a team that
+    names another player, a word of the order language), their number aside."""
+    ruleset = campaign.config.ruleset
+    if not _own_problems(ruleset):
+        return []
+    others = [(p.id, dict(p.extra)) for p in campaign.config.players]
+    others += [(r["player"], json.loads(r["keys"] or "{}")) for r in campaign.store.rows(
+        f"select player, keys from signups where status in ({_marks(HOLDS)}) order by id", HOLDS)]
+    before = set(stand_in_problems(ruleset, [*others, ("gm-stand-in-new", {})]))
+    return [p for p in stand_in_problems(ruleset, [*others, (player, dict(keys))]) if p not in before]
+
+
+def id_allowed(campaign: Campaign, player: str) -> bool:
+    """Whether the ruleset takes `player` as an id (unleashed: no word of its orders)."""
+    ruleset = campaign.config.ruleset
+    return not _own_problems(ruleset) or not stand_in_problems(ruleset, [(player, {})])
+
+
+# -- the store before the start ---------------------------------------------------------------
+
+
+def note_config(campaign: Campaign, db: Any, now: datetime) -> None:
+    """Log when sign-up opens and closes (campaign.yaml's `open` as gm finds it; `closes`
+    is a time of its own), for the archive's feed."""
+    signup = campaign.config.signup
+    if signup is None or campaign.started():
+        return
+    last = db.execute("select event from signup_log order by id desc limit 1").fetchone()
+    state = "opened" if signup.open else "closed"
+    if (last[0] if last else "closed") != state:
+        insert(db, "signup_log", {"at": clock.iso(now), "event": state})
+
+
+def refresh(campaign: Campaign, now: datetime | None = None) -> list[str]:
+    """What each command that handles sign-ups does first, in one transaction: note
+    campaign.yaml's `open`, and settle and tell (a place max_players added, a decision
+    the GM made in campaign.yaml's approve). Returns the ids told."""
+    if campaign.config.signup is None or campaign.started():
+        return []
+    now = now or clock.now()
+    with campaign.store.transaction() as db:
+        note_config(campaign, db, now)
+        return settle(campaign, db, now)
+
+
+def joined_players(store: Any) -> tuple[PlayerConfig, ...]:
+    """The players who joined by mail, as gm start seated them (Fixed.joined): config's
+    `joined` for a started campaign. Their first holder's id, address, name and keys."""
+    row = store.one("select fixed from campaign") if "campaign" in store.db.table_names() else None
+    if not row or not row["fixed"]:
+        return ()
+    from .fixed import Fixed
+
+    fixed = Fixed.from_json(row["fixed"])
+    if not fixed.joined:
+        return ()
+    names = {r["id"]: (r["name"], r["timezone"]) for r in store.rows("select id, name, timezone from players")}
+    return tuple(PlayerConfig(id=player, name=names.get(player, (player, None))[0], email=email,
+                              timezone=names.get(player, (None, None))[1],
+                              extra=dict(fixed.player_keys.get(player, {})))
+                 for player, email in fixed.players[-fixed.joined:])
+
+
+def accepted(campaign: Campaign) -> tuple[PlayerConfig, ...]:
+    """Those in, in the order confirmed: the players gm start seats after campaign.yaml's."""
+    if "signups" not in campaign.store.db.table_names():
+        return ()
+    return tuple(PlayerConfig(id=r["player"], name=r["name"], email=r["email"], timezone=r["timezone"],
+                              extra=json.loads(r["keys"] or "{}"))
+                 for r in campaign.store.rows("select * from signups where status = ? order by id", (IN,)))
+
+
+def seat_at_start(campaign: Campaign, db: Any, now: datetime, seated: Iterable[str]) -> int:
+    """At gm start: those seated play now (their welcome tells them); everyone still waiting
+    is told the game started without them and stays the GM's pool. Returns the pool's size."""
+    seated = set(seated)
+    for row in campaign.store.rows(f"select id, player, status from signups where status in ({_marks(LIVE)})", LIVE):
+        status = PLAYING if row["player"] in seated and row["status"] == IN else POOL
+        db.execute("update signups set status = ?, changed_at = ?, told = case when ? = ? then ? else told end "
+                   "where id = ?", (status, clock.iso(now), status, PLAYING, PLAYING, row["id"]))
+    tell(campaign, db, now, started=True)
+    return count_status(campaign.store, POOL)
+
+
+# -- the GM's commands ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Listing:
+    """`gm signup`: the requests by where they stand, and the JOINs not confirmed."""
+
+    rows: tuple[dict[str, Any], ...]
+    unconfirmed: tuple[dict[str, Any], ...]
+    places: int | None
+
+    def where(self, status: str) -> list[dict[str, Any]]:
+        return [r for r in self.rows if r["status"] == status]
+
+
+def listing(campaign: Campaign) -> Listing:
+    store = campaign.store
+    rows = store.rows("select * from signups order by id")
+    holders = {r["email"] for r in rows if r["status"] in HOLDS}
+    unconfirmed = [r for r in store.rows(
+        "select sender, count(*) as n, max(received_at) as last, max(id) as message from messages "
+        "where outcome = 'join' and id not in (select join_message from signups where join_message is not null) "
+        "group by sender order by max(id)") if r["sender"] not in holders]
+    return Listing(tuple(rows), tuple(unconfirmed), places(campaign.config))
+
+
+def decide(campaign: Campaign, players: Sequence[str], decision: str) -> tuple[list[tuple[str, str]], list[str]]:
+    """`gm signup accept|reject ID...`: each named request decided, in one transaction,
+    and everyone whose standing changed told. Refuses, changing nothing, unless every id
+    names a request the decision applies to. Returns (id, where it stands now) for each
+    named, and the ids of everyone told."""
+    if campaign.started():
+        raise GmError("the campaign has started: sign-up is over (gm player replace seats someone from the pool)")
+    if campaign.config.signup is None:
+        raise GmError("campaign.yaml has no signup: block; nobody joins this campaign by mail")
+    wanted = []
+    for written in players:
+        row = campaign.store.one("select * from signups where player = ? and status in "
+                                 f"({_marks(LIVE)})", (written.lower(), *LIVE))
+        if row is None:
+            raise GmError(f"no sign-up {written!r} awaits a decision (gm signup lists them)")
+        if decision == ACCEPTED and row["decision"] == ACCEPTED:
+            raise GmError(f"{row['player']} is accepted already")
+        if decision == ACCEPTED and campaign.config.signup.approve == "auto" and row["decision"] != LATE:
+            raise GmError(f"{row['player']} needs no decision: under approve: auto they take the places in the "
+                          "order confirmed")
+        wanted.append(row)
+    if len({row["id"] for row in wanted}) != len(wanted):
+        raise GmError("an id is named twice")
+    now = clock.now()
+    with campaign.store.transaction() as db:
+        for row in wanted:
+            status = REJECTED if decision == DECLINED else row["status"]
+            db.execute("update signups set decision = ?, status = ?, changed_at = ? where id = ?",
+                       (decision, status, clock.iso(now), row["id"]))
+        told = settle(campaign, db, now)
+    return [(row["player"], campaign.store.one("select status from signups where id = ?", (row["id"],))["status"])
+            for row in wanted], told
+
+
+def counts(campaign: Campaign) -> dict[str, int]:
+    """How many requests stand where, the unconfirmed JOINs' addresses too (gm status)."""
+    found = {r["status"]: r["n"] for r in campaign.store.rows(
+        "select status, count(*) as n from signups group by status")}
+    found["unconfirmed"] = len(listing(campaign).unconfirmed)
+    return found

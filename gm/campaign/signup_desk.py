@@ -1,0 +1,262 @@
+"""The sign-up desk (RULES.md 3.1): a JOIN, CONFIRM or LEAVE mail in, one outcome and at
+most one reply, inside the order desk's transaction. The order desk (gm.campaign.desk)
+has already read the mail with its limits, recorded it, set aside loops, bounces, replays
+and hostile mail, and it queues the reply with its caps: this module decides what the
+request does and what the reply says (gm.campaign.signup owns the rules of standing)."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from .. import clock
+from ..mail.inbound import InboundMail, read_mail
+from ..rules.problem import Problem, problem
+from . import signup
+from .store import insert
+
+if TYPE_CHECKING:
+    from .desk import Desk, Outcome
+
+
+class SignupDesk:
+    """Sign-up mail for the order desk's campaign."""
+
+    def __init__(self, desk: Desk):
+        self.desk = desk
+        self.campaign = desk.campaign
+        self.config = desk.config
+        self._key: bytes | None = None
+
+    @property
+    def key(self) -> bytes:
+        if self._key is None:
+            self._key = signup.campaign_key(self.campaign.store)
+        return self._key
+
+    def wants(self, mail: InboundMail) -> signup.Request | None:
+        """The request when this is a sign-up mail (one names JOIN, CONFIRM or LEAVE and no
+        PLAYER: a player's mail is an order, whatever it says), else None."""
+        if not signup.is_signup_mail(mail.text):
+            return None
+        request = signup.read_request(mail.text, self.config.ruleset, self.config.id)
+        parsed = request.parsed
+        if parsed is not None and parsed.player is not None:
+            return None
+        if not request.kind and not any(p.code in ("signup_needs_value", "signup_bad_code", "signup_one_value")
+                                        for p in request.problems):
+            return None
+        return request
+
+    def handle(self, db: Any, mail: InboundMail, request: signup.Request, row: int, received: datetime,
+               now: datetime, answered: str | None) -> Outcome:
+        """One sign-up mail. A reply to a code, refusal or help mail of ours is taken only
+        from a CONFIRM whose code is right (RULES.md 3: it authenticates); otherwise it
+        is kept unanswered, as the order desk keeps an order that does not authenticate."""
+        from .desk import _kept_reply
+
+        found = None
+        if request.kind == signup.CONFIRM and request.code and not request.problems:
+            found = signup.matching_request(self.campaign.store, self.key, mail.sender, request.code)
+        if answered and found is None:
+            return _kept_reply(answered)
+        if request.problems:
+            return self.refuse(db, mail, now, list(request.problems), request)
+        if self.config.signup is None:
+            return self.refuse(db, mail, now, [problem("signup_none", campaign=self.config.id)], request)
+        if request.kind == signup.JOIN:
+            return self._join(db, mail, request, row, received, now)
+        if request.kind == signup.LEAVE:
+            return self._leave(db, mail, request, row, now)
+        return self._confirm(db, mail, request, found, row, received, now)
+
+    # -- the requests ---------------------------------------------------------------------
+
+    def _join(self, db: Any, mail: InboundMail, request: signup.Request, row: int, received: datetime,
+              now: datetime) -> Outcome:
+        """A code to the sender, and nothing else kept (RULES.md 3.1): the request counts
+        once the code comes back from this address."""
+        problems = self._address_problems(mail.sender)
+        player = request.player
+        if player is not None and signup.id_taken(self.campaign, player):
+            problems.append(problem("signup_id_taken", player=player))
+        elif player is not None and not signup.id_allowed(self.campaign, player):
+            problems.append(problem("signup_rules", problems=signup.key_problems(self.campaign, player, {})))
+        if problems:
+            return self.refuse(db, mail, now, problems, request)
+        made = player is None
+        player = player or self._made_id(request.name or "")
+        found = signup.key_problems(self.campaign, player, request.keys)
+        if found:
+            return self.refuse(db, mail, now, [problem("signup_rules", problems=found)], request)
+        code = signup.code_for(self.key, row, mail.sender)
+        context = self._offer(received) | {
+            "request": "join", "code": signup.shown_code(code),
+            "ignored": [{"line": n, "text": t} for n, t in request.ignored],
+            "person": {"id": player, "made": made, "name": request.name, "timezone": request.timezone,
+                       "keys": sorted((signup.keyword_of(k), v) for k, v in request.keys.items())},
+        }
+        outcome = self.desk.reply(db, mail, now, to=mail.sender, template="signup_code", kind=signup.CODE_KIND,
+                                  outcome="join", context=context)
+        if outcome.outcome == "join":
+            outcome.detail = f"JOIN as {player} ({request.name}); code mailed to {mail.sender}"[:2000]
+        return outcome
+
+    def _leave(self, db: Any, mail: InboundMail, request: signup.Request, row: int, now: datetime) -> Outcome:
+        """A code to the sender: the place is given up once it comes back, so a forged
+        LEAVE withdraws nobody."""
+        holding = self._holding(mail.sender)
+        if holding is None:
+            return self.refuse(db, mail, now, [problem("signup_no_place")], request)
+        if holding["status"] == signup.PLAYING:
+            return self.refuse(db, mail, now, [problem("signup_playing", player=holding["player"])], request)
+        context = signup.standing_context(self.campaign) | {
+            "request": "leave", "offer": None, "person": signup.person_view(holding),
+            "ignored": [{"line": n, "text": t} for n, t in request.ignored],
+            "code": signup.shown_code(signup.code_for(self.key, row, mail.sender))}
+        outcome = self.desk.reply(db, mail, now, to=mail.sender, template="signup_code", kind=signup.CODE_KIND,
+                                  outcome="leave", context=context)
+        if outcome.outcome == "leave":
+            outcome.detail = f"LEAVE for {holding['player']}; code mailed to {mail.sender}"
+        return outcome
+
+    def _confirm(self, db: Any, mail: InboundMail, request: signup.Request, found: dict[str, Any] | None,
+                 row: int, received: datetime, now: datetime) -> Outcome:
+        """The request the code names counts now: a JOIN takes its place where the rules
+        put it, a LEAVE gives its place up (to the first waiting)."""
+        if found is None:
+            return self.refuse(db, mail, now, [problem("signup_no_code")], request)
+        holding = self._holding(mail.sender)
+        if found["outcome"] == "leave":
+            if holding is None or holding["status"] == signup.PLAYING:
+                return self._told(db, mail, holding, now, "CONFIRM of a LEAVE: no place left to give up")
+            db.execute("update signups set status = ?, changed_at = ? where id = ?",
+                       (signup.LEFT, clock.iso(now), holding["id"]))
+            outcome = self._told(db, mail, self._row(holding["id"]), now, f"{holding['player']} left")
+            signup.settle(self.campaign, db, now)  # a place freed goes to the first waiting
+            return outcome
+        confirmed = self.campaign.store.one("select * from signups where join_message = ?", (found["id"],))
+        if confirmed is not None or holding is not None:
+            # told again where they stand: an address holds one place
+            return self._told(db, mail, holding or confirmed, now, "CONFIRM again: already confirmed")
+        joined = self._request_of(found["id"])
+        if joined is None or joined.kind != signup.JOIN or joined.problems:
+            return self.refuse(db, mail, now, [problem("signup_no_code")], request)
+        problems = self._address_problems(mail.sender)
+        player = joined.player
+        if player is not None and signup.id_taken(self.campaign, player):
+            problems.append(problem("signup_id_taken", player=player))
+        if problems:
+            return self.refuse(db, mail, now, problems, request)
+        player = player or self._made_id(joined.name or "")
+        found_keys = signup.key_problems(self.campaign, player, joined.keys)
+        if found_keys:
+            return self.refuse(db, mail, now, [problem("signup_rules", problems=found_keys)], request)
+        status, decision = self._placed(received)
+        asked = self.campaign.store.one("select received_at from messages where id = ?", (found["id"],))
+        new = insert(db, "signups", {
+            "player": player, "name": joined.name, "email": mail.sender, "timezone": joined.timezone,
+            "keys": json.dumps(joined.keys, sort_keys=True), "asked_at": asked["received_at"] if asked else None,
+            "confirmed_at": clock.iso(received), "changed_at": clock.iso(now), "status": status,
+            "decision": decision, "told": None, "join_message": found["id"], "confirm_message": row,
+        })
+        return self._told(db, mail, self._row(new), now, f"{player} confirmed: {status}")
+
+    # -- parts ----------------------------------------------------------------------------
+
+    def _placed(self, received: datetime) -> tuple[str, str | None]:
+        """Where a request confirmed now stands (signup.statuses for one more, the last)."""
+        config = self.config
+        if self.campaign.started():
+            return signup.POOL, signup.LATE
+        if not config.signup.taking(received):
+            return signup.WAITING, signup.LATE
+        if config.signup.approve == "gm":
+            return signup.AWAITING, None
+        free = signup.places(config)
+        if free is None or signup.count_status(self.campaign.store, signup.IN) < free:
+            return signup.IN, None
+        return signup.WAITING, None
+
+    def _offer(self, received: datetime) -> dict[str, Any]:
+        """What a JOIN's code mail says the request would get: a place, the waiting list
+        (full, closed, the game started) or the GM's decision."""
+        context = signup.standing_context(self.campaign)
+        config = self.config
+        if self.campaign.started():
+            offer = "started"
+        elif not config.signup.taking(received):
+            offer = "closed"
+        elif config.signup.approve == "gm":
+            offer = "approve"
+        elif context["places_left"] == 0:
+            offer = "full"
+        else:
+            offer = "open"
+        return context | {"offer": offer}
+
+    def _told(self, db: Any, mail: InboundMail, row: dict[str, Any] | None, now: datetime, detail: str) -> Outcome:
+        """The reply that tells the sender where they stand, which the confirmation proved is
+        theirs: never capped, and it counts as telling them (`told`)."""
+        from .desk import Outcome
+
+        if row is None:
+            return Outcome("refused", detail=detail)
+        reply = signup.notice(self.campaign, db, row, now, in_reply_to=mail,
+                              started=self.campaign.started() and row["status"] == signup.POOL)
+        db.execute("update signups set told = status where id = ?", (row["id"],))
+        return Outcome("confirmed", detail=detail[:2000], reply=reply)
+
+    def refuse(self, db: Any, mail: InboundMail, now: datetime, problems: list[Problem],
+               request: signup.Request | None = None) -> Outcome:
+        """A refusal saying every problem, line by line, to the sender (capped)."""
+        ignored = [{"line": n, "text": t} for n, t in (request.ignored if request else ())]
+        return self.desk.reply(db, mail, now, to=mail.sender, template="signup_refusal", kind="refusal",
+                               outcome="refused",
+                               context=signup.standing_context(self.campaign) | {
+                                   "problems": self.desk.words(problems), "ignored": ignored,
+                                   "started": self.campaign.started()})
+
+    def help(self, db: Any, mail: InboundMail, now: datetime) -> Outcome:
+        return self.desk.reply(db, mail, now, to=mail.sender, template="signup_help", kind="help", outcome="help",
+                               context=self._offer(now))
+
+    def _address_problems(self, sender: str) -> list[Problem]:
+        """An address holds at most one place (RULES.md 3.1)."""
+        listed = next((p for p in self.config.players if p.email == sender), None)
+        if listed is None and self.campaign.started():
+            row = self.campaign.store.one("select id from players where email = ? and replaced_by is null", (sender,))
+            listed = row and row["id"]
+            if listed:
+                return [problem("signup_plays", player=listed)]
+        if listed is not None:
+            return [problem("signup_plays", player=listed.id)]
+        row = self._holding(sender)
+        if row is not None:
+            return [problem("signup_has_place", player=row["player"], status=row["status"])]
+        return []
+
+    def _holding(self, sender: str) -> dict[str, Any] | None:
+        marks = ", ".join("?" * len(signup.HOLDS))
+        return self.campaign.store.one(f"select * from signups where email = ? and status in ({marks}) "
+                                       "order by id desc limit 1", (sender, *signup.HOLDS))
+
+    def _row(self, row_id: int) -> dict[str, Any]:
+        row = self.campaign.store.one("select * from signups where id = ?", (row_id,))
+        assert row is not None
+        return row
+
+    def _made_id(self, name: str) -> str:
+        return signup.made_id(name, lambda player: signup.id_taken(self.campaign, player),
+                              lambda player: signup.id_allowed(self.campaign, player))
+
+    def _request_of(self, message: int) -> signup.Request | None:
+        """The request a recorded JOIN made, read again from the message itself: nothing
+        else of it is kept until it is confirmed."""
+        raw = self.campaign.store.one("select raw from messages where id = ?", (message,))
+        if raw is None:
+            return None
+        mail = read_mail(raw["raw"], own_addresses=[self.config.mail.address], max_text=self.config.max_order_text,
+                         max_bytes=self.config.max_message_bytes)
+        return signup.read_request(mail.text, self.config.ruleset, self.config.id)

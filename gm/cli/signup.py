@@ -1,0 +1,120 @@
+"""`gm signup` (CONTRACT.md, RULES.md 3.1): the sign-ups by mail, and the GM's decisions on
+them under `approve: gm`. Everyone whose standing a decision changes is told by mail."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from .. import clock
+from ..campaign import signup
+from ..campaign.campaign import deadline_text
+from ..counts import count
+from .campaign import opened
+
+SEND = "; run gm send to deliver the mail"
+# the order gm signup lists the requests in, with the heading of each
+SECTIONS = (
+    (signup.PLAYING, "playing (joined by mail)"),
+    (signup.IN, "in"),
+    (signup.WAITING, "waiting"),
+    (signup.AWAITING, "awaiting the GM (gm signup accept|reject ID...)"),
+    (signup.POOL, "the pool: waiting for a seat (gm player replace OLD ID)"),
+    (signup.REJECTED, "rejected"),
+    (signup.LEFT, "left"),
+)
+
+
+@click.group("signup", invoke_without_command=True)
+@click.pass_context
+def signup_group(ctx: click.Context) -> None:
+    """List the players joining by mail: in, waiting, awaiting the GM and unconfirmed, each
+    with their address and times (after the start: those who joined, and the pool).
+
+    Example: gm -C campaigns/spring-2027 signup
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    with opened(ctx) as campaign:
+        signup.refresh(campaign)  # campaign.yaml as it is now
+        found = signup.listing(campaign)
+        lines = summary_lines(campaign, found)
+    for line in lines:
+        click.echo(line)
+
+
+def summary_lines(campaign, found: signup.Listing) -> list[str]:
+    config = campaign.config
+    lines = [f"{config.title} ({config.id}), {config.ruleset_name}: {sign_up_state(campaign)}"]
+    if found.places is not None and not campaign.started():
+        taken = len(found.where(signup.IN))
+        lines.append(f"places by sign-up: {found.places} ({count(len(config.players), 'player')} listed in "
+                     f"campaign.yaml), {taken} taken, {max(0, found.places - taken)} left")
+    for status, heading in SECTIONS:
+        rows = found.where(status)
+        if not rows and status not in (signup.IN, signup.WAITING) or not rows and campaign.started():
+            continue
+        lines.append(f"{heading}: {len(rows)}")
+        for number, row in enumerate(rows, 1):
+            keys = " ".join(f"{k}={v}" for k, v in json.loads(row["keys"] or "{}").items())
+            lines.append(f"  {number:>4}. {row['player']:<20} {row['name'][:28]:<28} {row['email']:<28} "
+                         f"confirmed {row['confirmed_at']}" + (f"  {keys}" if keys else ""))
+    if found.unconfirmed:
+        lines.append(f"unconfirmed: {count(len(found.unconfirmed), 'address', 'addresses')} sent JOIN and no CONFIRM yet")
+        for row in found.unconfirmed:
+            times = f" ({count(row['n'], 'JOIN')})" if row["n"] > 1 else ""
+            lines.append(f"        {row['sender']:<28} last JOIN {row['last']}{times}")
+    return lines
+
+
+def sign_up_state(campaign) -> str:
+    """Where sign-up stands, in a line: open or closed, until when, who approves."""
+    if campaign.started():
+        return "started; sign-up is over"
+    settings = campaign.config.signup
+    if settings is None:
+        return "not started; no signup: block in campaign.yaml"
+    closes = deadline_text(settings.closes, campaign.config.timezone) if settings.closes else None
+    if not settings.taking(clock.now()):
+        state = "sign-up closed" + (f" {closes['local'] or closes['utc']}" if closes and settings.open else "")
+    else:
+        state = "sign-up open" + (f" until {closes['local'] or closes['utc']}" if closes else "")
+    return f"not started; {state}; approve: {settings.approve}"
+
+
+def _decide(ctx: click.Context, players: tuple[str, ...], decision: str) -> None:
+    with opened(ctx) as campaign:
+        signup.refresh(campaign)
+        decided, told = signup.decide(campaign, players, decision)
+    words = {signup.IN: "in", signup.WAITING: "accepted, waiting for a place", signup.REJECTED: "rejected"}
+    for player, status in decided:
+        click.echo(f"{player}: {words.get(status, status)}")
+    click.echo(f"{count(len(told), 'person', 'people')} told where they stand now{SEND}")
+
+
+@signup_group.command("accept")
+@click.argument("players", nargs=-1, required=True, metavar="ID...")
+@click.pass_context
+def accept_cmd(ctx: click.Context, players: tuple[str, ...]) -> None:
+    """Accept each sign-up named (under approve: gm, or one confirmed after sign-up closed):
+    in while places are left, in the order confirmed, else first on the waiting list.
+
+    Example: gm -C campaigns/spring-2027 signup accept ann-smith bob
+    """
+    _decide(ctx, players, signup.ACCEPTED)
+
+
+@signup_group.command("reject")
+@click.argument("players", nargs=-1, required=True, metavar="ID...")
+@click.pass_context
+def reject_cmd(ctx: click.Context, players: tuple[str, ...]) -> None:
+    """Reject each sign-up named, whatever its standing before the start; the first waiting
+    take the places freed.
+
+    Example: gm -C campaigns/spring-2027 signup reject mallory
+    """
+    _decide(ctx, players, signup.DECLINED)
+
+
+COMMANDS = [signup_group]
