@@ -42,13 +42,23 @@ _DEADLINE_MOVES = ("deadline", "resume")
 # -- players ----------------------------------------------------------------------------
 
 
-def replace_player(campaign: Campaign, old: str, new: str, *, name: str, email: str) -> str:
+def replace_player(campaign: Campaign, old: str, new: str, *, name: str | None = None,
+                   email: str | None = None) -> str:
     """NEW takes OLD's seat now: its pieces, numbers, placings and the open turn's standing
     order (until NEW sends one). NEW gets a fresh password by mail; OLD's password and
-    address stop working, and OLD is told. Returns NEW's id."""
+    address stop working, and OLD is told. Returns NEW's id. NEW may be someone of the
+    sign-up's pool (RULES.md 3.1): their name, address and time zone are the sign-up's
+    unless given, and they play from now on."""
+    from .signup import pool_entry, seated_from_pool
+
     state = _open_state(campaign)
     holder = _holder(campaign, old)
     new = new.strip()
+    pool = pool_entry(campaign, new)
+    if name is None or email is None:
+        if pool is None:
+            raise GmError(f"{new} is not in the sign-up pool (gm signup lists it): give --name and --email")
+        name, email = name or pool["name"], email or pool["email"]
     if not ID_PATTERN.fullmatch(new):
         raise GmError(f"player id {new!r} must be letters, digits, '-', '_' or '.'")
     taken = {r["id"].casefold(): r["id"] for r in campaign.store.rows("select id from players")}
@@ -70,8 +80,10 @@ def replace_player(campaign: Campaign, old: str, new: str, *, name: str, email: 
         seat = db.execute("select seat from players where id = ?", [holder.id]).fetchone()[0]
         db["players"].insert({
             "id": new, "name": name, "email": address, "password_hash": hash_password(password),
-            "timezone": None, "failing": None, "seat": seat, "from_turn": turn,
+            "timezone": pool["timezone"] if pool else None, "failing": None, "seat": seat, "from_turn": turn,
         })
+        if pool is not None:
+            seated_from_pool(db, pool, now)
         db["players"].update(holder.id, {"replaced_by": new, "until_turn": turn - 1, "pending_password_hash": None})
         db["campaign"].update(campaign.config.id, {"state": dumps(campaign.ruleset.dump_state(renamed))})
         # the open turn's standing order stays with the seat until NEW sends one
@@ -252,6 +264,7 @@ def _open_state(campaign: Campaign) -> Any:
 def _holder(campaign: Campaign, player: str):
     """The current holder of a seat, by id (case-insensitive), else a refusal that says
     who the seat went to when `player` once held one."""
+    campaign.row()  # before gm start (a sign-up's store) nobody holds a seat: refused so
     holder = campaign.config.player(player)
     if holder is not None:
         return holder

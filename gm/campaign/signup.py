@@ -516,6 +516,20 @@ def seat_at_start(campaign: Campaign, db: Any, now: datetime, seated: Iterable[s
     return count_status(campaign.store, POOL)
 
 
+def pool_entry(campaign: Campaign, player: str) -> dict[str, Any] | None:
+    """The request of the pool (those left waiting at the start) with this id, if any."""
+    if "signups" not in campaign.store.db.table_names():
+        return None
+    return campaign.store.one("select * from signups where player = ? and status = ?", (player.lower(), POOL))
+
+
+def seated_from_pool(db: Any, row: dict[str, Any], now: datetime) -> None:
+    """`gm player replace` gave a seat to someone of the pool: they play now, and their
+    welcome tells them (no notice of their own)."""
+    db.execute("update signups set status = ?, told = ?, changed_at = ? where id = ?",
+               (PLAYING, PLAYING, clock.iso(now), row["id"]))
+
+
 # -- the GM's commands ----------------------------------------------------------------------
 
 

@@ -337,6 +337,7 @@ def _gm_context(campaign: Campaign, before: Any, view: Any, result: Outcome, ord
 def undo(campaign: Campaign, *, force: bool = False) -> int:
     """Roll back the last resolved turn. Its orders stand again; unsent reports are
     withdrawn. Once any of its reports went out, only --force undoes it."""
+    campaign.row()  # refuses a campaign not started (a sign-up's store has no turns either)
     last = campaign.store.one("select * from turns order by turn desc limit 1")
     if last is None:
         raise GmError("no turn has been resolved yet")

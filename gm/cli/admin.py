@@ -29,19 +29,21 @@ def player_group() -> None:
 @player_group.command("replace")
 @click.argument("old")
 @click.argument("new")
-@click.option("--name", required=True, help="The new player's name, as reports show it.")
-@click.option("--email", required=True, help="The new player's address.")
+@click.option("--name", help="The new player's name, as reports show it (default: the sign-up's, for NEW of the pool).")
+@click.option("--email", help="The new player's address (default: the sign-up's, for NEW of the pool).")
 @click.pass_context
-def replace_cmd(ctx: click.Context, old: str, new: str, name: str, email: str) -> None:
+def replace_cmd(ctx: click.Context, old: str, new: str, name: str | None, email: str | None) -> None:
     """NEW takes over OLD's seat at once, with its pieces, numbers, placings and history.
 
     NEW is mailed a fresh password; OLD's password and address stop working, and OLD is
-    told. The open turn's order stands until NEW sends one.
+    told. The open turn's order stands until NEW sends one. NEW may be the id of someone
+    left waiting by sign-up (the pool `gm signup` lists): --name and --email are then theirs.
     Example: gm -C campaigns/spring-2027 player replace bob dora --name "Dora Maar" --email dora@example.org
     """
     with opened(ctx) as campaign:
         admin.replace_player(campaign, old, new, name=name, email=email)
-    click.echo(f"{new} holds {old}'s seat from now on; a password was mailed to {email.strip().lower()}{SEND}")
+        address = campaign.config.player(new).email
+    click.echo(f"{new} holds {old}'s seat from now on; a password was mailed to {address}{SEND}")
 
 
 @player_group.command("drop")

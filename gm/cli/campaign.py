@@ -4,9 +4,7 @@ it did in a line or two."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import click
@@ -19,6 +17,7 @@ from ..counts import count, one_or_many
 from ..errors import GmError
 from ..progress import Progress
 from ..rules.registry import DEFAULT
+from .opening import opened
 
 UNANSWERED_WHY = {
     "capped": "past the refusals a day to one address, not answered",
@@ -30,17 +29,6 @@ UNANSWERED_WHY = {
 # gm status lists kept mail by sender and subject (RULES.md 3), this many lines a kind at
 # most: a flood of forged mail must not bury the rest of the summary
 KEPT_LINES = 20
-
-
-@contextlib.contextmanager
-def opened(ctx: click.Context, *, lock: bool = True) -> Iterator[Campaign]:
-    folder = Path(ctx.obj["dir"])
-    with command_lock(folder) if lock else contextlib.nullcontext():
-        campaign = Campaign.open(folder)
-        try:
-            yield campaign
-        finally:
-            campaign.close()
 
 
 # -- setting up ---------------------------------------------------------------------------
@@ -71,6 +59,11 @@ options:                     # all optional; docs/rules/{ruleset}.md gives the m
 #   where the archive gm publish writes (the archive/ folder) is served; with it, every
 #   mail links the game's pages (each turn, the board drawn, the rules), so players can
 #   look things up between mails. Free to add or change at any time.
+# signup:                    # players join by mail before gm start (docs/campaign.md);
+#   open: true               #   with it, players: above may be empty. gm turn from cron answers
+#   max_players: 500         #   JOIN and CONFIRM mail; every player of the game, those listed included
+#   closes: "2027-03-14 18:00"  # in the timezone above; a later JOIN joins the waiting list
+#   approve: auto            # or gm: each confirmed request waits for gm signup accept|reject
 mail:
   transport: maildir         # mail/inbox and mail/outbox in this folder; or imap+smtp:
   from: "Snakes GM <gm@example.org>"

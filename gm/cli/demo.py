@@ -17,19 +17,25 @@ from ..errors import GmError
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
               help="The campaign's seed and the robots' choices: the same seed plays the same game.")
 @click.option("--force", is_flag=True, help="Replace an earlier demo in DIRECTORY.")
+@click.option("--signup", is_flag=True,
+              help="The robots join by mail before the start (JOIN, CONFIRM), beside a forged JOIN, a replay "
+                   "and an auto-reply that change nothing.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the final standings and the archive's path.")
-def demo_cmd(directory: str, ruleset: str, seed: int, force: bool, quiet: bool) -> None:
+def demo_cmd(directory: str, ruleset: str, seed: int, force: bool, signup: bool, quiet: bool) -> None:
     """Play a whole demonstration campaign in DIRECTORY with six robot players.
 
     The robots read their mail from DIRECTORY/mail/outbox and mail real orders into
     DIRECTORY/mail/inbox; every turn runs exactly as `gm turn` does, weeks passing in
     a second. At the end the boards are revealed and the archive is published to
     DIRECTORY/archive/index.html. Refuses a folder that is in use unless --force.
+    With --signup, campaign.yaml lists no player: the robots join by mail a week before
+    the start, each mailing JOIN and then CONFIRM with the code gm mailed back, and gm
+    start seats them.
     Example: gm demo /tmp/demo && gm -C /tmp/demo status
-    (or gm demo /tmp/advanced --ruleset advanced)
+    (or gm demo /tmp/advanced --ruleset advanced, or gm demo /tmp/joined --signup)
     """
     try:
-        result = play(Path(directory), seed=seed, force=force, ruleset=ruleset,
+        result = play(Path(directory), seed=seed, force=force, ruleset=ruleset, signup=signup,
                       echo=(lambda _line: None) if quiet else click.echo)
     except GmError as error:
         # exit 1 with one line, under gm's own group or any other

@@ -35,6 +35,9 @@ if TYPE_CHECKING:
     from ..campaign.campaign import Campaign
 
 STYLES = ("plain", "html", "phone", "reply")
+# what a sign-up notice's subject says of where a request stands (templates/mail/signup_status.txt)
+SIGNUP_SUBJECTS = {"you are in": "in", "on the waiting list": "waiting", "waits for the gm": "awaiting",
+                   "was not taken": "rejected", "you have left": "left", "started without you": "pool"}
 
 
 class RobotConfused(RuntimeError):
@@ -57,6 +60,8 @@ class Robot:
     password: str | None = None
     last_from_gm: Letter | None = field(default=None, repr=False)  # what a reply quotes
     refused: bool = False  # its last order was not accepted
+    code: str | None = None  # its sign-up's confirmation code (gm demo --signup), from gm's mail
+    standing: str | None = None  # where its sign-up stands, as gm's last notice says
     written: int = 0
     read: Counter[str] = field(default_factory=Counter, repr=False)  # letters read, by kind
 
@@ -69,7 +74,18 @@ class Robot:
     def receive(self, letter: Letter) -> None:
         """Read one mail from the GM, as its subject says it is."""
         subject, text = letter.subject.casefold(), letter.text
-        if "welcome" in subject:
+        if "your code to join" in subject:
+            kind = "signup-code"
+            found = re.search(r"^\W*CONFIRM ([A-Z0-9]{4}-[A-Z0-9]{4})", text, re.MULTILINE)
+            if not found:
+                raise RobotConfused(f"{self.id}: no code in the mail answering its JOIN")
+            self.code = found.group(1)
+            self.last_from_gm = letter
+        elif letter.subject.startswith(f"[{letter.campaign}] ") and any(
+                words in subject for words in SIGNUP_SUBJECTS):
+            kind = "signup"
+            self.standing = next(state for words, state in SIGNUP_SUBJECTS.items() if words in subject)
+        elif "welcome" in subject:
             kind = "welcome"
             found = re.search(r"^\W*your password: (\S+)", text, re.MULTILINE | re.IGNORECASE)
             if not found:
@@ -124,6 +140,16 @@ class Robot:
             return []
         return self.envelope(turn, campaign) + lines
 
+    def join_lines(self, campaign: str, keys: Mapping[str, Any]) -> list[str]:
+        """Its JOIN (gm demo --signup): the id it plays as asked for, and the ruleset's keys."""
+        return [f"JOIN {campaign}", f"NAME {self.name}", f"ID {self.id}",
+                *(f"{key.upper()} {value}" for key, value in keys.items())]
+
+    def confirm_lines(self) -> list[str]:
+        if self.code is None:
+            raise RobotConfused(f"{self.id}: never received the code to confirm its JOIN")
+        return [f"CONFIRM {self.code}"]
+
     def envelope(self, turn: int, campaign: str) -> list[str]:
         if self.password is None:
             raise RobotConfused(f"{self.id}: never received its welcome mail")
@@ -150,7 +176,8 @@ class Robot:
 
     # -- writing mail ---------------------------------------------------------------
 
-    def compose(self, lines: list[str], *, turn: int, campaign: str, to: str, when: datetime) -> EmailMessage:
+    def compose(self, lines: list[str], *, turn: int, campaign: str, to: str, when: datetime,
+                subject: str | None = None) -> EmailMessage:
         """An order mail in this robot's style, sent at `when` and received a minute later."""
         self.written += 1
         domain = self.email.rpartition("@")[2]
@@ -162,7 +189,7 @@ class Robot:
         message["To"] = to
         message["Date"] = format_datetime(when)
         message["Message-ID"] = f"<{campaign}.{turn}.{self.written}.{self.id}@{domain}>"
-        message["Subject"] = f"[{campaign}] orders for turn {turn}"
+        message["Subject"] = subject or f"[{campaign}] orders for turn {turn}"
         text = "\n".join(lines) + "\n"
         if self.style == "html":
             message.set_content(_as_html(lines), subtype="html")
@@ -256,6 +283,12 @@ class Letter:
     date: str
     sender: str
     text: str  # the text/plain part
+
+    @property
+    def campaign(self) -> str:
+        """The campaign its subject names ([demo] ...)."""
+        found = re.search(r"\[([^\]]+)\]", self.subject)
+        return found.group(1) if found else ""
 
     @classmethod
     def from_bytes(cls, raw: bytes) -> Letter:

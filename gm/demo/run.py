@@ -16,6 +16,8 @@ import shutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime, formataddr
 from pathlib import Path
 from typing import Any
 
@@ -49,9 +51,7 @@ timezone: UTC
 turn_days: 7
 boards:                       # relative to this file: copies of gm's sample boards
 {boards}
-players:                      # no passwords: gm issues them, the robots read their welcome mail
-{players}
-options:
+{players}options:
 {options}mail:
   transport: maildir
   from: "Demo GM <{gm}>"
@@ -82,9 +82,27 @@ def demo_of(ruleset: str) -> DemoSetup:
     return found
 
 
-def prepare(folder: Path, *, seed: int, force: bool, ruleset: str = DEFAULT_RULESET) -> list[Robot]:
+PLAYERS = """\
+players:                      # no passwords: gm issues them, the robots read their welcome mail
+{lines}
+"""
+SIGNUP = """\
+players: []                   # the robots join by mail (RULES 3.1): see gm -C DIR signup
+signup:
+  open: true
+  max_players: {most}
+  approve: auto
+"""
+# gm demo --signup: the robots join a week before the start; the strangers' mail beside theirs
+SIGNUP_DAYS = 7
+STRANGER = "someone-else@elsewhere.example"  # whose address a forged JOIN gives
+
+
+def prepare(folder: Path, *, seed: int, force: bool, ruleset: str = DEFAULT_RULESET,
+            signup: bool = False) -> list[Robot]:
     """Write the demo campaign into `folder`: refuse a folder in use unless --force, and
-    never clear one whose campaign.yaml gm demo did not write."""
+    never clear one whose campaign.yaml gm demo did not write. With `signup`, campaign.yaml
+    lists no player and takes them by mail (the robots join before the start)."""
     demo = demo_of(ruleset)
     if folder.exists() and not folder.is_dir():
         raise GmError(f"{folder} is a file, not a folder")
@@ -112,7 +130,8 @@ def prepare(folder: Path, *, seed: int, force: bool, ruleset: str = DEFAULT_RULE
         seed=demo.campaign_seed(seed),
         gm=GM_ADDRESS,
         boards="\n".join(f"  {b}: boards/{name}" for b, name in demo.boards.items()),
-        players="\n".join(_player_line(r, spec, demo.player_keys) for r, spec in zip(robots, demo.cast, strict=True)),
+        players=SIGNUP.format(most=len(robots)) if signup else PLAYERS.format(lines="\n".join(
+            _player_line(r, spec, demo.player_keys) for r, spec in zip(robots, demo.cast, strict=True))),
         options=demo.options,
     )
     (folder / CONFIG_NAME).write_text(text, encoding="utf-8")
@@ -132,17 +151,93 @@ def gm_turn(campaign: Campaign) -> TurnRun:
 
 
 def play(folder: Path, *, seed: int = DEFAULT_SEED, force: bool = False, ruleset: str = DEFAULT_RULESET,
-         echo: Callable[[str], None] = print) -> DemoResult:
-    """Create the demo campaign for `ruleset` in `folder` and play it to the end."""
+         echo: Callable[[str], None] = print, signup: bool = False) -> DemoResult:
+    """Create the demo campaign for `ruleset` in `folder` and play it to the end; with
+    `signup`, the robots first join it by mail."""
     demo = demo_of(ruleset)
-    robots = prepare(folder, seed=seed, force=force, ruleset=ruleset)
+    robots = prepare(folder, seed=seed, force=force, ruleset=ruleset, signup=signup)
     with command_lock(folder):
+        if signup:
+            _sign_up(folder, demo, robots, echo)
         with clock.frozen(START):
             campaign, issued = start(folder)
         try:
             return _play(campaign, demo, robots, echo, issued=len(issued))
         finally:
             campaign.close()
+
+
+def _sign_up(folder: Path, demo: DemoSetup, robots: list[Robot], echo: Callable[[str], None]) -> None:
+    """The week before the start (RULES.md 3.1): each robot mails JOIN and, once gm's code
+    comes, CONFIRM; beside them a JOIN forged in a stranger's name (its code goes to the
+    stranger, who never confirms), a robot's CONFIRM delivered twice (the replay is kept,
+    not applied) and a robot's holiday auto-reply to gm's code (kept, never answered).
+    Every step on gm's side is `gm turn`, which answers sign-ups before the start."""
+    from ..campaign import signup
+
+    inbox = folder / "mail" / "inbox"
+    opened = datetime(START.year, START.month, START.day, 9, tzinfo=UTC) - timedelta(days=SIGNUP_DAYS)
+    campaign = Campaign.open(folder)  # the sign-up's store and Maildirs
+    try:
+        postman = Postman(folder / "mail" / "outbox", robots)
+        echo(f"gm demo: {demo.title} is announced in {folder}; {count(len(robots), 'robot')} join it by mail")
+        keys = {spec["id"]: {k: spec[k] for k in demo.player_keys if spec.get(k) is not None} for spec in demo.cast}
+        for index, robot in enumerate(robots):
+            post(inbox, robot.compose(robot.join_lines(CAMPAIGN_ID, keys.get(robot.id, {})), turn=0,
+                                      campaign=CAMPAIGN_ID, to=GM_ADDRESS, when=opened + timedelta(hours=index),
+                                      subject=f"Join {demo.title}"))
+        post(inbox, _forged_join(opened + timedelta(hours=len(robots))))
+        echo(f"  each robot mails JOIN; one more JOIN is forged in the name of {STRANGER}")
+        _run(campaign, opened + timedelta(days=1), echo, "sign-up")
+        postman.deliver()
+        confirm = opened + timedelta(days=2)
+        for index, robot in enumerate(robots):
+            message = robot.compose(robot.confirm_lines(), turn=0, campaign=CAMPAIGN_ID, to=GM_ADDRESS,
+                                    when=confirm + timedelta(hours=index), subject=f"Confirm {demo.title}")
+            post(inbox, message)
+            if index == 0:
+                post(inbox, message)  # delivered twice: the same message, replayed
+        post(inbox, _holiday_reply(robots[-1], confirm + timedelta(hours=len(robots))))
+        echo(f"  each robot mails CONFIRM with its code; {robots[0].name}'s arrives twice, "
+             f"and {robots[-1].name}'s holiday auto-reply answers gm's code mail too")
+        _run(campaign, opened + timedelta(days=3), echo, "sign-up")
+        postman.deliver()
+        found = signup.counts(campaign)
+        echo(f"  in: {found.get(signup.IN, 0)}; unconfirmed: {found['unconfirmed']} (the forged JOIN's); "
+             f"the replay and the auto-reply kept unanswered")
+        lost = [robot.id for robot in robots if robot.standing != signup.IN]
+        if lost:
+            raise GmError(f"the demo's robots {', '.join(lost)} did not get a place by sign-up")
+    finally:
+        campaign.close()
+
+
+def _forged_join(when: datetime) -> EmailMessage:
+    """A JOIN that gives a stranger's address as its sender: gm mails the code there, and
+    nobody is signed up."""
+    message = EmailMessage()
+    message["From"] = f"Someone Else <{STRANGER}>"
+    message["To"] = GM_ADDRESS
+    message["Date"] = format_datetime(when)
+    message["Message-ID"] = "<forged.join@elsewhere.example>"
+    message["Subject"] = "Join"
+    message.set_content(f"JOIN {CAMPAIGN_ID}\nNAME Someone Else\n")
+    return message
+
+
+def _holiday_reply(robot: Robot, when: datetime) -> EmailMessage:
+    """An auto-responder's answer to gm's code mail (RFC 3834: Auto-Submitted)."""
+    message = EmailMessage()
+    message["From"] = formataddr((robot.name, robot.email))
+    message["To"] = GM_ADDRESS
+    message["Date"] = format_datetime(when)
+    message["Message-ID"] = f"<holiday.{robot.id}@robots.example>"
+    message["Subject"] = "Out of office"
+    message["Auto-Submitted"] = "auto-replied"
+    if robot.last_from_gm is not None:
+        message["In-Reply-To"] = robot.last_from_gm.message_id
+    message.set_content("I am away until Monday and will read your mail then.\n")
+    return message
 
 
 def _play(campaign: Campaign, demo: DemoSetup, robots: list[Robot], echo: Callable[[str], None], *,
