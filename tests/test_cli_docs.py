@@ -16,8 +16,12 @@ README = (Path(__file__).resolve().parent.parent / "README.md").read_text(encodi
 
 
 def every_command(group: click.Group, path: tuple[str, ...] = ()) -> Iterator[tuple[str, click.Command]]:
-    """('board check', command) for every command and subcommand, groups included."""
-    for name, command in sorted(group.commands.items()):
+    """('board check', command) for every command and subcommand, groups included (gm's own
+    are loaded when asked for: gm.cli.COMMANDS)."""
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        assert command is not None, f"gm {' '.join((*path, name))} is listed but cannot be loaded"
         words = (*path, name)
         yield " ".join(words), command
         if isinstance(command, click.Group):
@@ -40,7 +44,25 @@ def test_every_command_is_documented_in_the_readme(name, command):
 
 @pytest.mark.parametrize("name", ["turn", "demo"])
 def test_the_newcomer_and_weekly_commands_are_part_of_gm(name):
-    assert name in cli.commands, f"gm.cli does not register `gm {name}`"
+    assert name in cli.list_commands(click.Context(cli)), f"gm.cli does not register `gm {name}`"
+
+
+def test_every_command_a_cli_module_defines_is_in_gm_clis_table():
+    """gm.cli loads a command's module only when the command is asked for (issue 27), from
+    its table COMMANDS: a command added to a module must be added there too, under its name."""
+    import importlib
+
+    from gm.cli import COMMANDS as TABLE
+
+    for entry in set(TABLE.values()):
+        module = importlib.import_module(f"gm.cli.{entry.partition(':')[0]}")
+        for command in getattr(module, "COMMANDS", ()):
+            assert TABLE.get(command.name, "").startswith(module.__name__.rpartition(".")[2] + ":"), \
+                f"gm {command.name} ({module.__name__}) is missing from gm.cli.COMMANDS"
+    for name, entry in TABLE.items():
+        module, _, attribute = entry.partition(":")
+        command = getattr(importlib.import_module(f"gm.cli.{module}"), attribute)
+        assert command.name == name, f"gm.cli.COMMANDS names {entry} `gm {name}`, but it is `gm {command.name}`"
 
 
 def test_every_command_answers_help_with_exit_zero():

@@ -3,24 +3,49 @@ calls one core function and turns a GmError into a one-line refusal (exit 1)."""
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
+from collections.abc import Mapping
 
 import click
 
 from ..errors import GmError, ProblemsError
-from . import analysis as cli_analysis  # noqa: F401  (adds design, analyze and draw to `gm board`)
-from .admin import COMMANDS as ADMIN_COMMANDS
-from .archive import COMMANDS as ARCHIVE_COMMANDS
-from .board import board
-from .campaign import COMMANDS, campaign_group
-from .demo import demo_cmd
-from .mail import COMMANDS as MAIL_COMMANDS
-from .signup import COMMANDS as SIGNUP_COMMANDS
+
+# Where each command is defined, as module:attribute under gm.cli. A command's module is
+# imported only when the command runs (or help lists them all), so `gm publish` does not
+# pay for the imports of `gm ingest` or `gm board analyze` (issue 27); tests/test_cli_docs.py
+# checks this table against the commands each module defines.
+COMMANDS: Mapping[str, str] = {
+    "board": "analysis:board",  # gm.cli.analysis adds design, analyze and draw to gm.cli.board's group
+    "campaign": "campaign:campaign_group",
+    **{name: f"campaign:{name}_cmd" for name in
+       ("turn", "start", "ingest", "orders", "remind", "resolve", "undo", "send", "state", "status")},
+    "player": "admin:player_group",
+    **{name: f"admin:{name}_cmd" for name in ("pause", "resume", "deadline", "end")},
+    **{name: f"archive:{name}_cmd" for name in ("publish", "reveal", "verify", "audit")},
+    "mail": "mail:mail_group",
+    "signup": "signup:signup_group",
+    "demo": "demo:demo_cmd",
+}
 
 
 class GmGroup(click.Group):
-    """Turns every refusal into `Error: ...` on stderr and exit 1, never a traceback."""
+    """Turns every refusal into `Error: ...` on stderr and exit 1, never a traceback. The
+    commands in `lazy` (name: module:attribute, as COMMANDS) are imported when asked for."""
+
+    def __init__(self, *args, lazy: Mapping[str, str] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self.lazy:
+            module, _, attribute = self.lazy[cmd_name].partition(":")
+            self.add_command(getattr(importlib.import_module(f"{__name__}.{module}"), attribute), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context):  # type: ignore[override]
         try:
@@ -35,7 +60,7 @@ class GmGroup(click.Group):
             raise refusal from None
 
 
-@click.group(cls=GmGroup)
+@click.group(cls=GmGroup, lazy=COMMANDS)
 @click.option(
     "-C",
     "campaign_dir",
@@ -50,12 +75,6 @@ class GmGroup(click.Group):
 def cli(ctx: click.Context, campaign_dir: str) -> None:
     """gm: a game master for Snakes and Ladders by email."""
     ctx.obj = {"dir": campaign_dir}
-
-
-cli.add_command(board)
-cli.add_command(campaign_group)
-for command in (*COMMANDS, *ADMIN_COMMANDS, *ARCHIVE_COMMANDS, *MAIL_COMMANDS, *SIGNUP_COMMANDS, demo_cmd):
-    cli.add_command(command)
 
 
 def main() -> None:

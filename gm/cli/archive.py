@@ -11,7 +11,7 @@ import click
 
 from ..counts import count
 from ..errors import GmError
-from .campaign import opened
+from .opening import opened
 
 
 @click.command("publish")
