@@ -317,7 +317,7 @@ class Campaign:
 
 
 def _started(store: Store) -> bool:
-    return "campaign" in store.db.table_names() and store.one("select id from campaign") is not None
+    return "campaign" in store.table_names() and store.one("select id from campaign") is not None
 
 
 def make_mailboxes(folder: Path) -> None:

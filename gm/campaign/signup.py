@@ -480,7 +480,7 @@ def refresh(campaign: Campaign, now: datetime | None = None) -> list[str]:
 def joined_players(store: Any) -> tuple[PlayerConfig, ...]:
     """The players who joined by mail, as gm start seated them (Fixed.joined): config's
     `joined` for a started campaign. Their first holder's id, address, name and keys."""
-    row = store.one("select fixed from campaign") if "campaign" in store.db.table_names() else None
+    row = store.one("select fixed from campaign") if "campaign" in store.table_names() else None
     if not row or not row["fixed"]:
         return ()
     from .fixed import Fixed

@@ -13,11 +13,12 @@ import sqlite3
 import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Any
 
 from ..errors import GmError
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 DB_NAME = "gm.sqlite"
 LOCK_NAME = ".gm.lock"
@@ -264,24 +265,47 @@ class Store:
 
     def __init__(self, path: Path):
         self.path = path
-        conn = sqlite3.connect(str(path), timeout=LOCK_WAIT_SECONDS, isolation_level=None)
-        self.db = sqlite_utils.Database(conn)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute("PRAGMA foreign_keys=ON")
+        self.conn = sqlite3.connect(str(path), timeout=LOCK_WAIT_SECONDS, isolation_level=None)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        self.conn.execute("PRAGMA foreign_keys=ON")
+        self._db: sqlite_utils.Database | None = None
+
+    @property
+    def db(self) -> sqlite_utils.Database:
+        """The store through sqlite-utils, made on first use: importing it (and numpy, which
+        it imports when installed) is most of a command's start-up, and a command that
+        reads, or writes plain SQL (`writing`), never needs it (issue 27)."""
+        if self._db is None:
+            import sqlite_utils
+
+            self._db = sqlite_utils.Database(self.conn)
+        return self._db
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[sqlite_utils.Database]:
         """One state change: all of it is committed, or none of it."""
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
+        with self.writing():
             yield self.db
+
+    @contextlib.contextmanager
+    def writing(self) -> Iterator[sqlite3.Connection]:
+        """One state change in plain SQL on the connection itself: as `transaction`."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
         except BaseException:
-            self.db.execute("ROLLBACK")
+            self.conn.execute("ROLLBACK")
             raise
-        self.db.execute("COMMIT")
+        self.conn.execute("COMMIT")
+
+    def table_names(self) -> list[str]:
+        return [row[0] for row in self.conn.execute("select name from sqlite_master where type = 'table'")]
 
     def migrate(self) -> None:
+        if "migrations" in self.table_names() and \
+                {name for name, _ in MIGRATIONS} <= {row["name"] for row in self.rows("select name from migrations")}:
+            return  # up to date: read without sqlite-utils
         with self.transaction() as db:
             if "migrations" not in db.table_names():
                 db["migrations"].create({"name": str, "applied_at": str}, pk="name")
@@ -292,7 +316,7 @@ class Store:
                     db["migrations"].insert({"name": name, "applied_at": _utc_now_text()})
 
     def close(self) -> None:
-        self.db.close()
+        self.conn.close()
 
     # -- small helpers ----------------------------------------------------------------
 
@@ -303,7 +327,7 @@ class Store:
         return rows[0] if rows else None
 
     def rows(self, sql: str, params: Any = ()) -> list[dict[str, Any]]:
-        cursor = self.db.conn.execute(sql, params)
+        cursor = self.conn.execute(sql, params)
         names = [column[0] for column in cursor.description]
         return [dict(zip(names, row, strict=True)) for row in cursor]
 

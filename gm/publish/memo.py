@@ -77,7 +77,7 @@ class Memo:
         """Keep this publish's turns and pages, in one transaction: summaries of turns since
         undone, and pages no longer in the site, go."""
         paths = set(paths)
-        with self.store.transaction() as db:
+        with self.store.writing() as db:  # plain SQL: no sqlite-utils to import
             db.execute("delete from archive_turns where turn_index >= ?", (turns,))
             for index, (turn_digest, summary) in self._new_turns.items():
                 db.execute("insert or replace into archive_turns values (?, ?, ?)", (index, turn_digest, summary))
