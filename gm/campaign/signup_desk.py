@@ -130,7 +130,9 @@ class SignupDesk:
         holding = self._holding(mail.sender)
         if found["outcome"] == "leave":
             if holding is None or holding["status"] == signup.PLAYING:
-                return self._told(db, mail, holding, now, "CONFIRM of a LEAVE: no place left to give up")
+                # given up already (or playing now): told where they stand
+                return self._told(db, mail, holding or self._latest(mail.sender), now,
+                                  "CONFIRM of a LEAVE: no place left to give up")
             db.execute("update signups set status = ?, changed_at = ? where id = ?",
                        (signup.LEFT, clock.iso(now), holding["id"]))
             outcome = self._told(db, mail, self._row(holding["id"]), now, f"{holding['player']} left")
@@ -202,7 +204,7 @@ class SignupDesk:
         from .desk import Outcome
 
         if row is None:
-            return Outcome("refused", detail=detail)
+            return self.refuse(db, mail, now, [problem("signup_no_place")])
         reply = signup.notice(self.campaign, db, row, now, in_reply_to=mail,
                               started=self.campaign.started() and row["status"] == signup.POOL)
         db.execute("update signups set told = status where id = ?", (row["id"],))
@@ -241,6 +243,9 @@ class SignupDesk:
         marks = ", ".join("?" * len(signup.HOLDS))
         return self.campaign.store.one(f"select * from signups where email = ? and status in ({marks}) "
                                        "order by id desc limit 1", (sender, *signup.HOLDS))
+
+    def _latest(self, sender: str) -> dict[str, Any] | None:
+        return self.campaign.store.one("select * from signups where email = ? order by id desc limit 1", (sender,))
 
     def _row(self, row_id: int) -> dict[str, Any]:
         row = self.campaign.store.one("select * from signups where id = ?", (row_id,))
