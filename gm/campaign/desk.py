@@ -101,7 +101,6 @@ class Desk:
         self.state = campaign.state() if self.started else None
         self.deadline = campaign.deadline() if self.started else None
         self.signups = SignupDesk(self)
-        self._signup_store = "signups" in campaign.store.db.table_names()
         self._keywords: frozenset[str] | None = None
         self._read_ahead: dict[int, tuple[bytes, InboundMail]] = {}
         # RULES.md 5's receipts, for a campaign started with a game commitment
@@ -469,9 +468,9 @@ class Desk:
     def _capped(self, db: Any, to: str, now: datetime) -> str | None:
         """Why no more refusals may go to `to` today (RULES.md 3), or None. An address that
         holds a place by sign-up (RULES.md 3.1) counts as a player's."""
-        registered = any(p.email == to for p in self.config.players) or (self._signup_store and db.execute(
+        registered = any(p.email == to for p in self.config.players) or db.execute(
             f"select 1 from signups where email = ? and status in ({', '.join('?' * len(HOLDS))}) limit 1",
-            [to, *HOLDS]).fetchone() is not None)
+            [to, *HOLDS]).fetchone() is not None
         cap = CAP_ANY if registered else CAP_STRANGER
         sent = db.execute(
             f"select count(*) from outbox where recipient = ? and queued_at > ? and kind in ({', '.join('?' * len(UNASKED))})",

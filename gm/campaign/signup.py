@@ -497,8 +497,6 @@ def joined_players(store: Any) -> tuple[PlayerConfig, ...]:
 
 def accepted(campaign: Campaign) -> tuple[PlayerConfig, ...]:
     """Those in, in the order confirmed: the players gm start seats after campaign.yaml's."""
-    if "signups" not in campaign.store.db.table_names():
-        return ()
     return tuple(PlayerConfig(id=r["player"], name=r["name"], email=r["email"], timezone=r["timezone"],
                               extra=json.loads(r["keys"] or "{}"))
                  for r in campaign.store.rows("select * from signups where status = ? order by id", (IN,)))
@@ -518,8 +516,6 @@ def seat_at_start(campaign: Campaign, db: Any, now: datetime, seated: Iterable[s
 
 def pool_entry(campaign: Campaign, player: str) -> dict[str, Any] | None:
     """The request of the pool (those left waiting at the start) with this id, if any."""
-    if "signups" not in campaign.store.db.table_names():
-        return None
     return campaign.store.one("select * from signups where player = ? and status = ?", (player.lower(), POOL))
 
 

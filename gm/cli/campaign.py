@@ -469,8 +469,6 @@ def _signup_status(campaign: Campaign) -> list[str]:
 
 def _pool_line(campaign: Campaign) -> str | None:
     """After the start: those left waiting by sign-up, the GM's pool for gm player replace."""
-    if "signups" not in campaign.store.db.table_names():
-        return None
     from ..campaign import signup
 
     pool = signup.count_status(campaign.store, signup.POOL)
