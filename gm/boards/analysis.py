@@ -1,25 +1,28 @@
 """Exact game-length analysis of a board for one player alone (`gm board analyze`,
 CONTRACT.md): one d6 under three finishes, and each ruleset's own figures
 (Ruleset.board_figures: the dice rulesets' lengths here, a ruleset's own chain in its
-package). Nothing here is sampled.
+package). Nothing here is sampled, and no array grows faster than the board: RULES.md 1
+allows 10,000 squares.
 
 Method. Every game here is an absorbing Markov chain over the squares 0..N, observed
 once per *period*: one roll for a die, one turn (a go with its extra throws) for the dice
-rulesets, or whatever a ruleset's chain says. For each period we build
+rulesets, or whatever a ruleset's chain says. Two things are asked of it.
 
-* `moves`: the sparse transition (square at the start of a period -> square at the
-  start of the next) with its probability, for pieces that did not finish;
-* `finish[j, p]`: the chance that a period started on p finishes at its step j+1.
-
-Then
-* one dense solve over the squares reachable from Start (numpy.linalg.solve, exact to
-  rounding) gives the expected number of period starts on each square,
-  v = e_Start (I - Q)^-1, and from it the expected count E[T] = v . r, where r is what a
-  period started on each square counts (j if it finishes at step j, else the period);
-* the distribution P(T = t) comes from propagating the probability mass forward, period by
-  period, until the mass still in play is below `until` (default 1e-3; 1e-12 in the tests
-  that check the two against each other): every P(T = t) listed is exact, percentiles up to
-  p99.9 read it, and the expectation never depends on where it stopped.
+* The distribution P(T = t): the probability mass is carried forward period by period
+  until the mass still in play is below `until` (default 1e-3; 1e-12 in the tests that
+  check the two against each other): every P(T = t) listed is exact, percentiles up to
+  p99.9 read it, and the expectation never depends on where it stopped. A throw moves
+  the mass of every square at once: shifted by each total (one convolution), then
+  scattered through the landing table, a few passes over N numbers. Where a turn can end
+  from each square is never tabled: with extra throws it is most of the board (N^2).
+* The expectation E[T], and the chance of never finishing on a board that can catch a
+  piece for good: the dice games are solved exactly throw by throw (`StepChain`), where
+  a state is a square and, for doubles, the double sixes in a row so far, with the few
+  moves of one throw out of each; the solve sweeps the states in the order of the
+  squares (`_sweep`), its memory the snakes open over one square, not N^2. A ruleset's
+  own chain (postal's cycles) gives the expected period starts on each square, v =
+  e_Start (I - Q)^-1, and E[T] = v . r, r being what a period started on each square
+  counts.
 
 Landing follows RULES.md 1 through `gm.rules.moving.landing` (effects at most once per
 move). Finishes: one die `exact` stays put on a roll past N and wins by ending a move on
@@ -33,21 +36,21 @@ expected length: `expected` is then None and percentiles beyond the reachable ma
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 import numpy as np
 
 from ..errors import GmError
-from ..rules.moving import bounce, landing
+from ..rules.moving import landing
 from .board import START, Board
 
 UNTIL = 1e-3  # propagation stops when less mass than this is still in play
 MAX_PERIODS = 200_000  # a guard for pathological boards whose mass barely drains
-DENSE_LIMIT = 3000  # squares; beyond, the solve's N^2 matrix gives way to propagation
+DENSE_LIMIT = 3000  # postal's squares; beyond, the solve's N^2 matrix gives way to propagation
 EXACT = 1e-13  # the mass left in play when propagation stands in for the solve
+SWEEP_LIMIT = 1 << 25  # numbers (8 bytes each) the dice games' exact solve may hold at once
 SIX = (1, 2, 3, 4, 5, 6)
 Finish = Literal["exact", "bounce", "crossing"]
 FINISHES: tuple[Finish, ...] = ("exact", "bounce", "crossing")
@@ -176,7 +179,9 @@ def analyze(board: Board, *, until: float = UNTIL) -> BoardAnalysis:
 
 def landing_table(board: Board) -> np.ndarray:
     """Where a piece that comes to each square 0..N ends after its snakes and ladders
-    (RULES.md 1, effects once per move; none of what a ruleset adds in play)."""
+    (RULES.md 1, effects once per move; none of what a ruleset adds in play). No item
+    starts where one of the other kind ends, so where a piece ends holds no item of its
+    own: land[land[s]] == land[s]."""
     return np.array([landing(s, board.jumps)[0] for s in range(board.squares + 1)], dtype=np.int64)
 
 
@@ -197,44 +202,168 @@ class Stage:
         src = np.concatenate([part[0] for part in parts])
         dst = np.concatenate([part[1] for part in parts])
         prob = np.concatenate([part[2] for part in parts])
-        keys = src * size + dst
-        # a dense bincount sums fastest when the pairs nearly fill the square; else sort
-        if size * size <= 1 << 24 and keys.size * 16 >= size * size:
-            total = np.bincount(keys, weights=prob, minlength=size * size)
-            keys = np.nonzero(total)[0]
-            total = total[keys]
-        else:
-            keys, inverse = np.unique(keys, return_inverse=True)
-            total = np.bincount(inverse, weights=prob)
-        return cls(keys // size, keys % size, total)
+        keys, inverse = np.unique(src * size + dst, return_inverse=True)
+        return cls(keys // size, keys % size, np.bincount(inverse, weights=prob))
 
     def apply(self, mass: np.ndarray) -> np.ndarray:
         return np.bincount(self.dst, weights=mass[self.src] * self.prob, minlength=mass.size)
 
+    def restricted(self, keep: np.ndarray) -> Stage:
+        """The moves between the states `keep` marks, renumbered 0.. in the same order."""
+        inside = keep[self.src] & keep[self.dst]
+        number = np.cumsum(keep) - 1
+        return Stage(number[self.src[inside]], number[self.dst[inside]], self.prob[inside])
+
+
+def _reachable(size: int, moves: Stage, start: int) -> np.ndarray:
+    """The states a path of moves leads to from `start`."""
+    return _search(size, moves.src, moves.dst, [start])
+
+
+def _can_finish(size: int, moves: Stage, finishing: np.ndarray) -> np.ndarray:
+    """The states from which finishing has a positive chance: those a move can finish
+    from, and backwards from them."""
+    return _search(size, moves.dst, moves.src, np.nonzero(finishing)[0].tolist())
+
+
+def _search(size: int, src: np.ndarray, dst: np.ndarray, starts: list[int]) -> np.ndarray:
+    """Every state a path src -> dst leads to from `starts`: a search over adjacency
+    lists, linear in the moves (a frontier of arrays would take a pass over every move
+    for each step of the longest path, N^2 on a long board)."""
+    order = np.argsort(src, kind="stable")
+    bounds = np.searchsorted(src[order], np.arange(size + 1)).tolist()
+    after = dst[order].tolist()
+    seen = [False] * size
+    for state in starts:
+        seen[state] = True
+    todo = list(starts)
+    while todo:
+        state = todo.pop()
+        for nxt in after[bounds[state] : bounds[state + 1]]:
+            if not seen[nxt]:
+                seen[nxt] = True
+                todo.append(nxt)
+    return np.array(seen, dtype=bool)
+
+
+def _propagate(step: Callable[[np.ndarray], tuple[np.ndarray, Any]], start: np.ndarray,
+               in_play: np.ndarray, until: float) -> tuple[np.ndarray, float]:
+    """P(T = t) for t = 0, 1, ... while more than `until` of the mass is still in play
+    (`in_play`: 1.0 where finishing is still possible), and the mass left over. `step`
+    carries the mass over one period and says what finished at each of its steps."""
+    mass, law = start, []
+    for _ in range(MAX_PERIODS):
+        mass, finished = step(mass)
+        law.append(finished)
+        if mass @ in_play < until:
+            break
+    return np.concatenate(([0.0], np.asarray(law).ravel())), float(mass.sum())
+
 
 @dataclass(frozen=True)
 class _Solution:
-    """What the chain's equations give: E[T] (None when infinite), the expected period
-    starts per square, the chance of never finishing, and the squares that catch a piece
-    for good at a period start."""
+    """What the chain's equations give: E[T] (None when infinite), the chance of never
+    finishing, the squares that catch a piece for good at a period start, and (postal's
+    chain) the expected period starts per square."""
 
     expected: float | None
-    visits: np.ndarray
     never: float
     caught_on: tuple[int, ...]
+    visits: np.ndarray | None = None
+
+
+def _sweep(moves: Stage, start: int, values: np.ndarray) -> np.ndarray:
+    """values @ v, where v = e_start (I - Q)^-1 are the expected visits to each state of
+    a chain whose every state can still finish (Q: `moves`, (src, dst) pairs unique).
+
+    Gaussian elimination in the order of the states, which is the order of the squares:
+    v[q] is the start's share plus what comes to q from states before it (forward
+    moves: their rows are known) and from states after it (a snake or a bounce back: an
+    unknown inflow, a column of its own). A row is kept, as numbers over the columns open
+    at the time, only until the last state that moves on from it; a column is solved, and
+    substituted everywhere, at the last state that moves back into it; `values` are summed
+    as the sweep goes. So the memory is the rows kept times the columns open at once
+    (the snakes over one square), never N^2, and each row is a handful of numpy calls."""
+    size = values.shape[1]
+    src, dst, prob = moves.src, moves.dst, moves.prob
+    loop = src == dst
+    stay = np.bincount(src[loop], weights=prob[loop], minlength=size).tolist()
+    on, back = src < dst, src > dst
+    by_dst = np.argsort(dst[on], kind="stable")
+    on_src, on_prob = src[on][by_dst], prob[on][by_dst]
+    into = np.searchsorted(dst[on][by_dst], np.arange(size + 1)).tolist()
+    by_src = np.argsort(src[back], kind="stable")
+    back_dst, back_prob = dst[back][by_src], prob[back][by_src]
+    out_back = np.searchsorted(src[back][by_src], np.arange(size + 1)).tolist()
+    last_back = np.full(size, -1)  # the last state that moves back into each state
+    np.maximum.at(last_back, dst[back], src[back])
+    last_use = np.full(size, -1)  # the last state that needs a state's row
+    np.maximum.at(last_use, src[on], dst[on])
+    columns = np.nonzero(last_back >= 0)[0]
+    width = _overlap(size, columns, last_back[columns])
+    kept = np.nonzero(last_use >= 0)[0]
+    height = _overlap(size, kept, last_use[kept])
+    if (height + width + len(values)) * (width + 1) > SWEEP_LIMIT:
+        raise AnalysisError(f"snakes or bounces lead back over {width:,} squares at once: more "
+                            f"than an exact analysis can hold in {SWEEP_LIMIT * 8 >> 20} MB")
+    rows = np.zeros((max(height, 1), width + 1))  # the last column holds the constant term
+    inflow = np.zeros((max(width, 1), width + 1))  # what has moved back into each column so far
+    total = np.zeros((len(values), width + 1))
+    row_of, column_of = np.full(size, -1), np.full(size, -1)
+    free_rows, free_columns = list(range(height)), list(range(width))
+    freed: dict[int, list[int]] = {}
+    solved_at: dict[int, list[int]] = {}
+    for column in columns.tolist():
+        solved_at.setdefault(int(last_back[column]), []).append(column)
+    is_column, last_use_l = (last_back >= 0).tolist(), last_use.tolist()
+    for q in range(size):
+        free_rows += freed.pop(q, [])
+        lo, hi = into[q], into[q + 1]
+        row = on_prob[lo:hi] @ rows[row_of[on_src[lo:hi]]] if hi > lo else np.zeros(width + 1)
+        if q == start:
+            row[width] += 1.0
+        if is_column[q]:
+            column_of[q] = free_columns.pop()
+            row[column_of[q]] += 1.0
+        if stay[q]:
+            row /= 1.0 - stay[q]
+        total += values[:, q, None] * row
+        lo, hi = out_back[q], out_back[q + 1]
+        if hi > lo:
+            inflow[column_of[back_dst[lo:hi]]] += back_prob[lo:hi, None] * row
+        if last_use_l[q] > q:
+            row_of[q] = free_rows.pop()
+            rows[row_of[q]] = row
+            freed.setdefault(last_use_l[q] + 1, []).append(int(row_of[q]))
+        for target in solved_at.get(q, ()):
+            column = column_of[target]
+            # the inflow is now complete and holds the column itself: solve, substitute
+            solved = inflow[column] / (1.0 - inflow[column, column])
+            solved[column] = 0.0
+            for block in (rows, inflow, total):
+                block += np.outer(block[:, column], solved)
+                block[:, column] = 0.0
+            inflow[column] = 0.0
+            free_columns.append(column)
+    return total[:, width]
+
+
+def _overlap(size: int, begin: np.ndarray, end: np.ndarray) -> int:
+    """The most of the intervals [begin, end] over one point."""
+    if not begin.size:
+        return 0
+    change = np.bincount(begin, minlength=size + 1) - np.bincount(end + 1, minlength=size + 2)[: size + 1]
+    return int(np.cumsum(change).max())
 
 
 @dataclass(frozen=True)
 class Chain:
-    """An absorbing chain over squares 0..size-1 seen once per period (module docstring).
-
-    `moves`: one period's moves of pieces still in play; `finish[j, p]`: the chance of
-    finishing at step j+1 of a period started on p. `stages`, when given, are sparse
-    factors whose product is `moves`: fewer entries to touch per period."""
+    """An absorbing chain over squares 0..size-1 seen once per period (module docstring),
+    as postal's cycles are: `moves`, one period's moves of pieces still in play;
+    `finish[j, p]`, the chance of finishing at step j+1 of a period started on p."""
 
     moves: Stage
     finish: np.ndarray
-    stages: tuple[Stage, ...] = ()
 
     @property
     def size(self) -> int:
@@ -246,51 +375,37 @@ class Chain:
 
     def reachable(self) -> np.ndarray:
         """The squares a piece can stand on at a period start, from Start."""
-        src, dst = self.moves.src, self.moves.dst
-        seen = np.zeros(self.size, dtype=bool)
-        seen[START] = True
-        frontier = seen.copy()
-        while frontier.any():
-            step = np.zeros(self.size, dtype=bool)
-            step[dst[frontier[src]]] = True
-            frontier = step & ~seen
-            seen |= step
-        return seen
+        return _reachable(self.size, self.moves, START)
 
     def can_finish(self) -> np.ndarray:
         """The squares from which finishing has a positive chance."""
-        src, dst = self.moves.src, self.moves.dst
-        good = self.finish.sum(axis=0) > 0
-        while True:
-            grown = good.copy()
-            grown[src[good[dst]]] = True
-            if grown.sum() == good.sum():
-                return good
-            good = grown
+        return _can_finish(self.size, self.moves, self.finish.sum(axis=0) > 0)
 
     def expected(self) -> float | None:
         """E[T]; None when infinite."""
         return self.solve().expected
 
     def solve(self) -> _Solution:
-        """One dense solve over the squares reachable from Start that can still finish (G):
-        the expected period starts on each, v = e_Start (I - Q_GG)^-1, and from it
-        E[T] = v . r (r: the steps a period started on each square counts). When a piece
-        can be caught for good (reachable squares that cannot finish), E[T] is infinite and
-        the chance of being caught is v . (Q_G->caught 1)."""
+        """The expected period starts on each square reachable from Start that can still
+        finish (G), v = e_Start (I - Q_GG)^-1, and from it E[T] = v . r (r: the steps a
+        period started on each square counts). When a piece can be caught for good
+        (reachable squares that cannot finish), E[T] is infinite and the chance of being
+        caught is v . (Q_G->caught 1). Up to DENSE_LIMIT squares one dense solve (exact to
+        rounding, N^2 memory but at most 72 MB); beyond, the sum of the mass at every
+        period start until less than EXACT of it is in play (linear memory)."""
         live, good = self.reachable(), self.can_finish()
         caught = live & ~good
         caught_on = tuple(int(q) for q in np.nonzero(caught)[0])
         if not good[START]:
-            return _Solution(None, np.zeros(self.size), 1.0, caught_on)
-        index = -np.ones(self.size, dtype=np.int64)
-        states = np.nonzero(live & good)[0]
-        index[states] = np.arange(states.size)
+            return _Solution(None, 1.0, caught_on, np.zeros(self.size))
         src, dst, prob = self.moves.src, self.moves.dst, self.moves.prob
-        keep = (index[src] >= 0) & (index[dst] >= 0)
-        # (src, dst) pairs are unique in a merged stage, so plain indexing adds each once
+        states = np.nonzero(live & good)[0]
         if states.size <= DENSE_LIMIT:
+            index = -np.ones(self.size, dtype=np.int64)
+            index[states] = np.arange(states.size)
+            keep = (index[src] >= 0) & (index[dst] >= 0)
             system = np.eye(states.size)
+            # (src, dst) pairs are unique in a merged stage, so plain indexing adds each once
             system[index[src[keep]], index[dst[keep]]] -= prob[keep]
             start = np.zeros(states.size)
             start[index[START]] = 1.0
@@ -299,21 +414,18 @@ class Chain:
         else:
             visits = self._visits_by_propagation(live & good)
         if caught_on:
-            into = (index[src] >= 0) & caught[dst]
+            into = caught[dst]
             chance = float(np.bincount(src[into], weights=prob[into], minlength=self.size) @ visits)
-            return _Solution(None, visits, chance, caught_on)
+            return _Solution(None, chance, caught_on, visits)
         steps = np.arange(1, self.period + 1)[:, None]
         stay = 1 - self.finish.sum(axis=0)
         # a period finishing at step j counts j; one that goes on counts the whole period
         counts = (steps * self.finish).sum(axis=0) + self.period * stay
-        return _Solution(float(visits @ counts), visits, 0.0, ())
+        return _Solution(float(visits @ counts), 0.0, (), visits)
 
     def _visits_by_propagation(self, good: np.ndarray) -> np.ndarray:
         """v as the sum of the mass at every period start, until less than EXACT of it is
-        still in play among the squares that can finish: for boards too big for a dense
-        solve (its matrix takes N^2 memory and N^3 time)."""
-        stages = self.stages if sum(st.src.size for st in self.stages) < self.moves.src.size else ()
-        stages = stages or (self.moves,)
+        still in play among the squares that can finish."""
         mass = np.zeros(self.size)
         mass[START] = 1.0
         visits = np.zeros(self.size)
@@ -321,155 +433,300 @@ class Chain:
         for _ in range(MAX_PERIODS):
             mass = mass * weight  # caught mass is counted where it was caught, then dropped
             visits += mass
-            for stage in stages:
-                mass = stage.apply(mass)
+            mass = self.moves.apply(mass)
             if mass @ weight < EXACT:
                 break
         return visits * weight
 
-    def propagate(self, until: float) -> tuple[np.ndarray, float]:
-        """P(T = t) for t = 0, 1, ... while more than `until` of the mass is still in play,
-        and the mass left over."""
-        in_play = self.can_finish().astype(float)  # mass that can never finish is not waited for
-        stages = self.stages if sum(st.src.size for st in self.stages) < self.moves.src.size else ()
-        stages = stages or (self.moves,)
-        mass = np.zeros(self.size)
-        mass[START] = 1.0
-        law = [np.zeros(1)]
-        for _ in range(MAX_PERIODS):
-            law.append(self.finish @ mass)
-            for stage in stages:
-                mass = stage.apply(mass)
-            if mass @ in_play < until:
-                break
-        return np.concatenate(law), float(mass.sum())
+    def step(self, mass: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """One period: the mass after it, and what finished at each of its steps."""
+        return self.moves.apply(mass), self.finish @ mass
 
     def distribution(self, until: float) -> tuple[Distribution, np.ndarray]:
         """The law of T and the expected period starts per square (before being caught,
         on a board that can catch a piece for good)."""
-        law, tail = self.propagate(until)
+        start = np.zeros(self.size)
+        start[START] = 1.0
+        law, tail = _propagate(self.step, start, self.can_finish().astype(float), until)
         solution = self.solve()
+        assert solution.visits is not None
         return Distribution(law, solution.expected, tail, solution.never, solution.caught_on), \
             solution.visits
 
 
-# -- one die ----------------------------------------------------------------------------
+# -- dice: a throw from every square at once ----------------------------------------------
 
 
-def _die_step(board: Board, land: np.ndarray, finish: Finish, roll: int) -> tuple[np.ndarray, np.ndarray]:
-    """For one roll from every square 0..N: where the piece ends, and whether that won."""
-    n = board.squares
-    p = np.arange(n + 1)
-    target = p + roll
-    if finish == "crossing":
-        won = target > n
-        return np.where(won, p, land[np.minimum(target, n)]), won
-    if finish == "exact":
-        target = np.where(target > n, p, target)
-    else:
-        # bounce back from N; on a board shorter than a roll, off Start again (ping-pong)
-        target = np.array([bounce(int(t), n) for t in target], dtype=np.int64)
-    end = land[target]
-    return end, end == n
+def _aims(n: int, finish: Finish, reach: int) -> np.ndarray:
+    """The square a move comes to, before any snake or ladder, from each position
+    0..N+reach it aims at (square + total): past N, N+1 when that finishes (crossing),
+    N+2 when the piece stays where it was (exact); bounce reflects back from N (and, on
+    a board shorter than a roll, off Start again)."""
+    aim = np.arange(n + reach + 1)
+    if finish == "bounce":
+        span = 2 * n
+        return np.where(aim % span > n, span - aim % span, aim % span)
+    return np.where(aim > n, n + 1 if finish == "crossing" else n + 2, aim)
+
+
+def _landing_index(n: int, land: np.ndarray, finish: Finish, reach: int) -> np.ndarray:
+    """Where a move aimed at each position 0..N+reach ends: a square 0..N, WIN (N+1)
+    when it finishes, or N+2 when an exact finish's roll past N leaves the piece where
+    it was (the throw adds that back: it depends on the square, not the position)."""
+    aim = _aims(n, finish, reach)
+    end = land[np.minimum(aim, n)]
+    finished = (end == n) if finish != "crossing" else np.zeros(aim.size, dtype=bool)
+    return np.where(aim > n, aim, np.where(finished, n + 1, end))
+
+
+@dataclass(frozen=True)
+class _Throw:
+    """One throw from every square at once: the mass is shifted by each total (one
+    convolution with `kernel`, the chance of each total), then scattered through the
+    landing index: two passes over N numbers for the whole board."""
+
+    kernel: np.ndarray
+    index: np.ndarray
+    stay: np.ndarray | None  # exact finish: the chance, on each square, of a roll past N
+
+    @classmethod
+    def of(cls, n: int, index: np.ndarray, totals: Mapping[int, float], finish: Finish) -> _Throw:
+        kernel = np.zeros(max(totals) + 1)
+        for total, chance in totals.items():
+            kernel[total] = chance
+        stay = None
+        if finish == "exact":
+            past = np.arange(n + 1)[:, None] + np.arange(kernel.size)[None, :] > n
+            stay = (past * kernel).sum(axis=1)
+        return cls(kernel, index[: n + kernel.size], stay)
+
+    def apply(self, mass: np.ndarray) -> tuple[np.ndarray, float]:
+        """The mass after the throw, without the pieces that finished, and their mass."""
+        n = mass.size - 1
+        out = np.bincount(self.index, weights=np.convolve(mass, self.kernel), minlength=n + 3)
+        after = out[: n + 1]
+        if self.stay is not None:
+            after += self.stay * mass
+        return after, float(out[n + 1])
+
+
+@dataclass(frozen=True)
+class Throws:
+    """One way a throw goes from a state of `layer` (doubles: the double sixes in a row
+    so far): each total moved with its chance (0: not moved, so no square is come to and
+    no effect taken), into layer `to`, ending the turn or throwing again."""
+
+    layer: int
+    totals: Mapping[int, float]
+    to: int = 0
+    ends: bool = True
+
+
+@dataclass(frozen=True)
+class StepChain:
+    """A dice game throw by throw, for the exact solve (module docstring). Its states are
+    numbered by square, 2 * layers of them each: a piece standing there before a throw
+    of each layer, and a move that came there and is taken on by its snake or ladder
+    (one state per item, not one move per square before it: fewer rows to keep while
+    the sweep passes under a long ladder). `counts`: what a throw from each state adds
+    to the length (the chance it ends the turn, finishing or not); `finishes`: the states
+    a throw can finish from; `turns`: (from, to) of the throws that end a turn."""
+
+    moves: Stage
+    counts: np.ndarray
+    finishes: np.ndarray
+    layers: int
+    turns: tuple[np.ndarray, np.ndarray]
+
+    @property
+    def size(self) -> int:
+        return self.counts.size
+
+    def stored(self) -> int:
+        """The moves the chain stores: a fixed number per square."""
+        return int(self.moves.src.size)
+
+    def square(self, state: np.ndarray | int) -> np.ndarray | int:
+        return state // (2 * self.layers)
+
+    def standing(self, square: np.ndarray | int, layer: int = 0) -> np.ndarray | int:
+        """The state of a piece standing on `square` before a throw of `layer`."""
+        return square * 2 * self.layers + (self.layers - 1 - layer)  # higher layers first
+
+    @classmethod
+    def build(cls, board: Board, land: np.ndarray, finish: Finish, throws: list[Throws]) -> StepChain:
+        n = board.squares
+        layers = 1 + max(max(t.layer, t.to) for t in throws)
+        squares = np.arange(n + 1)
+        size = (n + 1) * 2 * layers
+        aims = _aims(n, finish, max(max(t.totals) for t in throws))
+
+        def standing(square: np.ndarray, layer: int) -> np.ndarray:
+            return square * 2 * layers + (layers - 1 - layer)
+
+        def taken(square: np.ndarray, layer: int) -> np.ndarray:
+            return square * 2 * layers + layers + (layers - 1 - layer)
+
+        parts, taking = [], []
+        counts, finishes = np.zeros(size), np.zeros(size, dtype=bool)
+        turn_from, turn_to = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
+        for throw in throws:
+            here = standing(squares, throw.layer)
+            for total, chance in throw.totals.items():
+                aim = aims[squares + total] if total else squares
+                come = np.where(aim == n + 2, squares, aim)  # exact: a roll past N stays
+                end = land[np.minimum(come, n)]
+                finished = (come == n + 1) | ((end == n) & (finish != "crossing") & (come <= n))
+                if not total:
+                    end, finished = squares, np.zeros(n + 1, dtype=bool)
+                go = ~finished
+                item = go & (end != come)
+                parts.append((here[go], np.where(item, taken(come, throw.to), standing(end, throw.to))[go],
+                              np.full(int(go.sum()), chance)))
+                taking.append(np.stack([come[item], np.full(int(item.sum()), throw.to)]))
+                counts[here] += chance * (finished | throw.ends)
+                finishes[here[finished]] = True
+                if throw.ends:
+                    turn_from.append(here[go])
+                    turn_to.append(standing(end[go], throw.to))
+        items = np.unique(np.concatenate(taking, axis=1), axis=1)
+        for layer in range(layers):
+            come = items[0][items[1] == layer]
+            parts.append((taken(come, layer), standing(land[come], layer), np.ones(come.size)))
+        return cls(Stage.merged(parts, size), counts, finishes, layers,
+                   (np.concatenate(turn_from), np.concatenate(turn_to)))
+
+    def solve(self) -> tuple[_Solution, np.ndarray]:
+        """E[T] (None when a piece can be caught for good, with the chance of that and
+        the squares a turn can start on where it is caught), and the squares a turn can
+        start on that can still finish (1.0), where the propagation waits for mass."""
+        start = int(self.standing(START))
+        live = _reachable(self.size, self.moves, start)
+        good = _can_finish(self.size, self.moves, self.finishes)
+        n = self.size // (2 * self.layers) - 1
+        in_play = good[self.standing(np.arange(n + 1))].astype(float)
+        caught = live & ~good
+        came, to = self.turns
+        starts = np.union1d([start], to[live[came]])
+        caught_on = tuple(int(s) for s in self.square(starts[caught[starts]]))
+        if not good[start]:
+            return _Solution(None, 1.0, caught_on), in_play
+        keep = live & good
+        into = caught[self.moves.dst] & keep[self.moves.src]
+        # what each state adds to the length, and its chance of moving into a trap
+        values = np.stack([self.counts, np.bincount(self.moves.src[into], weights=self.moves.prob[into],
+                                                    minlength=self.size)])[:, keep]
+        start = int(np.cumsum(keep)[start] - 1)
+        length, never = _sweep(self.moves.restricted(keep), start, values)
+        if caught_on:
+            return _Solution(None, float(never), caught_on), in_play
+        return _Solution(float(length), 0.0, ()), in_play
+
+
+def _dice(board: Board, finish: Finish, throws: list[Throws],
+          turn: Callable[[np.ndarray], tuple[np.ndarray, float]], until: float) -> Distribution:
+    """The law of a dice game's length (propagated turn by turn by `turn`) and its
+    expectation (solved throw by throw)."""
+    chain = StepChain.build(board, landing_table(board), finish, throws)
+    solution, in_play = chain.solve()
+    start = np.zeros(board.squares + 1)
+    start[START] = 1.0
+    law, tail = _propagate(turn, start, in_play, until)
+    return Distribution(law, solution.expected, tail, solution.never, solution.caught_on)
+
+
+SIX_TOTALS = {roll: 1 / 6 for roll in SIX}
 
 
 def one_die(board: Board, finish: Finish, *, until: float = UNTIL) -> Distribution:
     """One d6, no extra roll on a six, counting rolls (CONTRACT.md `one_die`)."""
-    land = landing_table(board)
-    size = board.squares + 1
-    parts, won = [], np.zeros(size)
-    for roll in SIX:
-        end, win = _die_step(board, land, finish, roll)
-        won += win / 6
-        go = np.nonzero(~win)[0]
-        parts.append((go, end[go], np.full(go.size, 1 / 6)))
-    return Chain(Stage.merged(parts, size), won[None, :]).distribution(until)[0]
+    n = board.squares
+    throw = _Throw.of(n, _landing_index(n, landing_table(board), finish, 6), SIX_TOTALS, finish)
+    return _dice(board, finish, [Throws(0, SIX_TOTALS)], throw.apply, until)
+
+
+def _classic_throws() -> list[Throws]:
+    return [Throws(0, {6: 1 / 6}, ends=False), Throws(0, {roll: 1 / 6 for roll in SIX[:-1]})]
 
 
 def classic(board: Board, *, until: float = UNTIL) -> Distribution:
     """RULES.md 4 `classic`: bounce finish, and a six rolls again as long as sixes come;
-    counting turns. A turn is a run of sixes (weight (1/6)^j after j of them, followed until
-    below 1e-20, beyond any float's reach) and then a roll of 1-5; the chain keeps the two
-    as separate sparse stages, far fewer entries than their product."""
-    land = landing_table(board)
-    size = board.squares + 1
-    steps = {roll: _die_step(board, land, "bounce", roll) for roll in SIX}
-    start = np.arange(size)
-    where = start.copy()  # where each turn's run of sixes has brought the piece
-    going = np.ones(size)  # the chance that run is still going (0 once a six has won)
-    won = np.zeros(size)
+    counting turns. A turn is a run of sixes and then a roll of 1-5. Where a six takes a
+    piece is one square for each square (a map f), so a run is the sum over j of
+    6^-j f^j: with f, f^2, f^4, f^8 and f^16 made once, five passes give every run of up
+    to 31 sixes, beyond any float's reach (6^-32 < 1e-24)."""
+    n = board.squares
+    index = _landing_index(n, landing_table(board), "bounce", 6)
+    six = np.concatenate([index[6 : n + 7], [n + 2, n + 2]])  # a finish (N+1) is then dropped (N+2)
     runs = []
-    while going.max() > 1e-20:
-        alive = going > 0
-        runs.append((start[alive], where[alive], going[alive]))
-        won += going / 6 * steps[6][1][where]
-        going = np.where(steps[6][1][where], 0.0, going / 6)
-        where = steps[6][0][where]
-    run = Stage.merged(runs, size)
-    rolls, after = [], np.zeros(size)  # after[q]: chance a roll of 1-5 from q wins
-    for roll in SIX[:-1]:
-        end, win = steps[roll]
-        after += win / 6
-        go = np.nonzero(~win)[0]
-        rolls.append((go, end[go], np.full(go.size, 1 / 6)))
-    roll = Stage.merged(rolls, size)
-    won += np.bincount(run.src, weights=run.prob * after[run.dst], minlength=size)
-    moves = Stage.merged([_product(run, roll, size)], size)
-    return Chain(moves, won[None, :], (run, roll)).distribution(until)[0]
+    for power in (1, 2, 4, 8, 16):
+        runs.append((six, 6.0 ** -power))
+        six = six[six]
+    roll = _Throw.of(n, index, {r: 1 / 6 for r in SIX[:-1]}, "bounce")
+
+    def turn(mass: np.ndarray) -> tuple[np.ndarray, float]:
+        run = np.concatenate([mass, [0.0, 0.0]])
+        for where, chance in runs:
+            run += chance * np.bincount(where, weights=run, minlength=n + 3)
+        after, won = roll.apply(run[: n + 1])
+        return after, won + float(run[n + 1])
+
+    return _dice(board, "bounce", _classic_throws(), turn, until)
 
 
-def _product(first: Stage, then: Stage, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The entries of two stages one after the other (joined on the square between), for
-    the expectation's solve, which needs the whole period's moves."""
-    order = np.argsort(then.src, kind="stable")
-    then_src, then_dst, then_prob = then.src[order], then.dst[order], then.prob[order]
-    counts = np.bincount(then_src, minlength=size)
-    offsets = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    repeat = counts[first.dst]
-    begin = np.repeat(offsets[first.dst] - (np.cumsum(repeat) - repeat), repeat)
-    index = np.arange(int(repeat.sum())) + begin
-    src = np.repeat(first.src, repeat)
-    prob = np.repeat(first.prob, repeat) * then_prob[index]
-    return src, then_dst[index], prob
+DOUBLES = {2 * d: 1 / 36 for d in SIX[:-1]}  # a double one to five: throw again
+NOT_DOUBLES = {total: sum(1 / 36 for a in SIX for b in SIX if a != b and a + b == total) for total in range(3, 12)}
+DEPTH = 26  # throws followed in a doubles turn: going on has chance 6^-26 < 1e-20 beyond it
+
+
+def _doubles_throws() -> list[Throws]:
+    throws = []
+    for layer in range(3):
+        throws += [Throws(layer, DOUBLES, 0, ends=False), Throws(layer, NOT_DOUBLES)]
+        # a double six throws again, the third in a row is not moved and ends the turn
+        throws.append(Throws(layer, {12: 1 / 36}, layer + 1, ends=False) if layer < 2 else Throws(layer, {0: 1 / 36}))
+    return throws
 
 
 def doubles(board: Board, *, until: float = UNTIL) -> Distribution:
     """RULES.md 4.3 `doubles`: two d6 moving their sum with the bounce finish; a double
     that has not finished throws again, and the third double six in a row is not moved
-    and ends the turn; counting turns. The go is followed throw by throw as sparse
-    (start, square, double sixes in a row) mass, merged after each throw, until below
-    1e-20 (a double is 1/6, so that is a few dozen throws)."""
-    land = landing_table(board)
-    size = board.squares + 1
-    steps = {total: _die_step(board, land, "bounce", total) for total in range(2, 13)}
-    src, where, sixes = np.arange(size), np.arange(size), np.zeros(size, dtype=np.int64)
-    prob = np.ones(size)
-    won = np.zeros(size)
-    ends = []  # (start, end, prob) of turns that end without finishing
-    while prob.size and prob.max() > 1e-20:
-        going: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
-        for first, second in itertools.product(SIX, SIX):
-            p = prob / 36
-            if first == second == 6:
-                third = sixes == 2  # not moved: the turn ends where it stood
-                ends.append((src[third], where[third], p[third]))
-                keep = ~third
-                s, w, k, p = src[keep], where[keep], sixes[keep], p[keep]
-            else:
-                s, w, k = src, where, sixes
-            end, win = steps[first + second]
-            e, finished = end[w], win[w]
-            won += np.bincount(s[finished], weights=p[finished], minlength=size)
-            on = ~finished
-            if first == second:
-                row = k[on] + 1 if first == 6 else np.zeros(int(on.sum()), dtype=np.int64)
-                going.append((s[on], e[on], row, p[on]))
-            else:
-                ends.append((s[on], e[on], p[on]))
-        if not going:
-            break
-        keys = np.concatenate([(g[0] * size + g[1]) * 3 + g[2] for g in going])
-        keys, inverse = np.unique(keys, return_inverse=True)
-        prob = np.bincount(inverse, weights=np.concatenate([g[3] for g in going]))
-        src, where, sixes = keys // 3 // size, keys // 3 % size, keys % 3
-    return Chain(Stage.merged(ends, size), won[None, :]).distribution(until)[0]
+    and ends the turn; counting turns. A turn is followed throw by throw over three
+    layers of mass (the double sixes in a row so far), every square at once, for DEPTH
+    throws: where a turn can end from one square is most of the board, so a table of
+    them would be N^2; this is one scatter of 7N numbers a throw."""
+    n, size = board.squares, board.squares + 1
+    index = _landing_index(n, landing_table(board), "bounce", 12)
+    win = 3 * size  # every finish goes to one slot
+    squares = np.arange(size)
+
+    def layer(total: int, to: int) -> np.ndarray:
+        where = index[squares + total]
+        return np.where(where > n, win, where + to * size)
+
+    # where each of the five doubles below six, and a double six from layers 0 and 1, leads
+    scatter = np.concatenate([*(layer(total, 0) for total in DOUBLES), layer(12, 1), layer(12, 2)])
+    others = _Throw.of(n, index, NOT_DOUBLES, "bounce")
+    weights = np.zeros((len(DOUBLES) + 2, size))
+    layers = np.zeros(size)
+
+    def turn(mass: np.ndarray) -> tuple[np.ndarray, float]:
+        throwing = np.zeros((3, size))
+        throwing[0] = mass
+        thrown = np.zeros((3, size))
+        won = 0.0
+        for _ in range(DEPTH):
+            thrown += throwing
+            np.add(throwing[0], throwing[1], out=layers)
+            np.add(layers, throwing[2], out=layers)
+            np.multiply(layers, 1 / 36, out=weights[0])  # any double below six, from any layer
+            weights[1 : len(DOUBLES)] = weights[0]
+            np.multiply(throwing[:2], 1 / 36, out=weights[len(DOUBLES) :])
+            out = np.bincount(scatter, weights=weights.ravel(), minlength=win + 1)
+            won += out[win]
+            throwing = out[:win].reshape(3, size)
+        # the turn ends on any throw but a double, and on a third double six (not moved)
+        after, ended = others.apply(thrown.sum(axis=0))
+        return after + thrown[2] / 36, float(won) + ended
+
+    return _dice(board, "bounce", _doubles_throws(), turn, until)

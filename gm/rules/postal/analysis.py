@@ -6,9 +6,10 @@ A cycle of six turns is the chain's period. The true state is (square, numbers h
 a player who picks uniformly among the numbers held plays every order of 1..6 with the
 same chance 1/720 (1/6 * 1/5 * ... * 1/1), and a fresh set is issued exactly at the start
 of each cycle; so at cycle starts the state is the square alone, and the cycle's effect is
-the average over the 720 orders. For every square at once we walk the tree of orders
-(1,956 prefixes) a level at a time, as numpy arrays, which gives the cycle's moves and
-`finish[j, p]`, the chance that a cycle started on p crosses at its turn j+1. Squares
+the average over the 720 orders. For every square at once we walk the cycle turn by turn
+over the sets of numbers played so far (64 of them; the order within a set no longer
+matters), as numpy arrays, which gives the cycle's moves and `finish[j, p]`, the chance
+that a cycle started on p crosses at its turn j+1. Squares
 landed on are the expected cycle starts on each square times what a cycle started there
 lands on. The trapdoor is left out: it is voted in play. A piece crosses when p + k > N.
 """
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 
 import numpy as np
@@ -73,29 +73,26 @@ class PostalAnalysis:
 
 
 def _top(counts: np.ndarray, count: int) -> list[tuple[int, float]]:
-    order = sorted(range(1, len(counts)), key=lambda s: (-counts[s], s))
+    # squares that tie (to well within what is shown) come in order, whatever the rounding
+    order = sorted(range(1, len(counts)), key=lambda s: (-round(float(counts[s]), 9), s))
     return [(s, float(counts[s])) for s in order[:count] if counts[s] > 0]
 
 
-@cache
-def _order_tree() -> tuple[tuple[np.ndarray, np.ndarray], ...]:
-    """The tree of the orders of 1..6, level by level: for the prefixes of length j+1 (in
-    lexicographic order), the index of each one's parent prefix and its last number."""
-    levels = []
-    previous = {(): 0}
-    for length in range(1, 7):
-        prefixes = list(itertools.permutations(SIX, length))
-        parents = np.array([previous[prefix[:-1]] for prefix in prefixes])
-        numbers = np.array([prefix[-1] for prefix in prefixes])
-        levels.append((parents, numbers))
-        previous = {prefix: i for i, prefix in enumerate(prefixes)}
-    return tuple(levels)
+def _merged(parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]], size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(start, square, chance) pieces with each (start, square) once, its chances summed."""
+    start = np.concatenate([part[0] for part in parts])
+    key, inverse = np.unique(start * size + np.concatenate([part[1] for part in parts]), return_inverse=True)
+    return key // size, key % size, np.bincount(inverse, weights=np.concatenate([part[2] for part in parts]))
 
 
 def _walk_cycle(n: int, land: np.ndarray, visits: np.ndarray | None = None):
-    """Walk the tree of the 720 orders of one cycle from every square 0..n at once, one
-    level (turn) at a time: a (prefixes x squares) array of where each piece stands, -1
-    once crossed. Each prefix of length j has chance (6 - j)!/6!.
+    """Walk one cycle from every square 0..n at once, turn by turn, over the sets of
+    numbers played so far (64 of them): where the piece stands and with what chance, as
+    (start, square, chance) entries, merged per set, since what follows depends on the
+    set and the square alone, not on the order that led there. Each number still held is
+    played next with chance 1/(numbers held). Without an item in the way every order of a
+    set ends on the same square, so a set holds about one entry per start: the walk is
+    linear in the board.
 
     Returns `finish[j, p]` and the cycle's moves as (src, dst, prob) pieces; given the
     expected cycle starts per square (`visits`), also the expected number of times a number
@@ -103,22 +100,25 @@ def _walk_cycle(n: int, land: np.ndarray, visits: np.ndarray | None = None):
     size = n + 1
     finish = np.zeros((6, size))
     landed = np.zeros(size)
-    where = np.arange(size)[None, :]
-    for turn, (parents, numbers) in enumerate(_order_tree()):
-        share = 1.0 / parents.size
-        here = where[parents]
-        playing = here >= 0
-        target = here + numbers[:, None]
-        crossed = playing & (target > n)
-        finish[turn] = crossed.sum(axis=0) * share
-        moving = playing & ~crossed
-        if visits is not None:
-            weight = np.broadcast_to(visits[None, :] * share, target.shape)
-            landed += np.bincount(target[moving], weights=weight[moving], minlength=size)
-        where = np.where(moving, land[np.minimum(target, n)], -1)
-    rows, starts = np.nonzero(where >= 0)
-    ends = [(starts, where[rows, starts], np.full(starts.size, 1.0 / where.shape[0]))]
-    return finish, ends, landed
+    squares = np.arange(size)
+    played = {0: (squares, squares, np.ones(size))}  # the numbers played (bits) -> entries
+    for turn in range(6):
+        share = 1.0 / (6 - turn)
+        after: dict[int, list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
+        for numbers, (start, square, chance) in played.items():
+            for number in SIX:
+                bit = 1 << number
+                if numbers & bit:
+                    continue
+                target = square + number
+                crossed = target > n
+                finish[turn] += np.bincount(start[crossed], weights=chance[crossed], minlength=size) * share
+                go = ~crossed
+                if visits is not None:
+                    landed += np.bincount(target[go], weights=visits[start[go]] * chance[go] * share, minlength=size)
+                after.setdefault(numbers | bit, []).append((start[go], land[target[go]], chance[go] * share))
+        played = {numbers: _merged(parts, size) for numbers, parts in after.items()}
+    return finish, [played[sum(1 << number for number in SIX)]], landed
 
 
 def _postal_chain(board: Board, land: np.ndarray) -> Chain:
