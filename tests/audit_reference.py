@@ -345,24 +345,6 @@ class RecordCheck:
             from_seed = get(board, "from_seed", bool, where)
             held = get(board, "commitment", (str, type(None)), where)
             salt = get(board, "salt", (str, type(None)), where)
-            try:
-                parsed = parse_json(text, f"{where}'s canonical text")
-            except Unreadable as error:
-                raise Difference(str(error)) from None
-            need(isinstance(parsed, dict) and canonical(parsed) == text,
-                 f"{where}: its canonical text is not canonical JSON")
-            keys = BOARD_KEYS
-            if self.ruleset == "unleashed":
-                # A board file's items come `listed`; the default board has no file (gm
-                # writes no `listed` for it), which the page does not say.
-                keys = UNLEASHED_BOARD_KEYS - ({"listed"} if from_seed else set())
-            if self.known:
-                need(set(parsed) == keys, f"{where}: its canonical text holds "
-                     f"{sorted(parsed)}, not {sorted(keys)}")
-                for item in ("snakes", "ladders"):
-                    pairs = parsed[item]
-                    need(isinstance(pairs, list) and pairs == sorted(pairs),
-                         f"{where}: its {item} are not sorted")
             if from_seed:
                 need(self.ruleset == "unleashed" or not self.known,
                      f"{where} says it was made from the seed, which {self.ruleset} never does")
@@ -371,13 +353,35 @@ class RecordCheck:
                                         "default (the rules engine makes it)")
             if held is None:
                 need(from_seed, f"{where} has no commitment and was not made from the seed")
-                continue
-            need(salt is not None and bool(HEX32.match(salt)),
-                 f"{where}: its salt {salt!r} is not 32 lowercase hex digits")
-            given = commitment(salt, text)
-            need(given == held, f"{where}'s commitment: its salt and canonical text give "
-                                f"{given}, the record holds {held}")
+            else:
+                need(salt is not None and bool(HEX32.match(salt)),
+                     f"{where}: its salt {salt!r} is not 32 lowercase hex digits")
+                given = commitment(salt, text)
+                need(given == held, f"{where}'s commitment: its salt and canonical text give "
+                                    f"{given}, the record holds {held}")
+            self.check_canonical_board(text, from_seed, where)
         self.checked.append("every board's commitment")
+
+    def check_canonical_board(self, text: str, from_seed: bool, where: str) -> None:
+        try:
+            parsed = parse_json(text, f"{where}'s canonical text")
+        except Unreadable as error:
+            raise Difference(str(error)) from None
+        need(isinstance(parsed, dict) and canonical(parsed) == text,
+             f"{where}: its canonical text is not canonical JSON")
+        if not self.known:
+            return
+        keys = BOARD_KEYS
+        if self.ruleset == "unleashed":
+            # A board file's items come `listed`; the default board has no file, and gm
+            # writes no `listed` for it (the page does not say so).
+            keys = UNLEASHED_BOARD_KEYS - ({"listed"} if from_seed else set())
+        need(set(parsed) == keys, f"{where}: its canonical text holds {sorted(parsed)}, "
+                                  f"not {sorted(keys)}")
+        for item in ("snakes", "ladders"):
+            pairs = parsed[item]
+            need(isinstance(pairs, list) and pairs == sorted(pairs),
+                 f"{where}: its {item} are not sorted")
 
     # 1, 7. the game text and its commitment
 
@@ -706,7 +710,11 @@ class DrawShape:
 
     def opening(self, draws: list[dict[str, Any]], state: dict[str, Any]) -> None:
         where = "the opening"
-        players = self.check.record["opening"]["players"]
+        # Turn 0's keys name the ids at gm start, even for a seat handed over before turn 1;
+        # the opening state is keyed by the holders at turn 1.
+        players = self.check.players
+        holders = dict(zip(players, self.check.record["opening"]["players"], strict=True))
+        state = {**state, "players": {p: state["players"][holders[p]] for p in players}}
         if self.ruleset == "postal":
             need(not draws, f"{where}: postal draws nothing before turn 1")
         elif self.ruleset == "doubles":
