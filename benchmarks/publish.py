@@ -1,4 +1,4 @@
-"""Benchmark: `gm publish` after one more turn, against a full publish (issue 15).
+"""Benchmark: `gm publish` after one more turn, against a full publish (issues 15 and 27).
 
 Starts a postal campaign of `--players` on the three boards of benchmarks/scale.py and
 turn.py (100, 200 and 300 squares, as issue 15 sets them; with a cheap scrypt: the
@@ -9,16 +9,30 @@ weekly `gm turn` does (the same campaign's store keeps what the first publish de
 (aim: at most 0.2) and how many pages each wrote and left unchanged (WriteReport).
 `--profile` prints where one more incremental publish spends its time.
 
+`--command` times what a GM runs instead (issue 27): `gm -C DIR publish` as a subprocess,
+start-up, imports and opening the campaign included. The campaign after `--turns` turns
+is published once (untimed) and turn `--turns` + 1 resolved in it; then each run times,
+on a fresh copy of that folder, the full publish (the store's memo and the archive
+removed first: a first publish) and the incremental one over the previous turn's
+archive. Every copy stands at the same path, as the memo keeps pages under the archive's
+path. Prints the medians, their ratio (aim: at most 0.2) and the pages each wrote, as gm
+said them; with `--profile`, a cProfile of one more incremental command, imports included.
+
     .venv/bin/python benchmarks/publish.py [--players 500] [--turns 6] [--runs 3] [--profile] [--keep DIR]
+    .venv/bin/python benchmarks/publish.py --command --turns 1 [--runs 5] [--profile]
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
+import re
 import shutil
+import sqlite3
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -62,6 +76,105 @@ def timed_publish(folder: Path, out: Path):
         campaign.close()
 
 
+# the gm command of this checkout, as the console script runs it; with --profile, under cProfile
+# from its first import on
+GM = """
+import sys
+sys.argv[0] = "gm"
+from gm.cli import main
+sys.exit(main())
+"""
+GM_PROFILED = """
+import cProfile, pstats, sys
+sys.argv[0] = "gm"
+profiler = cProfile.Profile()
+profiler.enable()
+try:
+    from gm.cli import main
+    main()
+except SystemExit:
+    pass
+finally:
+    profiler.disable()
+    pstats.Stats(profiler).sort_stats("cumulative").print_stats(45)
+"""
+SAID = re.compile(r"\((\d+) pages? written, (\d+) unchanged\)")
+
+
+def gm_publish(folder: Path, turn: int, script: str = GM) -> tuple[float, str]:
+    """`gm -C folder publish` in a fresh interpreter, an hour after turn `turn`'s deadline:
+    its wall time, start-up included, and what it printed. Python keeps its compiled
+    modules (in the work folder), as an installed gm has them, even where the environment
+    says not to write them (PYTHONDONTWRITEBYTECODE)."""
+    env = dict(os.environ, GM_NOW=clock.iso(BEGIN + timedelta(days=7 * turn, hours=1)))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(ROOT), env.get("PYTHONPATH"))))
+    env["PYTHONPYCACHEPREFIX"] = str(folder.parent / "pycache")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.pop("GM_CAMPAIGN", None)
+    began = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", script, "-C", str(folder), "publish"], env=env,
+                          capture_output=True, text=True)
+    seconds = time.perf_counter() - began
+    if done.returncode:
+        raise SystemExit(f"gm publish failed: {done.stderr.strip()}")
+    return seconds, done.stdout.strip()
+
+
+def fresh_copy(source: Path, target: Path) -> Path:
+    """`source` copied to `target`, file times kept (the memo checks them)."""
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.copytree(source, target)
+    return target
+
+
+def forget_publishing(folder: Path) -> None:
+    """As if the campaign had never been published: no archive, nothing in the memo."""
+    shutil.rmtree(folder / "archive", ignore_errors=True)
+    with sqlite3.connect(folder / "gm.sqlite") as db:
+        db.execute("delete from archive_turns")
+        db.execute("delete from archive_pages")
+    db.close()
+
+
+def pages_said(said: str) -> tuple[int, int]:
+    found = SAID.search(said)
+    if found is None:
+        raise SystemExit(f"gm publish said no page count: {said}")
+    return int(found[1]), int(found[2])
+
+
+def commands(args: argparse.Namespace, work: Path, before: Path) -> None:
+    """--command: the full and the incremental `gm publish` as commands (module docstring)."""
+    run, after = work / "run", work / "after"
+    turn = args.turns + 1
+    # made again each time: the memo is only good for the gm that wrote it
+    shutil.rmtree(after, ignore_errors=True)
+    fresh_copy(before, run)
+    gm_publish(run, args.turns)
+    resolve_turns(run, turn, 1)
+    run.rename(after)
+    fulls, incrementals = [], []
+    for number in range(args.runs):
+        forget_publishing(fresh_copy(after, run))
+        full, full_said = gm_publish(run, turn)
+        fresh_copy(after, run)
+        incremental, said = gm_publish(run, turn)
+        fulls.append(full)
+        incrementals.append(incremental)
+        written, unchanged = pages_said(said)
+        print(f"run {number + 1}: full {full:.2f} s ({pages_said(full_said)[0]} pages written), "
+              f"incremental {incremental:.2f} s ({written} written, {unchanged} unchanged)", flush=True)
+    full, incremental = statistics.median(fulls), statistics.median(incrementals)
+    print(f"{args.players} players, 3 boards (100, 200, 300 squares), `gm publish` as a command at turn {turn} "
+          f"(median of {args.runs}): full {full:.2f} s, incremental {incremental:.2f} s, "
+          f"ratio {incremental / full:.2f} (aim: at most 0.2); incremental wrote {written} of "
+          f"{written + unchanged} pages")
+    if args.profile:
+        fresh_copy(after, run)
+        print(gm_publish(run, turn, GM_PROFILED)[1])
+    shutil.rmtree(run, ignore_errors=True)
+
+
 def prepare(args: argparse.Namespace, before: Path) -> None:
     """The campaign after `args.turns` turns in `before`."""
     before.mkdir(parents=True)
@@ -88,6 +201,8 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=6, help="turns resolved before the full publish")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="profile one more incremental publish")
+    parser.add_argument("--command", action="store_true",
+                        help="time `gm publish` as a command, start-up included (issue 27)")
     parser.add_argument("--keep", type=Path, metavar="DIR",
                         help="keep the campaign in DIR and reuse it when it holds it already")
     args = parser.parse_args()
@@ -98,6 +213,11 @@ def main() -> None:
         print(f"reusing the campaign in {work}", flush=True)
     else:
         prepare(args, before)
+    if args.command:
+        commands(args, work, before)
+        if not args.keep:
+            shutil.rmtree(work)
+        return
     fulls, incrementals = [], []
     for run in range(args.runs):
         out = work / f"archive-{run}"

@@ -38,7 +38,6 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..audit import AUDIT_FILE  # gm audit reads it; written only once the campaign is revealed
 from ..rules.base import (
     INLINE_PLAYERS,
     ArchivePicture,
@@ -440,6 +439,8 @@ class GmEnd:
 
 def _ended(campaign: Any, state: Any) -> GmEnd | None:
     """The GM's end of the campaign, or None while it runs or when its rules ended it."""
+    if not state.over:
+        return None  # as how_it_ended says, without importing gm end's mail and turn machinery
     from ..campaign.ending import how_it_ended
 
     end = how_it_ended(campaign, state)
@@ -923,6 +924,9 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
             # the exact canonical text, byte for byte, so anyone can hash the file itself
             pages.append(Page(board.canonical_file, None, data=board.canonical.encode("utf-8")))
         if data.revealed.record is not None:
+            # the file gm audit reads: its module imported only once there is one to write
+            from ..audit import AUDIT_FILE
+
             pages.append(Page(AUDIT_FILE, None, data=data.revealed.record))
     return tuple(pages)
 
