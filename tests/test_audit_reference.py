@@ -447,3 +447,43 @@ def test_record_over_a_limit_cannot_be_checked_by_either(demos: Demos, excess: s
     assert verdict.status == "unreadable", verdict
     code, output = gm_audit(path)
     assert code == 3, output
+
+
+@pytest.fixture(scope="module")
+def max_turns_campaign(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A postal campaign cut off by its option max_turns (3) while the race goes on."""
+    folder = tmp_path_factory.mktemp("max-turns") / "c"
+    with pytest.MonkeyPatch.context() as patch:
+        kit = CampaignKit.create(folder, setenv=patch.setenv, players=PLAIN_PLAYERS,
+                                 options={"close_after": 3, "max_turns": 3})
+        kit.play_to_end()
+        kit.close()
+        for command in ("reveal", "send", "publish"):
+            code, output = gm("-C", folder, command)
+            assert code == 0, output
+    return folder
+
+
+def test_6_end_by_max_turns_passes_both_and_a_forged_end_fails_both(max_turns_campaign: Path,
+                                                                    tmp_path: Path):
+    archive = max_turns_campaign / "archive"
+    record = json.loads((archive / "audit.json").read_text(encoding="utf-8"))
+    assert record["end"] == {"by": "max_turns", "turn": 3, "reason": None, "state": None}
+    verdict = check(archive, [max_turns_campaign / "mail" / "outbox"])
+    assert verdict.ok, verdict.reason
+    assert gm_audit(archive, max_turns_campaign / "mail" / "outbox")[0] == 0
+    record["end"]["by"] = "rules"
+    path = write(record, tmp_path)
+    verdict = check(path)
+    assert verdict.status == "fail" and "max_turns" in verdict.reason
+    assert gm_audit(path)[0] == 1
+
+
+@pytest.mark.parametrize("forged", [{"turn": 7}, {"by": "rules", "state": None}])
+def test_6_gm_end_forged_fails_both(handover: Path, forged: dict[str, Any], tmp_path: Path):
+    """The GM's end after turn 8: another turn, or a claim the rules ended it."""
+    record = json.loads((handover / "archive" / "audit.json").read_text(encoding="utf-8"))
+    record["end"].update(forged)
+    path = write(record, tmp_path)
+    assert check(path).status == "fail"
+    assert gm_audit(path)[0] == 1
