@@ -87,7 +87,7 @@ players:                      # no passwords: gm issues them, the robots read th
 {lines}
 """
 SIGNUP = """\
-players: []                   # the robots join by mail (RULES 3.1): see gm -C DIR signup
+players: []                   # the robots join by mail: see gm -C DIR signup
 signup:
   open: true
   max_players: {most}
