@@ -487,3 +487,29 @@ def test_6_gm_end_forged_fails_both(handover: Path, forged: dict[str, Any], tmp_
     path = write(record, tmp_path)
     assert check(path).status == "fail"
     assert gm_audit(path)[0] == 1
+
+
+def _without_nmr(record: dict[str, Any]) -> None:
+    del record["turns"][0]["nmr"]
+
+
+def _orders_as_list(record: dict[str, Any]) -> None:
+    record["turns"][0]["orders"] = list(record["turns"][0]["orders"])
+
+
+def _seed_as_number(record: dict[str, Any]) -> None:
+    record["seed"]["value"] = int(record["seed"]["value"])
+
+
+@pytest.mark.parametrize("reshape", [_without_nmr, _orders_as_list, _seed_as_number],
+                         ids=["without_nmr", "orders_as_list", "seed_as_number"])
+def test_record_of_another_shape_is_a_difference_for_both(demos: Demos, reshape: Callable,
+                                                          tmp_path: Path):
+    """A record that is JSON within the limits but not of the page's shape: exit 1."""
+    record = demos("postal").record()
+    reshape(record)
+    path = write(record, tmp_path)
+    verdict = check(path)
+    assert verdict.status == "fail" and "shape" in verdict.reason, verdict
+    code, output = gm_audit(path)
+    assert code == 1, output
