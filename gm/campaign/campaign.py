@@ -17,12 +17,9 @@ from typing import Any
 from .. import clock
 from ..commitment import commitment, matches, new_salt, seed_text
 from ..errors import GmError
-from ..mail.mailout import compose, queue
 from ..rules.chance import SeededChance
 from .config import CampaignConfig, PlayerConfig, load_config
 from .fixed import Fixed, differences, played_config
-from .proof import new_game
-from .signup import seat_at_start
 from .store import DB_NAME, Store, dumps
 
 # scrypt cost: 2**13 takes ~30 ms here, so starting 500 players costs ~15 s once; issued
@@ -386,8 +383,12 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
     """Check everything, create the state, issue passwords, publish the commitments and
     queue a welcome to each player (with the deadline as a calendar file) and observer,
     and a summary to the GM."""
+    # what only a start needs, imported here: every other command opens a campaign without it
     from ..mail.calendar import deadline_attachment, file_name, meets_deadline
+    from ..mail.mailout import compose, queue
     from .admin import welcome_observers
+    from .proof import new_game
+    from .signup import seat_at_start
 
     config = load_config(folder)
     if (folder / DB_NAME).exists():

@@ -38,14 +38,13 @@ from typing import TYPE_CHECKING, Any
 
 from .. import clock
 from ..errors import GmError
-from ..mail.mailout import compose, queue
-from ..mail.orderlang import OrderText, parse_orders
 from ..rules.grammar import CommandProblem, CommandSpec, Grammar, ruleset_keywords
 from ..rules.problem import Problem, problem
 from .config import PlayerConfig, SignupConfig, stand_in_problems
 from .store import insert
 
 if TYPE_CHECKING:
+    from ..mail.orderlang import OrderText
     from ..rules.base import Ruleset
     from .campaign import Campaign
 
@@ -209,6 +208,9 @@ class Request:
 
 def read_request(text: str, ruleset: Ruleset, campaign_id: str) -> Request:
     """The request one sign-up mail's text makes (RULES.md 3.1), every problem found."""
+    # the mail's machinery, imported here: a command that only opens the campaign needs none of it
+    from ..mail.orderlang import parse_orders
+
     keys = tuple(ruleset.player_keys)
     parsed = parse_orders(text, grammar=grammar(keys), other_keywords=_other_keywords())
     problems = [p.why for p in parsed.problems]
@@ -352,6 +354,8 @@ def notice(campaign: Campaign, db: Any, row: dict[str, Any], now: datetime, *, c
     if row["status"] == WAITING:
         position = 1 + (campaign.store.one(
             "select count(*) as n from signups where status = ? and id < ?", (WAITING, row["id"])) or {"n": 0})["n"]
+    from ..mail.mailout import compose, queue  # imported here, as parse_orders above
+
     message = compose(
         sender=campaign.config.mail.sender, to=row["email"], template="signup_status", now=now,
         context=context | {"person": person_view(row), "status": row["status"], "before": row["told"],

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from importlib import import_module
-from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -38,6 +37,10 @@ class UnknownRuleset(KeyError):
 
 
 def _installed() -> dict[str, str]:
+    # importlib.metadata only when a ruleset is not gm's own: importing it is a few ms of
+    # every command, and scanning the installed packages more
+    from importlib.metadata import entry_points
+
     return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
