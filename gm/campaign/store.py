@@ -238,8 +238,14 @@ def _m011_signup(db: sqlite_utils.Database) -> None:
         "asked_at": str, "confirmed_at": str, "changed_at": str, "status": str, "decision": str,
         "told": str, "join_message": int, "confirm_message": int,
     }, pk="id")
+    # each JOIN and CONFIRM looks a request up by address, id and JOIN message, and a
+    # CONFIRM finds its JOIN among the sender's mail: none of them may read the table
+    # through (a 2,000-player sign-up would read it 2,000 times), nor a message's raw mail
     db["signups"].create_index(["email"])
     db["signups"].create_index(["status"])
+    db["signups"].create_index(["player"])
+    db["signups"].create_index(["join_message"])
+    db["messages"].create_index(["sender", "outcome"])
     db["signup_key"].create({"key": str})
     db["signup_key"].insert({"key": secrets.token_hex(32)})
     db["signup_log"].create({"id": int, "at": str, "event": str}, pk="id")
