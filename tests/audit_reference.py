@@ -8,7 +8,8 @@ record, every draw by the seed formula, the draws' shape per ruleset as the page
 it, the seats' history against the turns' `players`, `nmr` and `dropped`, every receipt
 and the record chain, the record running to its end, and the mail's `X-GM-` headers.
 What only a replay with the rules can prove (the states, the candidates of a choice, who
-the rules required an order of, the end of a `gm end`) is listed as not checked.
+the rules required an order of, the end of a `gm end`) is listed as not checked. It reads
+a local archive folder or audit.json (no http), and format gm-audit/2 only.
 
     python tests/audit_reference.py ARCHIVE_OR_AUDIT_JSON [--mail PATH ...]
         [--game-commitment HEX] [--seed-commitment HEX]
