@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from functools import cmp_to_key
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -254,8 +255,8 @@ def check_mail(replayed: Any, mailed: Mailed) -> Difference | MailChecked:
 
 
 def _acks(replayed: Any, mailed: Mailed) -> tuple[Difference | None, int, list[str]]:
-    """For each seat and turn, the last acknowledgement mailed (by Date, then by message
-    count) must be the receipt played. Returns the first Difference, how many were proved,
+    """For each seat and turn, the last acknowledgement mailed (a later holder's after her
+    predecessor's, then by Date and message count) must be the receipt played. Returns the first Difference, how many were proved,
     and what could not be."""
     seats, last = replayed.seats, replayed.last_turn
     groups: dict[tuple[int, str], list[Ack]] = {}
@@ -280,7 +281,7 @@ def _acks(replayed: Any, mailed: Mailed) -> tuple[Difference | None, int, list[s
     proved = 0
     for (turn, holder), acks in sorted(groups.items()):
         entry = replayed.entries[turn]
-        final = max(acks, key=lambda a: a.order)
+        final = max(acks, key=cmp_to_key(lambda a, b: _after(seats, a, b)))
         played = (entry.get("receipts") or {}).get(holder)
         if played is None:
             if holder in entry["dropped"]:
@@ -299,6 +300,18 @@ def _acks(replayed: Any, mailed: Mailed) -> tuple[Difference | None, int, list[s
         return Difference(turn, f"the last order acknowledged ({final.said()}) is not the one played", None, holder,
                           final.receipt, played["receipt"], labels=MAILED), 0, notes
     return None, proved, notes
+
+
+def _after(seats: Any, one: Ack, other: Ack) -> int:
+    """How two acknowledgements for one seat and turn are ordered: every one a later holder
+    of the seat got came after every one her predecessor got (his password stopped working
+    when she took it, and counts start again for each writer), then by Date and count."""
+    if one.player != other.player:
+        if seats.later(one.player, other.player):
+            return 1
+        if seats.later(other.player, one.player):
+            return -1
+    return (one.order > other.order) - (one.order < other.order)
 
 
 def _holder(seats: Any, writer: str, turn: int) -> str | None:

@@ -66,3 +66,20 @@ def test_5_a_new_holder_s_own_order_supersedes_her_predecessor_s_acknowledgement
     assert "bob's last order for turn 1" in result.output and "gave way to one erin sent" in result.output
     everyone = gm_audit(game.folder / "archive", "--mail", game.folder / "mail" / "outbox")
     assert everyone.exit_code == 0 and "gave way" not in everyone.output
+
+
+def test_5_a_new_holder_s_acknowledgement_is_after_her_predecessor_s_even_in_the_same_second(tmp_path, monkeypatch):
+    """Counts start again for each writer, and one clock second can hold bob's last
+    acknowledgement and erin's first: erin's is the later (bob's password stopped working
+    when she took the seat), so the audit proves the order played from everyone's mail."""
+    game = new_game(tmp_path, monkeypatch, "postal", options={"max_turns": 3})
+    assert "1 applied" in game.order("bob", "NUMBER 2", now=REPLACED)
+    game.gm("player", "replace", "bob", "erin", "--name", "Erin", "--email", "erin@example.org", now=REPLACED)
+    assert "1 applied" in game.order("erin", "NUMBER 5", now=REPLACED, password=erins_password(game))
+    play_out(game)
+    acks = game.outbox(kind="ack")
+    assert len({str(m["Date"]) for m in acks}) == 1  # the same second
+    everyone = gm_audit(game.folder / "archive", "--mail", game.folder / "mail" / "outbox")
+    assert everyone.exit_code == 0, everyone.output
+    assert "gave way" not in everyone.output
+    assert "the last acknowledgement of 1 player and turn" in everyone.output  # erin's, turn 1
