@@ -7,16 +7,27 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import random
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gm.cli.analysis  # noqa: F401 - registers design/analyze/draw on the board group
-from gm.boards.analysis import AnalysisError, analyze, classic, doubles, landing_table, one_die
+from gm.boards import analysis as analysis_module
+from gm.boards.analysis import (
+    AnalysisError,
+    StepChain,
+    analyze,
+    classic,
+    doubles,
+    landing_table,
+    one_die,
+)
 from gm.boards.board import Board, load_board
 from gm.boards.design import board_yaml
 from gm.cli.board import board as board_group
@@ -403,19 +414,15 @@ def test_any_board_is_analysed_consistently_or_refused_with_a_reason(board):
         assert 1 <= result.rulesets["postal"].fewest_turns <= result.rulesets["postal"].length.median
 
 
-def test_big_boards_propagate_instead_of_solving_and_agree_with_the_solve(milton_bradley, monkeypatch):
-    """Beyond DENSE_LIMIT squares the visits are summed by propagation to 1e-13."""
-    import gm.boards.analysis as analysis_module
-
-    solved = analyze(milton_bradley)
+def test_postal_beyond_the_dense_limit_propagates_and_agrees_with_the_solve(milton_bradley, monkeypatch):
+    """Beyond DENSE_LIMIT squares postal's visits are summed by propagation to 1e-13."""
+    solved = postal(milton_bradley)
     trap = Board.build(60, ladders=[(5, 8)], snakes=[(42, 21)])
     solved_trap = postal(trap).length
     monkeypatch.setattr(analysis_module, "DENSE_LIMIT", 10)
-    summed = analyze(milton_bradley)
-    for a, b in [(solved.rulesets["postal"].length, summed.rulesets["postal"].length), (solved.rulesets["classic"].length, summed.rulesets["classic"].length),
-                 *((solved.one_die[f], summed.one_die[f]) for f in solved.one_die)]:
-        assert b.expected == pytest.approx(a.expected, abs=1e-9)
-    assert summed.rulesets["postal"].landed == pytest.approx(solved.rulesets["postal"].landed, abs=1e-9)
+    summed = postal(milton_bradley)
+    assert summed.length.expected == pytest.approx(solved.length.expected, abs=1e-9)
+    assert summed.landed == pytest.approx(solved.landed, abs=1e-9)
     assert postal(trap).length.never == pytest.approx(solved_trap.never, abs=1e-12)
 
 
@@ -472,3 +479,95 @@ def test_4_3_doubles_figures_are_in_analyze_json():
     result = analyze(load_board(BOARDS / "milton-bradley.yaml")).to_json()
     assert set(result) >= {"squares", "postal", "one_die", "classic", "doubles"}
     assert result["doubles"]["expected_turns"] < result["classic"]["expected_turns"]  # two dice go further
+
+
+# -- memory linear in the board (issue 27) ----------------------------------------------
+
+
+def _random_board(squares: int, seed: int = 1) -> Board:
+    """A board with a tenth of its squares' worth of snakes and ladders, each between two
+    random squares, as the issue measured."""
+    rng = random.Random(seed)
+    ends = rng.sample(range(2, squares), 2 * (squares // 10))
+    snakes, ladders = [], []
+    for a, b in zip(ends[::2], ends[1::2], strict=True):
+        (snakes.append((max(a, b), min(a, b))) if rng.random() < 0.5 else ladders.append((min(a, b), max(a, b))))
+    return Board.build(squares, snakes=snakes, ladders=ladders, name=f"random-{squares}")
+
+
+def _doubles_chain(board: Board) -> StepChain:
+    return StepChain.build(board, landing_table(board), "bounce", analysis_module._doubles_throws())
+
+
+def test_4_3_doubles_chain_stores_a_fixed_number_of_moves_per_square():
+    """A doubles state is a square and the double sixes in a row, with the few moves of
+    one throw out of it: twice the squares, twice the moves (the table of where a turn
+    ends from each square, which it replaces, was N^2)."""
+    small, big = (_doubles_chain(_random_board(n)).stored() for n in (1000, 2000))
+    assert 1.8 < big / small < 2.2
+    assert small < 40 * 1001  # a few dozen moves per square, whatever the board
+
+
+def test_the_exact_solve_of_a_tangled_doubles_board_equals_a_dense_solve():
+    """The sweep (module docstring) against numpy's dense solve of the same chain, on a
+    board thick with chained snakes and ladders, every state kept."""
+    board = Board.build(150, chains=True, snakes=[(140, 20), (20, 5), (120, 60), (99, 3), (149, 100), (60, 30)],
+                        ladders=[(2, 90), (90, 130), (35, 145), (7, 33)])
+    chain = _doubles_chain(board)
+    start = int(chain.standing(0))
+    keep = analysis_module._reachable(chain.size, chain.moves, start)
+    moves = chain.moves.restricted(keep)
+    size = int(keep.sum())
+    system = np.eye(size)
+    system[moves.dst, moves.src] -= moves.prob
+    visits = np.linalg.solve(system, np.eye(size)[int(np.cumsum(keep)[start] - 1)])
+    dense = visits @ chain.counts[keep]
+    swept = analysis_module._sweep(moves, int(np.cumsum(keep)[start] - 1), chain.counts[keep][None, :])[0]
+    assert swept == pytest.approx(dense, rel=1e-12)
+    assert doubles(board).expected == pytest.approx(dense, rel=1e-12)
+
+
+def test_a_10000_square_board_is_solved_in_bounded_memory():
+    """RULES.md 1's largest board, a tenth of it snakes and ladders (the issue's board,
+    whose doubles analysis was killed at 1,000 squares over 20 GB): the doubles chain and
+    its exact solve hold a few dozen MB, counted from their arrays; the propagation adds
+    a few arrays of N numbers (benchmarks/analysis.py measures the whole command)."""
+    chain = _doubles_chain(_random_board(10_000))
+    assert chain.footprint() < 64 << 20
+
+
+def test_a_board_whose_snakes_pile_over_one_square_is_refused_before_any_work(tmp_path, monkeypatch):
+    """1,200 snakes over square 5,000, one inside the other: the exact solve would hold
+    (3 x 1,200)^2 numbers, so gm board analyze refuses in one line before analysing."""
+    board = Board.build(10_000, snakes=[(5001 + i, 5000 - i) for i in range(1200)])
+    path = tmp_path / "tangled.yaml"
+    path.write_text(board_yaml(board))
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("analysed before refusing")
+
+    monkeypatch.setattr(analysis_module, "one_die", no_work)
+    monkeypatch.setattr(analysis_module, "StepChain", no_work)
+    result = CliRunner().invoke(board_group, ["analyze", str(path)])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        "Error: board: 1,200 snakes lie over square 5,000; an exact analysis takes at most 1,000 over one square"]
+
+
+def test_analyze_ruleset_option_analyses_that_ruleset_alone(milton_bradley):
+    """`gm board analyze --ruleset NAME` (repeatable): those rulesets' figures alone, the
+    same as in the whole analysis, without one die; the default output keeps every key
+    of CONTRACT.md's example."""
+    path = str(BOARDS / "milton-bradley.yaml")
+    runner = CliRunner()
+    whole = json.loads(runner.invoke(board_group, ["analyze", path, "--json"]).output)
+    assert set(whole) >= {"squares", "postal", "one_die", "classic"}
+    alone = runner.invoke(board_group, ["analyze", path, "--json", "--ruleset", "doubles"])
+    assert alone.exit_code == 0, alone.output
+    assert json.loads(alone.output) == {"squares": 100, "doubles": whole["doubles"]}
+    table = runner.invoke(board_group, ["analyze", path, "--ruleset", "classic", "--ruleset", "doubles"]).output
+    assert "classic turns" in table and "doubles turns" in table
+    assert "postal" not in table and "one die" not in table
+    wrong = runner.invoke(board_group, ["analyze", path, "--ruleset", "advanced"])
+    assert wrong.exit_code == 2
+    assert "advanced is not a ruleset that analyses boards (those that do: classic, doubles, postal)" in wrong.output

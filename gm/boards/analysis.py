@@ -36,7 +36,7 @@ expected length: `expected` is then None and percentiles beyond the reachable ma
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -50,7 +50,7 @@ UNTIL = 1e-3  # propagation stops when less mass than this is still in play
 MAX_PERIODS = 200_000  # a guard for pathological boards whose mass barely drains
 DENSE_LIMIT = 3000  # postal's squares; beyond, the solve's N^2 matrix gives way to propagation
 EXACT = 1e-13  # the mass left in play when propagation stands in for the solve
-SWEEP_LIMIT = 1 << 25  # numbers (8 bytes each) the dice games' exact solve may hold at once
+MAX_OVERLAP = 1_000  # snakes over one square; the exact solve holds (3 x them)^2 numbers
 SIX = (1, 2, 3, 4, 5, 6)
 Finish = Literal["exact", "bounce", "crossing"]
 FINISHES: tuple[Finish, ...] = ("exact", "bounce", "crossing")
@@ -136,7 +136,8 @@ class LengthFigures:
 @dataclass(frozen=True)
 class BoardAnalysis:
     """Everything `gm board analyze` reports about one board: each ruleset's figures (the
-    rulesets that analyse boards, by name) and one die under the three finishes."""
+    rulesets that analyse boards, by name) and one die under the three finishes (none
+    when some rulesets alone were asked for)."""
 
     board: Board
     rulesets: Mapping[str, Figures]
@@ -144,11 +145,14 @@ class BoardAnalysis:
 
     def to_json(self) -> dict[str, Any]:
         """The CONTRACT.md form (plus what it allows: each ruleset's extra figures)."""
-        return {
+        result = {
             "squares": self.board.squares,
             **{name: figures.to_json() for name, figures in self.rulesets.items()},
             "one_die": {finish: d.summary("rolls") for finish, d in self.one_die.items()},
         }
+        if not self.one_die:  # some rulesets alone were asked for
+            del result["one_die"]
+        return result
 
 
 def analysing_rulesets() -> dict[str, Any]:
@@ -165,12 +169,19 @@ def analysing_rulesets() -> dict[str, Any]:
     return found
 
 
-def analyze(board: Board, *, until: float = UNTIL) -> BoardAnalysis:
-    """The whole exact analysis of one board (`until`: see `Distribution`)."""
+def analyze(board: Board, *, until: float = UNTIL, only: Sequence[str] = ()) -> BoardAnalysis:
+    """The whole exact analysis of one board (`until`: see `Distribution`); with `only`,
+    those rulesets alone (names of `analysing_rulesets`), without one die."""
+    rulesets = analysing_rulesets()
+    unknown = [name for name in only if name not in rulesets]
+    if unknown:
+        raise AnalysisError(f"{unknown[0]} does not analyse boards (those that do: {', '.join(rulesets)})")
+    check_size(board)
     return BoardAnalysis(
         board=board,
-        rulesets={name: r.board_figures(board, until=until) for name, r in analysing_rulesets().items()},
-        one_die={finish: one_die(board, finish, until=until) for finish in FINISHES},
+        rulesets={name: r.board_figures(board, until=until) for name, r in rulesets.items()
+                  if not only or name in only},
+        one_die={} if only else {finish: one_die(board, finish, until=until) for finish in FINISHES},
     )
 
 
@@ -295,17 +306,8 @@ def _sweep(moves: Stage, start: int, values: np.ndarray) -> np.ndarray:
     by_src = np.argsort(src[back], kind="stable")
     back_dst, back_prob = dst[back][by_src], prob[back][by_src]
     out_back = np.searchsorted(src[back][by_src], np.arange(size + 1)).tolist()
-    last_back = np.full(size, -1)  # the last state that moves back into each state
-    np.maximum.at(last_back, dst[back], src[back])
-    last_use = np.full(size, -1)  # the last state that needs a state's row
-    np.maximum.at(last_use, src[on], dst[on])
+    last_back, last_use, height, width = _spans(moves, size)
     columns = np.nonzero(last_back >= 0)[0]
-    width = _overlap(size, columns, last_back[columns])
-    kept = np.nonzero(last_use >= 0)[0]
-    height = _overlap(size, kept, last_use[kept])
-    if (height + width + len(values)) * (width + 1) > SWEEP_LIMIT:
-        raise AnalysisError(f"snakes or bounces lead back over {width:,} squares at once: more "
-                            f"than an exact analysis can hold in {SWEEP_LIMIT * 8 >> 20} MB")
     rows = np.zeros((max(height, 1), width + 1))  # the last column holds the constant term
     inflow = np.zeros((max(width, 1), width + 1))  # what has moved back into each column so far
     total = np.zeros((len(values), width + 1))
@@ -348,12 +350,43 @@ def _sweep(moves: Stage, start: int, values: np.ndarray) -> np.ndarray:
     return total[:, width]
 
 
-def _overlap(size: int, begin: np.ndarray, end: np.ndarray) -> int:
-    """The most of the intervals [begin, end] over one point."""
+def _spans(moves: Stage, size: int) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """For each state, the last state that moves back into it and the last state a
+    forward move of it reaches (-1 for none): where the sweep solves its column and where
+    it drops its row; and the most rows and columns the sweep holds at once."""
+    src, dst = moves.src, moves.dst
+    last_back, last_use = np.full(size, -1), np.full(size, -1)
+    back, on = src > dst, src < dst
+    np.maximum.at(last_back, dst[back], src[back])
+    np.maximum.at(last_use, src[on], dst[on])
+    columns, kept = np.nonzero(last_back >= 0)[0], np.nonzero(last_use >= 0)[0]
+    return (last_back, last_use, _overlap(size, kept, last_use[kept])[0],
+            _overlap(size, columns, last_back[columns])[0])
+
+
+def _overlap(size: int, begin: np.ndarray, end: np.ndarray) -> tuple[int, int]:
+    """The most of the intervals [begin, end] over one point, and the first such point."""
     if not begin.size:
-        return 0
+        return 0, 0
     change = np.bincount(begin, minlength=size + 1) - np.bincount(end + 1, minlength=size + 2)[: size + 1]
-    return int(np.cumsum(change).max())
+    over = np.cumsum(change)
+    return int(over.max()), int(over.argmax())
+
+
+def check_size(board: Board) -> None:
+    """Refuse, before any work, a board whose snakes lie over one another too thickly for
+    the exact solve, whose memory and time grow with the square of the snakes over one
+    square (MAX_OVERLAP; a random board of 10,000 squares with a thousand snakes and
+    ladders has about 270)."""
+    _check_overlap(board, landing_table(board))
+
+
+def _check_overlap(board: Board, land: np.ndarray) -> None:
+    heads = np.nonzero(land < np.arange(board.squares + 1))[0]
+    over, square = _overlap(board.squares + 1, land[heads], heads)
+    if over > MAX_OVERLAP:
+        raise AnalysisError(f"{board.name or 'board'}: {over:,} snakes lie over square {square:,}; "
+                            f"an exact analysis takes at most {MAX_OVERLAP:,} over one square")
 
 
 @dataclass(frozen=True)
@@ -546,6 +579,14 @@ class StepChain:
         """The moves the chain stores: a fixed number per square."""
         return int(self.moves.src.size)
 
+    def footprint(self) -> int:
+        """Bytes the chain and its exact solve hold at most: the moves and per-state
+        arrays, and the sweep's rows and columns (`_sweep`), counted over every state
+        (the solve keeps only those reachable that can finish)."""
+        height, width = _spans(self.moves, self.size)[2:]
+        arrays = (self.moves.src, self.moves.dst, self.moves.prob, self.counts, self.finishes, *self.turns)
+        return sum(a.nbytes for a in arrays) + (height + width + 2) * (width + 1) * 8
+
     def square(self, state: np.ndarray | int) -> np.ndarray | int:
         return state // (2 * self.layers)
 
@@ -627,7 +668,9 @@ def _dice(board: Board, finish: Finish, throws: list[Throws],
           turn: Callable[[np.ndarray], tuple[np.ndarray, float]], until: float) -> Distribution:
     """The law of a dice game's length (propagated turn by turn by `turn`) and its
     expectation (solved throw by throw)."""
-    chain = StepChain.build(board, landing_table(board), finish, throws)
+    land = landing_table(board)
+    _check_overlap(board, land)
+    chain = StepChain.build(board, land, finish, throws)
     solution, in_play = chain.solve()
     start = np.zeros(board.squares + 1)
     start[START] = 1.0

@@ -102,8 +102,10 @@ def side_by_side(named: list[tuple[str, Any]]) -> str:
         extra = [dict(f.rows()) if f else {} for f in figures]
         for label in dict.fromkeys(label for rows_of in extra for label in rows_of):
             rows.append((label, [rows_of.get(label, "-") for rows_of in extra]))
+    finishes = [finish for finish in FINISHES if any(finish in result.one_die for _, result in named)]
     rows += [(f"one die, {finish} (rolls)", [_cell(result.one_die[finish].summary("rolls"), "rolls")
-                                             for _, result in named]) for finish in FINISHES]
+                                             if finish in result.one_die else "-" for _, result in named])
+             for finish in finishes]
     label_width = max(len(label) for label, _ in rows)
     widths = [max(len(name), *(len(values[i]) for _, values in rows)) for i, (name, _) in enumerate(named)]
     lines = ["  ".join([" " * label_width, *(n.ljust(w) for (n, _), w in zip(named, widths, strict=True))]).rstrip()]
@@ -124,19 +126,27 @@ def _unit(figures: list[Any]) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead (its keys: docs/campaign.md, Board analysis as JSON).")
 @click.option("--plot", type=click.Path(dir_okay=False),
               help="Also write an SVG of the game-length distributions, one panel per ruleset.")
+@click.option("--ruleset", "rulesets", multiple=True, metavar="NAME",
+              help="Analyse this ruleset alone, without one die (repeatable; default: every "
+                   "ruleset that analyses boards, and one die).")
 @refusing
-def board_analyze(files: tuple[str, ...], as_json: bool, plot: str | None) -> None:
+def board_analyze(files: tuple[str, ...], as_json: bool, plot: str | None, rulesets: tuple[str, ...]) -> None:
     """Exact game-length analysis of boards for one player alone: expected turns, median and
     90th percentile for every ruleset that analyses boards (with each one's own figures)
     and for one die. Several boards are shown side by side.
 
     Example: gm board analyze boards/milton-bradley.yaml boards/small.yaml --plot lengths.svg
     """
-    from ..boards.analysis import analyze  # here, not at every gm start (numpy)
+    from ..boards.analysis import analysing_rulesets, analyze  # here, not at every gm start (numpy)
     from ..boards.plot import length_plot
 
+    names = list(analysing_rulesets())
+    for name in rulesets:
+        if name not in names:
+            raise click.BadParameter(f"{name} is not a ruleset that analyses boards (those that do: "
+                                     f"{', '.join(names)})", param_hint="--ruleset")
     boards = [(path, load_board(path)) for path in files]
-    named = [(b.name or Path(path).stem, analyze(b)) for path, b in boards]
+    named = [(b.name or Path(path).stem, analyze(b, only=list(dict.fromkeys(rulesets)))) for path, b in boards]
     if as_json:
         results = [result.to_json() for _, result in named]
         click.echo(json.dumps(results[0] if len(results) == 1 else results, indent=2))
