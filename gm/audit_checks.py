@@ -258,6 +258,8 @@ def check_end(record: Mapping[str, Any], ruleset: Any, setup: Any, state: Any, *
         if has_end and claimed != {"by": by, "turn": turn}:
             return Difference(last, "end: how the campaign ended", None, None, {"by": by, "turn": turn},
                               claimed), state, ""
+        if has_end and end.get("state") is not None:  # docs/audit.md: null unless the GM ended it
+            return Difference(last, "end: state", None, None, None, "a state after the last turn played"), state, ""
         return None, state, f"by its rules at turn {turn}" if by == "rules" else f"at max_turns, turn {turn}"
     if state.over:
         return Difference(last, "end: how the campaign ended", None, None, "by its rules",

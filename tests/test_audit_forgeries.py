@@ -300,3 +300,13 @@ def test_5_docs_name_the_state_keys_recorded_and_no_campaign_key(demos, ruleset)
         for key in [*state, *player]:
             assert f"`{key}`" not in left_out, (ruleset, key)
         assert not {"dropped", "held_by"} & set(player)
+
+
+def test_5_an_end_by_the_rules_carries_no_state_of_its_own(demos, tmp_path):
+    """docs/audit.md: `end.state` is null unless the GM ended the campaign; a state beside an
+    end by the rules is something the replay never checks, so it is refused."""
+    record = load_record(str(demos["classic"] / "archive"))
+    assert record["end"]["by"] in ("rules", "max_turns") and record["end"]["state"] is None
+    record["end"]["state"] = record["turns"][-1]["state"]
+    result = gm_audit(published(record, demos["classic"], tmp_path))
+    assert result.exit_code == 1 and "end: state" in result.output
