@@ -12,11 +12,11 @@ weekly `gm turn` does (the same campaign's store keeps what the first publish de
 `--command` times what a GM runs instead (issue 27): `gm -C DIR publish` as a subprocess,
 start-up, imports and opening the campaign included. The campaign after `--turns` turns
 is published once (untimed) and turn `--turns` + 1 resolved in it; then each run times,
-on a fresh copy of that folder, the full publish (the store's memo and the archive
-removed first: a first publish) and the incremental one over the previous turn's
-archive. Every copy stands at the same path, as the memo keeps pages under the archive's
-path. Prints the medians, their ratio (aim: at most 0.2) and the pages each wrote, as gm
-said them; with `--profile`, a cProfile of one more incremental command, imports included.
+on a fresh copy of that folder, the full publish (into an empty folder: the archive
+removed first) and the incremental one over the previous turn's archive. Every copy
+stands at the same path, as the memo keeps pages under the archive's path. Prints the
+medians, their ratio (aim: at most 0.2) and the pages each wrote, as gm said them; with
+`--profile`, a cProfile of one more incremental command, imports included.
 
     .venv/bin/python benchmarks/publish.py [--players 500] [--turns 6] [--runs 3] [--profile] [--keep DIR]
     .venv/bin/python benchmarks/publish.py --command --turns 1 [--runs 5] [--profile]
@@ -30,7 +30,6 @@ import os
 import pstats
 import re
 import shutil
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -127,13 +126,11 @@ def fresh_copy(source: Path, target: Path) -> Path:
     return target
 
 
-def forget_publishing(folder: Path) -> None:
-    """As if the campaign had never been published: no archive, nothing in the memo."""
-    shutil.rmtree(folder / "archive", ignore_errors=True)
-    with sqlite3.connect(folder / "gm.sqlite") as db:
-        db.execute("delete from archive_turns")
-        db.execute("delete from archive_pages")
-    db.close()
+def empty_archive(folder: Path) -> None:
+    """The full publish's start: the archive folder gone, as the issue measures it ("gm
+    publish into an empty folder"); the store keeps the summaries of the turns published
+    before, as a publish to a new --out would find them."""
+    shutil.rmtree(folder / "archive")
 
 
 def pages_said(said: str) -> tuple[int, int]:
@@ -155,7 +152,7 @@ def commands(args: argparse.Namespace, work: Path, before: Path) -> None:
     run.rename(after)
     fulls, incrementals = [], []
     for number in range(args.runs):
-        forget_publishing(fresh_copy(after, run))
+        empty_archive(fresh_copy(after, run))
         full, full_said = gm_publish(run, turn)
         fresh_copy(after, run)
         incremental, said = gm_publish(run, turn)

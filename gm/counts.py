@@ -4,7 +4,7 @@ commands print, and the one-line refusals of GM commands. "1 player", "2 players
 
 from __future__ import annotations
 
-__all__ = ["count", "one_or_many"]
+__all__ = ["count", "one_or_many", "ordinal"]
 
 
 def one_or_many(n: int, one: str, many: str) -> str:
@@ -16,3 +16,12 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
     """`n` and its noun in agreement: count(1, "player") is "1 player", count(3, "reply",
     "replies") "3 replies". The plural is the noun and an s unless given."""
     return f"{n} {one_or_many(n, noun, plural or noun + 's')}"
+
+
+def ordinal(n: int | None) -> str:
+    """1st, 2nd, 3rd, 11th, 21st; "-" for no number (a place not yet won): the templates'
+    `ordinal` filter, for mail and the archive alike."""
+    if n is None:
+        return "-"
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

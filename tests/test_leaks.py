@@ -62,15 +62,16 @@ def campaign(tmp_path_factory):
                 return _original(*args, **kwargs)
 
             patch.setattr(module, "compose", recording)
-        import gm.campaign.campaign as campaign_module
+        # gm start imports compose from gm.mail.mailout when it runs (opening a campaign needs no mail)
+        import gm.mail.mailout as mailout_module
 
-        original_start = campaign_module.compose
+        original_start = mailout_module.compose
 
         def recording_start(*args, **kwargs):
             rendered.append((kwargs["template"], kwargs["context"]))
             return original_start(*args, **kwargs)
 
-        patch.setattr(campaign_module, "compose", recording_start)
+        patch.setattr(mailout_module, "compose", recording_start)
         kit = CampaignKit.create(folder / "c", setenv=patch.setenv, boards=secret_boards(folder))
         kit.order("alice", ["HELP"])  # help with the standing order
         kit.order("bob", ["NUMBER 9"])  # a refusal to a known player

@@ -31,7 +31,7 @@ import pytest
 import yaml
 from campaignkit import PLAIN_PLAYERS, CampaignKit
 
-import gm.campaign.campaign as campaign_module
+import gm.mail.mailout as mailout_module  # gm start's compose, imported when it runs
 from gm.campaign import desk as desk_module
 from gm.campaign import turns as turns_module
 from gm.campaign.campaign import Campaign
@@ -56,7 +56,7 @@ PLAYER_TEMPLATES = {"welcome", "ack", "refusal", "help", "reminder", "report", "
 def recording(patch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, str, Mapping[str, Any]]]]:
     """(template, recipient, context) of every mail composed while inside."""
     rendered: list[tuple[str, str, Mapping[str, Any]]] = []
-    for module in (turns_module, desk_module, campaign_module):
+    for module in (turns_module, desk_module, mailout_module):
         original = module.compose
 
         def record(*args, _original=original, **kwargs):

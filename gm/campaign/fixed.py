@@ -94,7 +94,8 @@ def differences(fixed: Fixed, config: CampaignConfig, seats: Seats | None = None
     found += [f"options.{key}" for key in sorted(set(now) | set(fixed.options))
               if now.get(key) != fixed.options.get(key)]
     found += _player_differences(fixed.players, tuple((p.id, p.email) for p in config.players), seats)
-    found += [f"player {p.id} ({key})" for p in config.players if p.id in dict(fixed.players)
+    seated = dict(fixed.players)  # once: a dict per player made opening 500 players quadratic
+    found += [f"player {p.id} ({key})" for p in config.players if p.id in seated
               for key in sorted(set(p.extra) | set(fixed.player_keys.get(p.id, {})))
               if p.extra.get(key) != fixed.player_keys.get(p.id, {}).get(key)]
     found += _board_differences(fixed.boards, {b: board.canonical_text() for b, board in config.boards.items()})

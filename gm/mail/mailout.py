@@ -33,7 +33,7 @@ import jinja2.ext
 
 from ..campaign.store import insert
 from ..clock import iso
-from ..counts import count
+from ..counts import count, ordinal
 from ..resources import rules_file, shipped
 
 # A subject longer than this is cut at a word: mail apps show about 60 characters, and a
@@ -197,13 +197,6 @@ def render_text(template: str, context: Mapping[str, Any]) -> tuple[str, str]:
     text = find_template("text", folder, name, context).render(context)
     first, _, body = text.partition("\n")
     return first.partition(":")[2].strip(), body.strip("\n")
-
-
-def ordinal(n: int | None) -> str:
-    if n is None:
-        return "-"
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def render(template: str, context: Mapping[str, Any]) -> tuple[str, str, str]:

@@ -897,15 +897,15 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
     pieces = _pieces_by_player(data) if listed else ()
     for player in data.players:
         line = standing_of[player.id]
-        context = site | {
-            "page": "player", "player": player, "standing": line,
+        own = {
+            "player": player, "standing": line,
             "histories": _histories(data, player.id, pieces, line) if listed else None,
             "chart_colour": _colour_of(board_charts, player.id) if listed else None,
             "position": data.positions.get(player.id) if listed else None,
         }
-        own = {k: context[k] for k in ("player", "standing", "histories", "chart_colour", "position")}
-        pages.append(Page(player_page(player.id), "archive/player.html", context, rulesets=rulesets,
-                          digest=digest(site_digest, repr(own)) if digests else None))
+        # the whole context made only for a page rendered: a weekly publish renders few of 500
+        pages.append(Page(player_page(player.id), "archive/player.html", _with_site(site, own, "player"),
+                          rulesets=rulesets, digest=digest(site_digest, repr(own)) if digests else None))
     if data.rules is not None:
         rules = data.rules
         pages.append(Page(RULES_PAGE, "archive/rules.html", lambda: site | {
@@ -929,6 +929,11 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
 
             pages.append(Page(AUDIT_FILE, None, data=data.revealed.record))
     return tuple(pages)
+
+
+def _with_site(site: Mapping[str, Any], own: Mapping[str, Any], page: str) -> Callable[[], Mapping[str, Any]]:
+    """A page's context, what every page gets and its own, made when the page is rendered."""
+    return lambda: {**site, "page": page, **own}
 
 
 def _turn_context(data: ArchiveInput, index: int, around: Mapping[str, Any]) -> Callable[[], Mapping[str, Any]]:

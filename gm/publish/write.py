@@ -16,7 +16,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from ..boards.svg import isolated
-from ..mail.mailout import ordinal
+from ..counts import ordinal
 from ..resources import shipped
 from .archive import Page, RevealedBoard, player_page
 from .memo import Memo
