@@ -21,7 +21,8 @@ from toyrules import Step
 
 from gm.campaign import turns as turns_module
 from gm.publish.archive import FEED, Holder, build_site, load_archive, rules_html, rules_text
-from gm.publish.write import render_page, write_site
+from gm.publish.render import render_page
+from gm.publish.write import write_site
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 

@@ -5,7 +5,11 @@ crowded campaign (more than INLINE_PLAYERS players) are all published right."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from campaignkit import PLAIN_PLAYERS, CampaignKit, KitPlayer
@@ -87,6 +91,58 @@ def test_publish_after_undo_tells_the_turn_as_played_again(kit, tmp_path):
     with kit.campaign() as campaign:
         rows = campaign.store.rows("select turn_index from archive_turns")
     assert [r["turn_index"] for r in rows] == [0]
+
+
+# -- the command a GM runs (issue 27) ------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+# what an incremental gm publish has no use for: the mail desk and the turn machinery, the
+# board analysis (numpy, also imported by sqlite-utils when installed), the calendar, the
+# audit, Markdown (the rules page is unchanged), and the mail out
+NOT_FOR_PUBLISHING = ("numpy", "sqlite_utils", "icalendar", "markdown", "gm.campaign.desk", "gm.campaign.turns",
+                      "gm.campaign.weekly", "gm.campaign.admin", "gm.cli.campaign", "gm.boards.analysis",
+                      "gm.audit", "gm.mail.mailout")
+
+
+def gm_command(*args: str) -> tuple[str, set[str]]:
+    """`gm ARGS` in a fresh interpreter, as a GM runs it (GM_NOW from this process's
+    environment): what it printed, and every module it imported."""
+    script = ("import sys\nfrom gm.cli import main\nsys.argv = ['gm', *sys.argv[1:]]\ntry:\n    main()\n"
+              "finally:\n    sys.stderr.write('modules: ' + ' '.join(sorted(sys.modules)))\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH")))))
+    done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    return done.stdout, set(done.stderr.rpartition("modules: ")[2].split())
+
+
+def files(folder: Path) -> dict[str, tuple[bytes, int]]:
+    return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in folder.iterdir()}
+
+
+def test_publish_command_over_the_last_turns_archive_writes_what_a_full_publish_writes(kit, tmp_path):
+    gm_command("-C", str(kit.folder), "publish")
+    before = files(kit.folder / "archive")
+    kit.play_turn()
+    kit.close()
+    said, imported = gm_command("-C", str(kit.folder), "publish")
+    after = files(kit.folder / "archive")
+    rewritten = {name for name, (_, mtime) in after.items() if before.get(name, (b"", None))[1] != mtime}
+    assert {"turn-003.html", "turn-004.html", "index.html", "feed.xml"} <= rewritten
+    assert not {"turn-001.html", "turn-002.html", "boards.html", "rules.html"} & rewritten
+    assert f"({len(rewritten)} pages written, {len(after) - len(rewritten)} unchanged)" in said
+    gm_command("-C", str(kit.folder), "publish", "--out", str(tmp_path / "fresh"))
+    assert {name: data for name, (data, _) in after.items()} == \
+        {name: data for name, (data, _) in files(tmp_path / "fresh").items()}
+    assert not imported & set(NOT_FOR_PUBLISHING), "gm publish imported what no page it wrote needs"
+
+
+def test_publish_command_with_nothing_new_writes_nothing(kit):
+    gm_command("-C", str(kit.folder), "publish")
+    before = files(kit.folder / "archive")
+    said, imported = gm_command("-C", str(kit.folder), "publish")
+    assert "(0 pages written," in said
+    assert files(kit.folder / "archive") == before
+    assert not imported & {*NOT_FOR_PUBLISHING, "jinja2", "feedgen"}, "nothing rendered, nothing to render with"
 
 
 # -- a crowded campaign --------------------------------------------------------------------------

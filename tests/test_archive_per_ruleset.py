@@ -25,7 +25,8 @@ from toyrules import Step, StepOrder
 from gm.boards.board import Board, load_board
 from gm.commitment import commitment, seed_text
 from gm.publish.archive import PlayedTurn, Secrets, assemble, build_site, template_rulesets
-from gm.publish.write import RulesetLoader, render_page, template_candidates, write_site
+from gm.publish.render import RulesetLoader, render_page, template_candidates
+from gm.publish.write import write_site
 from gm.rules.base import Setup
 from gm.rules.chance import SeededChance
 from gm.rules.postal import Postal, PostalOrder

@@ -8,7 +8,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from gm.publish.chart import Series, race_chart
-from gm.publish.write import _environment
+from gm.publish.render import _environment
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -27,7 +27,7 @@ from gm.campaign import turns as turns_module
 from gm.mail.mailout import render
 from gm.mail.views import BoardSize, PlayerMail, PlayerRef
 from gm.publish.archive import build_site, load_archive
-from gm.publish.write import render_page
+from gm.publish.render import render_page
 from gm.rules.base import Setup
 from gm.rules.postal import Moved, NumberPlayed, Step, TrapdoorElection
 

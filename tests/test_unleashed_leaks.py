@@ -39,7 +39,8 @@ from gm.demo.run import play
 from gm.mail.mailout import render
 from gm.mail.views import BoardSize, PlayerMail, PlayerRef
 from gm.publish.archive import build_site, load_archive
-from gm.publish.write import publish, render_page
+from gm.publish.render import render_page
+from gm.publish.write import publish
 from gm.rules.unleashed import Unleashed, UnleashedState
 from gm.rules.unleashed.cards import movement
 from gm.rules.unleashed.views import OwnView

@@ -38,7 +38,7 @@ from gm.mail.mailout import render
 from gm.mail.orderlang import parse_orders
 from gm.mail.views import BoardSize, PlayerMail, PlayerRef
 from gm.publish.archive import build_site, load_archive
-from gm.publish.write import render_page
+from gm.publish.render import render_page
 from gm.rules.base import Setup
 from gm.rules.chance import SeededChance
 from gm.rules.grammar import ruleset_keywords

@@ -4,7 +4,7 @@
 to `assemble`, which asks the campaign's ruleset for its public views into an
 `ArchiveInput`; `build_site` turns that into pages (path, template, context) without
 touching a file, so the whole site can be checked before a byte is written
-(archive_write.py writes it; Pelican's two phases).
+(gm.publish.write writes it; Pelican's two phases).
 
 The archive knows no ruleset. It asks the ruleset, through gm.rules.base:
 
@@ -20,7 +20,7 @@ The archive knows no ruleset. It asks the ruleset, through gm.rules.base:
 
 Each has a default in gm.rules.base that reads the CONTRACT.md keys of `state_json`, so a
 ruleset with nothing of its own gets a plain archive from the generic templates. Pages name
-their templates generically; `template_rulesets` gives the lookup order (archive_write.py).
+their templates generically; `template_rulesets` gives the lookup order (gm.publish.render).
 
 While the boards are hidden the input holds only what RULES.md 2.6 lets players see:
 board ids and sizes, commitments and the public turns. Board names and drawings enter
@@ -271,7 +271,7 @@ class ArchiveInput:
 class Page:
     """One file of the site: rendered from `template` with `context`, or raw `data`.
     `template` is a generic name (archive/turn.html); the rulesets in `rulesets` have
-    their own copy looked up first (archive_write.template_candidates)."""
+    their own copy looked up first (gm.publish.render.template_candidates)."""
 
     path: str
     template: str | None
@@ -852,21 +852,27 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
     site_digest = digest(repr(site)) if digests else ""
     turn_site_digest = digest(repr(turn_site)) if digests else ""
     rulesets = data.template_rulesets
+
+    def with_digest(base_digest: str, own: Mapping[str, Any]) -> str | None:
+        """The digest of a page that shows `own` beside what every page gets."""
+        return digest(base_digest, repr(own)) if digests else None
+
+    index = {
+        "turn_links": turn_links,
+        "opening": data.opening,
+        "standings": data.standings,
+        "charts": board_charts,
+        "seed_commitment": data.seed_commitment,
+        "game_commitment": data.game_commitment,
+        "next_turn": data.next_turn,
+        "deadline": data.deadline,
+        "last_turn": data.summaries[-1].turns[-1] if data.summaries else None,
+        "ended": data.ended,
+        "positions": data.positions,
+    }
     pages = [
-        Page("index.html", "archive/index.html", site | {
-            "page": "index",
-            "turn_links": turn_links,
-            "opening": data.opening,
-            "standings": data.standings,
-            "charts": board_charts,
-            "seed_commitment": data.seed_commitment,
-            "game_commitment": data.game_commitment,
-            "next_turn": data.next_turn,
-            "deadline": data.deadline,
-            "last_turn": data.summaries[-1].turns[-1] if data.summaries else None,
-            "ended": data.ended,
-            "positions": data.positions,
-        }, rulesets=rulesets),
+        Page("index.html", "archive/index.html", _with_site(site, index, "index"), rulesets=rulesets,
+             digest=with_digest(site_digest, index)),
         Page("boards.html", "archive/boards.html", site | {
             "page": "boards",
             "seed_commitment": data.seed_commitment,
@@ -889,10 +895,9 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
             digest=digest(turn_site_digest, data.turn_digests[index], repr((previous, following))) if digests else None,
         ))
     if upcoming is not None:
-        pages.append(Page(upcoming[1], "archive/next.html", turn_site | {
-            "page": "turn", "label": upcoming[0], "deadline": data.deadline,
-            "previous": turn_links[-1] if turn_links else None,
-        }, rulesets=rulesets))
+        coming = {"label": upcoming[0], "deadline": data.deadline, "previous": turn_links[-1] if turn_links else None}
+        pages.append(Page(upcoming[1], "archive/next.html", _with_site(turn_site, coming, "turn"), rulesets=rulesets,
+                          digest=with_digest(turn_site_digest, coming)))
     listed = not crowded(data) or data.over
     pieces = _pieces_by_player(data) if listed else ()
     for player in data.players:
@@ -905,20 +910,21 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
         }
         # the whole context made only for a page rendered: a weekly publish renders few of 500
         pages.append(Page(player_page(player.id), "archive/player.html", _with_site(site, own, "player"),
-                          rulesets=rulesets, digest=digest(site_digest, repr(own)) if digests else None))
+                          rulesets=rulesets, digest=with_digest(site_digest, own)))
     if data.rules is not None:
         rules = data.rules
         pages.append(Page(RULES_PAGE, "archive/rules.html", lambda: site | {
             "page": "rules", "rules": rules_html(rules),
         }, rulesets=rulesets, digest=digest(site_digest, rules) if digests else None))
-    pages.append(Page(FEED, None, site | {
-        "page": "feed",
+    feed = {
         "archive_url": data.archive_url,
         "seed_commitment": data.seed_commitment,
         "started_at": data.started_at,
         "entries": tuple(feed_entry(data, index) for index in range(len(data.summaries))),
         "ended": data.ended,  # the GM's end (gm end): an entry of its own, the newest
-    }, rulesets=rulesets, kind="atom"))
+    }
+    pages.append(Page(FEED, None, _with_site(site, feed, "feed"), rulesets=rulesets, kind="atom",
+                      digest=with_digest(site_digest, feed)))
     if data.revealed:
         for board in data.revealed.boards:
             # the exact canonical text, byte for byte, so anyone can hash the file itself
