@@ -571,3 +571,14 @@ def test_analyze_ruleset_option_analyses_that_ruleset_alone(milton_bradley):
     wrong = runner.invoke(board_group, ["analyze", path, "--ruleset", "advanced"])
     assert wrong.exit_code == 2
     assert "advanced is not a ruleset that analyses boards (those that do: classic, doubles, postal)" in wrong.output
+
+
+@pytest.mark.parametrize("name", ["classic", "doubles"])
+def test_the_designers_expected_length_is_the_analysis_expectation(name, milton_bradley):
+    """`gm board design`'s `<ruleset>_expected_turns` targets solve the chain alone,
+    without carrying the law: the same number as `gm board analyze`'s."""
+    from gm.rules.registry import find_ruleset
+
+    ruleset = find_ruleset(name)
+    for board in (milton_bradley, _random_board(300)):
+        assert ruleset.board_expected(board) == ruleset.board_figures(board, until=1e-3).length.expected

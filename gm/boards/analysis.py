@@ -664,14 +664,28 @@ class StepChain:
         return _Solution(float(length), 0.0, ()), in_play
 
 
+def _solved(board: Board, finish: Finish, throws: list[Throws]) -> tuple[_Solution, np.ndarray]:
+    land = landing_table(board)
+    _check_overlap(board, land)
+    return StepChain.build(board, land, finish, throws).solve()
+
+
+def classic_expected(board: Board) -> float | None:
+    """`classic`'s expected turns alone, for the designer's target search: the exact
+    solve without the law."""
+    return _solved(board, "bounce", _classic_throws())[0].expected
+
+
+def doubles_expected(board: Board) -> float | None:
+    """`doubles`'s expected turns alone (see `classic_expected`)."""
+    return _solved(board, "bounce", _doubles_throws())[0].expected
+
+
 def _dice(board: Board, finish: Finish, throws: list[Throws],
           turn: Callable[[np.ndarray], tuple[np.ndarray, float]], until: float) -> Distribution:
     """The law of a dice game's length (propagated turn by turn by `turn`) and its
     expectation (solved throw by throw)."""
-    land = landing_table(board)
-    _check_overlap(board, land)
-    chain = StepChain.build(board, land, finish, throws)
-    solution, in_play = chain.solve()
+    solution, in_play = _solved(board, finish, throws)
     start = np.zeros(board.squares + 1)
     start[START] = 1.0
     law, tail = _propagate(turn, start, in_play, until)

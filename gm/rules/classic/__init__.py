@@ -35,6 +35,13 @@ class Classic(Dice):
 
         return LengthFigures(classic(board, until=until))
 
+    def board_expected(self, board: Board) -> float | None:
+        """The expected turns alone, for `gm board design`'s targets: the exact solve
+        without the law of the length."""
+        from ...boards.analysis import classic_expected
+
+        return classic_expected(board)
+
     def seat(self, setup: Setup, chance: Chance) -> tuple[tuple[str, ...], tuple[OpeningThrow, ...]]:
         """Turn 0: everyone throws; those sharing the highest throw throw again, until one
         is highest. They play first, the others follow in listing order from them."""

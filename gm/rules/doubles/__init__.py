@@ -30,6 +30,13 @@ class Doubles(Dice):
 
         return LengthFigures(doubles(board, until=until))
 
+    def board_expected(self, board: Board) -> float | None:
+        """The expected turns alone, for `gm board design`'s targets: the exact solve
+        without the law of the length."""
+        from ...boards.analysis import doubles_expected
+
+        return doubles_expected(board)
+
     def go(self, setup: Setup, race: Race, player: str, chance: Chance) -> None:
         """Throw two dice and move their sum; a double that has not finished throws again.
         The third double six in a row is not moved and ends the go."""
