@@ -29,6 +29,7 @@ import cProfile
 import os
 import pstats
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -100,9 +101,10 @@ finally:
 SAID = re.compile(r"\((\d+) pages? written, (\d+) unchanged\)")
 
 
-def gm_publish(folder: Path, turn: int, script: str = GM) -> tuple[float, str]:
+def gm_publish(folder: Path, turn: int, script: str = GM) -> tuple[float, float, str]:
     """`gm -C folder publish` in a fresh interpreter, an hour after turn `turn`'s deadline:
-    its wall time, start-up included, and what it printed. Python keeps its compiled
+    its wall time, start-up included, its CPU time (the machine is shared: waiting for a
+    core counts in the first, not in the second) and what it printed. Python keeps its compiled
     modules (in the work folder), as an installed gm has them, even where the environment
     says not to write them (PYTHONDONTWRITEBYTECODE)."""
     env = dict(os.environ, GM_NOW=clock.iso(BEGIN + timedelta(days=7 * turn, hours=1)))
@@ -110,13 +112,19 @@ def gm_publish(folder: Path, turn: int, script: str = GM) -> tuple[float, str]:
     env["PYTHONPYCACHEPREFIX"] = str(folder.parent / "pycache")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.pop("GM_CAMPAIGN", None)
-    began = time.perf_counter()
+    began, cpu = time.perf_counter(), children_cpu()
     done = subprocess.run([sys.executable, "-c", script, "-C", str(folder), "publish"], env=env,
                           capture_output=True, text=True)
-    seconds = time.perf_counter() - began
+    seconds, cpu = time.perf_counter() - began, children_cpu() - cpu
     if done.returncode:
         raise SystemExit(f"gm publish failed: {done.stderr.strip()}")
-    return seconds, done.stdout.strip()
+    return seconds, cpu, done.stdout.strip()
+
+
+def children_cpu() -> float:
+    """User and system CPU of the children waited for so far, in seconds."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def fresh_copy(source: Path, target: Path) -> Path:
@@ -150,25 +158,28 @@ def commands(args: argparse.Namespace, work: Path, before: Path) -> None:
     gm_publish(run, args.turns)
     resolve_turns(run, turn, 1)
     run.rename(after)
-    fulls, incrementals = [], []
+    times: dict[str, list[tuple[float, float]]] = {"full": [], "incremental": []}
     for number in range(args.runs):
         empty_archive(fresh_copy(after, run))
-        full, full_said = gm_publish(run, turn)
+        *full, full_said = gm_publish(run, turn)
         fresh_copy(after, run)
-        incremental, said = gm_publish(run, turn)
-        fulls.append(full)
-        incrementals.append(incremental)
+        *incremental, said = gm_publish(run, turn)
+        times["full"].append(tuple(full))
+        times["incremental"].append(tuple(incremental))
         written, unchanged = pages_said(said)
-        print(f"run {number + 1}: full {full:.2f} s ({pages_said(full_said)[0]} pages written), "
-              f"incremental {incremental:.2f} s ({written} written, {unchanged} unchanged)", flush=True)
-    full, incremental = statistics.median(fulls), statistics.median(incrementals)
+        print(f"run {number + 1}: full {full[0]:.2f} s, CPU {full[1]:.2f} s ({pages_said(full_said)[0]} pages "
+              f"written); incremental {incremental[0]:.2f} s, CPU {incremental[1]:.2f} s ({written} written, "
+              f"{unchanged} unchanged)", flush=True)
+    (full, full_cpu), (incremental, incremental_cpu) = (
+        tuple(statistics.median(run[i] for run in times[kind]) for i in (0, 1)) for kind in ("full", "incremental"))
     print(f"{args.players} players, 3 boards (100, 200, 300 squares), `gm publish` as a command at turn {turn} "
-          f"(median of {args.runs}): full {full:.2f} s, incremental {incremental:.2f} s, "
-          f"ratio {incremental / full:.2f} (aim: at most 0.2); incremental wrote {written} of "
+          f"(median of {args.runs}): full {full:.2f} s, incremental {incremental:.2f} s, ratio "
+          f"{incremental / full:.2f}; CPU full {full_cpu:.2f} s, incremental {incremental_cpu:.2f} s, ratio "
+          f"{incremental_cpu / full_cpu:.2f} (aim: at most 0.2); incremental wrote {written} of "
           f"{written + unchanged} pages")
     if args.profile:
         fresh_copy(after, run)
-        print(gm_publish(run, turn, GM_PROFILED)[1])
+        print(gm_publish(run, turn, GM_PROFILED)[2])
     shutil.rmtree(run, ignore_errors=True)
 
 
