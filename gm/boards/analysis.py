@@ -424,7 +424,8 @@ class Chain:
         period started on each square counts). When a piece can be caught for good
         (reachable squares that cannot finish), E[T] is infinite and the chance of being
         caught is v . (Q_G->caught 1). Up to DENSE_LIMIT squares one dense solve (exact to
-        rounding, N^2 memory but at most 72 MB); beyond, the sum of the mass at every
+        rounding, whatever the board; N^2 memory: 8 MB at 1,000 squares, 72 MB at 3,000,
+        and numpy's copy of it); beyond, the sum of the mass at every
         period start until less than EXACT of it is in play (linear memory)."""
         live, good = self.reachable(), self.can_finish()
         caught = live & ~good
@@ -592,7 +593,7 @@ class StepChain:
 
     def standing(self, square: np.ndarray | int, layer: int = 0) -> np.ndarray | int:
         """The state of a piece standing on `square` before a throw of `layer`."""
-        return square * 2 * self.layers + (self.layers - 1 - layer)  # higher layers first
+        return _standing(square, layer, self.layers)
 
     @classmethod
     def build(cls, board: Board, land: np.ndarray, finish: Finish, throws: list[Throws]) -> StepChain:
@@ -600,40 +601,33 @@ class StepChain:
         layers = 1 + max(max(t.layer, t.to) for t in throws)
         squares = np.arange(n + 1)
         size = (n + 1) * 2 * layers
-        aims = _aims(n, finish, max(max(t.totals) for t in throws))
-
-        def standing(square: np.ndarray, layer: int) -> np.ndarray:
-            return square * 2 * layers + (layers - 1 - layer)
-
-        def taken(square: np.ndarray, layer: int) -> np.ndarray:
-            return square * 2 * layers + layers + (layers - 1 - layer)
-
+        reach = max(max(t.totals) for t in throws)
+        aims, index = _aims(n, finish, reach), _landing_index(n, land, finish, reach)
         parts, taking = [], []
         counts, finishes = np.zeros(size), np.zeros(size, dtype=bool)
         turn_from, turn_to = [np.zeros(0, dtype=np.int64)], [np.zeros(0, dtype=np.int64)]
         for throw in throws:
-            here = standing(squares, throw.layer)
+            here = _standing(squares, throw.layer, layers)
             for total, chance in throw.totals.items():
-                aim = aims[squares + total] if total else squares
-                come = np.where(aim == n + 2, squares, aim)  # exact: a roll past N stays
-                end = land[np.minimum(come, n)]
-                finished = (come == n + 1) | ((end == n) & (finish != "crossing") & (come <= n))
-                if not total:
-                    end, finished = squares, np.zeros(n + 1, dtype=bool)
-                go = ~finished
+                come, end = squares, squares  # not moved: no square is come to
+                if total:
+                    # exact: a roll past N leaves the piece where it stands
+                    come = np.where(aims[squares + total] == n + 2, squares, aims[squares + total])
+                    end = np.where(index[squares + total] == n + 2, squares, index[squares + total])
+                go = end <= n
                 item = go & (end != come)
-                parts.append((here[go], np.where(item, taken(come, throw.to), standing(end, throw.to))[go],
-                              np.full(int(go.sum()), chance)))
+                parts.append((here[go], np.where(item, _taken(come, throw.to, layers),
+                                                 _standing(end, throw.to, layers))[go], np.full(int(go.sum()), chance)))
                 taking.append(np.stack([come[item], np.full(int(item.sum()), throw.to)]))
-                counts[here] += chance * (finished | throw.ends)
-                finishes[here[finished]] = True
+                counts[here] += chance * (~go | throw.ends)
+                finishes[here[~go]] = True
                 if throw.ends:
                     turn_from.append(here[go])
-                    turn_to.append(standing(end[go], throw.to))
+                    turn_to.append(_standing(end[go], throw.to, layers))
         items = np.unique(np.concatenate(taking, axis=1), axis=1)
         for layer in range(layers):
             come = items[0][items[1] == layer]
-            parts.append((taken(come, layer), standing(land[come], layer), np.ones(come.size)))
+            parts.append((_taken(come, layer, layers), _standing(land[come], layer, layers), np.ones(come.size)))
         return cls(Stage.merged(parts, size), counts, finishes, layers,
                    (np.concatenate(turn_from), np.concatenate(turn_to)))
 
@@ -662,6 +656,14 @@ class StepChain:
         if caught_on:
             return _Solution(None, float(never), caught_on), in_play
         return _Solution(float(length), 0.0, ()), in_play
+
+
+def _standing(square: Any, layer: int, layers: int) -> Any:
+    return square * 2 * layers + (layers - 1 - layer)  # by square, higher layers first
+
+
+def _taken(square: Any, layer: int, layers: int) -> Any:
+    return square * 2 * layers + layers + (layers - 1 - layer)  # after the square's standing states
 
 
 def _solved(board: Board, finish: Finish, throws: list[Throws]) -> tuple[_Solution, np.ndarray]:
@@ -757,15 +759,15 @@ def doubles(board: Board, *, until: float = UNTIL) -> Distribution:
     win = 3 * size  # every finish goes to one slot
     squares = np.arange(size)
 
-    def layer(total: int, to: int) -> np.ndarray:
+    def leading(total: int, layer: int) -> np.ndarray:
         where = index[squares + total]
-        return np.where(where > n, win, where + to * size)
+        return np.where(where > n, win, where + layer * size)
 
     # where each of the five doubles below six, and a double six from layers 0 and 1, leads
-    scatter = np.concatenate([*(layer(total, 0) for total in DOUBLES), layer(12, 1), layer(12, 2)])
+    scatter = np.concatenate([*(leading(total, 0) for total in DOUBLES), leading(12, 1), leading(12, 2)])
     others = _Throw.of(n, index, NOT_DOUBLES, "bounce")
     weights = np.zeros((len(DOUBLES) + 2, size))
-    layers = np.zeros(size)
+    every = np.zeros(size)  # the mass throwing, whatever its layer
 
     def turn(mass: np.ndarray) -> tuple[np.ndarray, float]:
         throwing = np.zeros((3, size))
@@ -774,9 +776,9 @@ def doubles(board: Board, *, until: float = UNTIL) -> Distribution:
         won = 0.0
         for _ in range(DEPTH):
             thrown += throwing
-            np.add(throwing[0], throwing[1], out=layers)
-            np.add(layers, throwing[2], out=layers)
-            np.multiply(layers, 1 / 36, out=weights[0])  # any double below six, from any layer
+            np.add(throwing[0], throwing[1], out=every)
+            np.add(every, throwing[2], out=every)
+            np.multiply(every, 1 / 36, out=weights[0])  # any double below six, from any layer
             weights[1 : len(DOUBLES)] = weights[0]
             np.multiply(throwing[:2], 1 / 36, out=weights[len(DOUBLES) :])
             out = np.bincount(scatter, weights=weights.ravel(), minlength=win + 1)
