@@ -15,8 +15,10 @@ is published once (untimed) and turn `--turns` + 1 resolved in it; then each run
 on a fresh copy of that folder, the full publish (into an empty folder: the archive
 removed first) and the incremental one over the previous turn's archive. Every copy
 stands at the same path, as the memo keeps pages under the archive's path. Prints the
-medians, their ratio (aim: at most 0.2) and the pages each wrote, as gm said them; with
-`--profile`, a cProfile of one more incremental command, imports included.
+medians, their ratio (aim: at most 0.2) and the pages each wrote, as gm said them, and a
+floor timed in the same runs: the interpreter importing click and Jinja2 and nothing of
+gm, which any publish that renders a page pays; with `--profile`, a cProfile of one more
+incremental command, imports included.
 
     .venv/bin/python benchmarks/publish.py [--players 500] [--turns 6] [--runs 3] [--profile] [--keep DIR]
     .venv/bin/python benchmarks/publish.py --command --turns 1 [--runs 5] [--profile]
@@ -101,6 +103,11 @@ finally:
 SAID = re.compile(r"\((\d+) pages? written, (\d+) unchanged\)")
 
 
+# what any publish that renders a page pays before gm's own code: the interpreter, the CLI
+# library and the template engine
+FLOOR = "import click, jinja2"
+
+
 def gm_publish(folder: Path, turn: int, script: str = GM) -> tuple[float, float, str]:
     """`gm -C folder publish` in a fresh interpreter, an hour after turn `turn`'s deadline:
     its wall time, start-up included, its CPU time (the machine is shared: waiting for a
@@ -113,8 +120,8 @@ def gm_publish(folder: Path, turn: int, script: str = GM) -> tuple[float, float,
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.pop("GM_CAMPAIGN", None)
     began, cpu = time.perf_counter(), children_cpu()
-    done = subprocess.run([sys.executable, "-c", script, "-C", str(folder), "publish"], env=env,
-                          capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", script, *(("-C", str(folder), "publish") if script != FLOOR else ())],
+                          env=env, capture_output=True, text=True)
     seconds, cpu = time.perf_counter() - began, children_cpu() - cpu
     if done.returncode:
         raise SystemExit(f"gm publish failed: {done.stderr.strip()}")
@@ -128,9 +135,12 @@ def children_cpu() -> float:
 
 
 def fresh_copy(source: Path, target: Path) -> Path:
-    """`source` copied to `target`, file times kept (the memo checks them)."""
+    """`source` copied to `target`, file times kept (the memo checks them), and on disk: the
+    store's checkpoint as gm closes it would otherwise flush the whole copy (0.1 s of a
+    200 MB store at turn 21), which no GM's campaign has waiting."""
     shutil.rmtree(target, ignore_errors=True)
     shutil.copytree(source, target)
+    os.sync()
     return target
 
 
@@ -158,8 +168,9 @@ def commands(args: argparse.Namespace, work: Path, before: Path) -> None:
     gm_publish(run, args.turns)
     resolve_turns(run, turn, 1)
     run.rename(after)
-    times: dict[str, list[tuple[float, float]]] = {"full": [], "incremental": []}
+    times: dict[str, list[tuple[float, float]]] = {"full": [], "incremental": [], "floor": []}
     for number in range(args.runs):
+        times["floor"].append(tuple(gm_publish(run, turn, FLOOR)[:2]))
         empty_archive(fresh_copy(after, run))
         *full, full_said = gm_publish(run, turn)
         fresh_copy(after, run)
@@ -170,13 +181,16 @@ def commands(args: argparse.Namespace, work: Path, before: Path) -> None:
         print(f"run {number + 1}: full {full[0]:.2f} s, CPU {full[1]:.2f} s ({pages_said(full_said)[0]} pages "
               f"written); incremental {incremental[0]:.2f} s, CPU {incremental[1]:.2f} s ({written} written, "
               f"{unchanged} unchanged)", flush=True)
-    (full, full_cpu), (incremental, incremental_cpu) = (
-        tuple(statistics.median(run[i] for run in times[kind]) for i in (0, 1)) for kind in ("full", "incremental"))
+    (full, full_cpu), (incremental, incremental_cpu), (floor, floor_cpu) = (
+        tuple(statistics.median(run[i] for run in times[kind]) for i in (0, 1))
+        for kind in ("full", "incremental", "floor"))
     print(f"{args.players} players, 3 boards (100, 200, 300 squares), `gm publish` as a command at turn {turn} "
           f"(median of {args.runs}): full {full:.2f} s, incremental {incremental:.2f} s, ratio "
           f"{incremental / full:.2f}; CPU full {full_cpu:.2f} s, incremental {incremental_cpu:.2f} s, ratio "
           f"{incremental_cpu / full_cpu:.2f} (aim: at most 0.2); incremental wrote {written} of "
           f"{written + unchanged} pages")
+    print(f"floor: `python -c '{FLOOR}'` {floor:.2f} s, CPU {floor_cpu:.2f} s: {floor / full:.2f} of the full "
+          f"publish's time, {floor_cpu / full_cpu:.2f} of its CPU")
     if args.profile:
         fresh_copy(after, run)
         print(gm_publish(run, turn, GM_PROFILED)[2])
@@ -230,8 +244,7 @@ def main() -> None:
     for run in range(args.runs):
         out = work / f"archive-{run}"
         shutil.rmtree(out, ignore_errors=True)
-        shutil.rmtree(after, ignore_errors=True)
-        shutil.copytree(before, after)
+        fresh_copy(before, after)
         full, full_report = timed_publish(after, out)
         resolve_turns(after, args.turns + 1, 1)
         incremental, report = timed_publish(after, out)
@@ -249,8 +262,7 @@ def main() -> None:
     if args.profile:
         out = work / "archive-profile"
         shutil.rmtree(out, ignore_errors=True)
-        shutil.rmtree(after, ignore_errors=True)
-        shutil.copytree(before, after)
+        fresh_copy(before, after)
         timed_publish(after, out)
         resolve_turns(after, args.turns + 1, 1)
         campaign = Campaign.open(after)

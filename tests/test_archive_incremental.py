@@ -145,6 +145,20 @@ def test_publish_command_with_nothing_new_writes_nothing(kit):
     assert not imported & {*NOT_FOR_PUBLISHING, "jinja2", "feedgen"}, "nothing rendered, nothing to render with"
 
 
+def test_archive_templates_are_compiled_once_for_every_publish(kit, tmp_path):
+    """Jinja keeps each compiled template, as Python its .pyc, in a folder nobody else may
+    write to: compiled code is run as it is found there."""
+    from gm.publish.render import _environment
+
+    cache = _environment(("postal",)).bytecode_cache
+    assert cache is not None
+    folder = Path(cache.directory)
+    assert folder.stat().st_uid == os.getuid() and folder.stat().st_mode & 0o077 == 0
+    with kit.campaign() as campaign:
+        publish(campaign, tmp_path / "site")
+    assert list(folder.glob("gm-archive-*.cache"))
+
+
 # -- a crowded campaign --------------------------------------------------------------------------
 
 CROWD = tuple(KitPlayer(f"p{i:02d}", f"Player{i:02d} Name", f"p{i}@example.org", f"pw-{i}")
