@@ -205,6 +205,15 @@ class Request:
     help: bool = False
     parsed: OrderText | None = None
 
+    def asked(self) -> dict[str, Any]:
+        """What a JOIN asks, as JSON: kept with its message until it is confirmed."""
+        return {"name": self.name, "timezone": self.timezone, "player": self.player, "keys": dict(self.keys)}
+
+    @classmethod
+    def of_asked(cls, data: dict[str, Any]) -> Request:
+        return cls(kind=JOIN, name=data["name"], timezone=data["timezone"], player=data["player"],
+                   keys=dict(data["keys"]))
+
 
 def read_request(text: str, ruleset: Ruleset, campaign_id: str) -> Request:
     """The request one sign-up mail's text makes (RULES.md 3.1), every problem found."""

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from .. import clock
-from ..mail.inbound import InboundMail, read_mail
+from ..mail.inbound import InboundMail
 from ..rules.problem import Problem, problem
 from . import signup
 from .store import insert
@@ -101,6 +101,7 @@ class SignupDesk:
                                   outcome="join", context=context)
         if outcome.outcome == "join":
             outcome.detail = f"JOIN as {player} ({request.name}); code mailed to {mail.sender}"[:2000]
+            db.execute("update messages set request = ? where id = ?", (json.dumps(request.asked(), sort_keys=True), row))
         return outcome
 
     def _leave(self, db: Any, mail: InboundMail, request: signup.Request, row: int, now: datetime) -> Outcome:
@@ -143,7 +144,7 @@ class SignupDesk:
             # told again where they stand: an address holds one place
             return self._told(db, mail, holding or confirmed, now, "CONFIRM again: already confirmed")
         joined = self._request_of(found["id"])
-        if joined is None or joined.kind != signup.JOIN or joined.problems:
+        if joined is None:
             return self.refuse(db, mail, now, [problem("signup_no_code")], request)
         problems = self._address_problems(mail.sender)
         player = joined.player
@@ -225,13 +226,9 @@ class SignupDesk:
                                context=self._offer(now))
 
     def _address_problems(self, sender: str) -> list[Problem]:
-        """An address holds at most one place (RULES.md 3.1)."""
+        """An address holds at most one place (RULES.md 3.1): a player's (campaign.yaml's
+        before the start, each seat's holder's after it) or a request's."""
         listed = next((p for p in self.config.players if p.email == sender), None)
-        if listed is None and self.campaign.started():
-            row = self.campaign.store.one("select id from players where email = ? and replaced_by is null", (sender,))
-            listed = row and row["id"]
-            if listed:
-                return [problem("signup_plays", player=listed)]
         if listed is not None:
             return [problem("signup_plays", player=listed.id)]
         row = self._holding(sender)
@@ -257,11 +254,6 @@ class SignupDesk:
                               lambda player: signup.id_allowed(self.campaign, player))
 
     def _request_of(self, message: int) -> signup.Request | None:
-        """The request a recorded JOIN made, read again from the message itself: nothing
-        else of it is kept until it is confirmed."""
-        raw = self.campaign.store.one("select raw from messages where id = ?", (message,))
-        if raw is None:
-            return None
-        mail = read_mail(raw["raw"], own_addresses=[self.config.mail.address], max_text=self.config.max_order_text,
-                         max_bytes=self.config.max_message_bytes)
-        return signup.read_request(mail.text, self.config.ruleset, self.config.id)
+        """The request a recorded JOIN made, as it was read (messages.request)."""
+        row = self.campaign.store.one("select request from messages where id = ?", (message,))
+        return signup.Request.of_asked(json.loads(row["request"])) if row and row["request"] else None

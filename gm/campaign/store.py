@@ -246,6 +246,9 @@ def _m011_signup(db: sqlite_utils.Database) -> None:
     db["signups"].create_index(["player"])
     db["signups"].create_index(["join_message"])
     db["messages"].create_index(["sender", "outcome"])
+    # a JOIN's request as read (name, id, zone, keys; JSON), kept with its message for the
+    # CONFIRM that makes it count: reading the mail again cost a quarter of a CONFIRM
+    db["messages"].add_column("request", str)
     db["signup_key"].create({"key": str})
     db["signup_key"].insert({"key": secrets.token_hex(32)})
     db["signup_log"].create({"id": int, "at": str, "event": str}, pk="id")
