@@ -77,24 +77,14 @@ class SignupDesk:
               now: datetime) -> Outcome:
         """A code to the sender, and nothing else kept (RULES.md 3.1): the request counts
         once the code comes back from this address."""
-        problems = self._address_problems(mail.sender)
-        player = request.player
-        if player is not None and signup.id_taken(self.campaign, player):
-            problems.append(problem("signup_id_taken", player=player))
-        elif player is not None and not signup.id_allowed(self.campaign, player):
-            problems.append(problem("signup_rules", problems=signup.key_problems(self.campaign, player, {})))
+        player, problems = self._judged(request, mail.sender)
         if problems:
             return self.refuse(db, mail, now, problems, request)
-        made = player is None
-        player = player or self._made_id(request.name or "")
-        found = signup.key_problems(self.campaign, player, request.keys)
-        if found:
-            return self.refuse(db, mail, now, [problem("signup_rules", problems=found)], request)
         code = signup.code_for(self.key, row, mail.sender)
         context = self._offer(received) | {
             "request": "join", "code": signup.shown_code(code),
             "ignored": [{"line": n, "text": t} for n, t in request.ignored],
-            "person": {"id": player, "made": made, "name": request.name, "timezone": request.timezone,
+            "person": {"id": player, "made": request.player is None, "name": request.name, "timezone": request.timezone,
                        "keys": sorted((signup.keyword_of(k), v) for k, v in request.keys.items())},
         }
         outcome = self.desk.reply(db, mail, now, to=mail.sender, template="signup_code", kind=signup.CODE_KIND,
@@ -146,16 +136,9 @@ class SignupDesk:
         joined = self._request_of(found["id"])
         if joined is None:
             return self.refuse(db, mail, now, [problem("signup_no_code")], request)
-        problems = self._address_problems(mail.sender)
-        player = joined.player
-        if player is not None and signup.id_taken(self.campaign, player):
-            problems.append(problem("signup_id_taken", player=player))
+        player, problems = self._judged(joined, mail.sender)  # an id may have been taken meanwhile
         if problems:
             return self.refuse(db, mail, now, problems, request)
-        player = player or self._made_id(joined.name or "")
-        found_keys = signup.key_problems(self.campaign, player, joined.keys)
-        if found_keys:
-            return self.refuse(db, mail, now, [problem("signup_rules", problems=found_keys)], request)
         status, decision = self._placed(received)
         asked = self.campaign.store.one("select received_at from messages where id = ?", (found["id"],))
         new = insert(db, "signups", {
@@ -167,6 +150,21 @@ class SignupDesk:
         return self._told(db, mail, self._row(new), now, f"{player} confirmed: {status}")
 
     # -- parts ----------------------------------------------------------------------------
+
+    def _judged(self, request: signup.Request, sender: str) -> tuple[str, list[Problem]]:
+        """The id a JOIN gets (the one asked for, else one made from the name) and what
+        refuses it, judged as things stand: at the JOIN, and again at its CONFIRM."""
+        problems = self._address_problems(sender)
+        player = request.player
+        if player is not None and signup.id_taken(self.campaign, player):
+            problems.append(problem("signup_id_taken", player=player))
+        elif player is not None and not signup.id_allowed(self.campaign, player):
+            problems.append(problem("signup_rules", problems=signup.key_problems(self.campaign, player, {})))
+        if problems:
+            return "", problems
+        player = player or self._made_id(request.name or "")
+        found = signup.key_problems(self.campaign, player, request.keys)
+        return player, [problem("signup_rules", problems=found)] if found else []
 
     def _placed(self, received: datetime) -> tuple[str, str | None]:
         """Where a request confirmed now stands (signup.statuses for one more, the last)."""
