@@ -565,7 +565,7 @@ def main() -> None:
           f"parse {median['parse']:.2f} s (email parsing + {writers} scrypt checks); "
           f"the four steps run one by one add up to {steps_sum:.2f} s")
     cpu_median = {label: statistics.median(values) for label, values in cpus.items()}
-    print("CPU of the gm process (RUSAGE_CHILDREN, median): "
+    print("CPU of each gm child (wait4, median): "
           + ", ".join(f"{label} {value:.2f} s" for label, value in cpu_median.items())
           + f"; smtplib floor process CPU {statistics.median(floor_cpu):.2f} s")
     sent, sent_bytes = facts["mails"]
