@@ -28,6 +28,7 @@ import argparse
 import importlib
 import multiprocessing
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -198,6 +199,7 @@ def main() -> None:
     finally:
         server.terminate()
         server.join()
+        shutil.rmtree(work, ignore_errors=True)  # the campaign: tens of MB of queued reports
 
 
 if __name__ == "__main__":
