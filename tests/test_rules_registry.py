@@ -42,3 +42,21 @@ def test_registry_a_ruleset_installed_by_another_package_is_found_by_its_entry_p
     assert "house" in registry.known()
     assert type(registry.find_ruleset("house")).__name__ == "House"
     sys.modules.pop("houserules", None)
+
+
+def test_registry_reads_the_installed_packages_once_per_process_not_per_template(tmp_path, monkeypatch):
+    """Issue 26/27: each template lookup asks for its ruleset; scanning every installed
+    package each time made a resolve hundreds of scans."""
+    import importlib.metadata
+
+    from campaignkit import CampaignKit
+
+    scans = []
+    real = importlib.metadata.entry_points
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda **kw: scans.append(kw) or real(**kw))
+    registry._entry_points.cache_clear()
+    kit = CampaignKit.create(tmp_path / "c", setenv=monkeypatch.setenv)
+    kit.play_turn()
+    kit.play_turn()
+    assert kit.state().turn == 3
+    assert len(scans) <= 1

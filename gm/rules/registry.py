@@ -4,7 +4,9 @@ gm), and any registered at run time (the test suite's toy ruleset)."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
+from functools import cache
 from importlib import import_module
 from typing import TYPE_CHECKING
 
@@ -37,6 +39,14 @@ class UnknownRuleset(KeyError):
 
 
 def _installed() -> dict[str, str]:
+    return _entry_points(tuple(sys.path))
+
+
+@cache
+def _entry_points(path: tuple[str, ...]) -> dict[str, str]:
+    """The installed rulesets, read once per search path: each template lookup asks for its
+    ruleset, and scanning every installed package each time cost a resolve hundreds of
+    scans; only a change of sys.path (a package put on it while gm runs) can add one."""
     # importlib.metadata only when a ruleset is not gm's own: importing it is a few ms of
     # every command, and scanning the installed packages more
     from importlib.metadata import entry_points
