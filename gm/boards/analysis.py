@@ -20,7 +20,7 @@ rulesets, or whatever a ruleset's chain says. Two things are asked of it.
   a state is a square and, for doubles, the double sixes in a row so far, with the few
   moves of one throw out of each; the solve sweeps the states in the order of the
   squares (`_sweep`), its memory the snakes open over one square, not N^2. A ruleset's
-  own chain (postal's cycles) gives the expected period starts on each square, v =
+  own chain (periods of several turns) gives the expected period starts on each square, v =
   e_Start (I - Q)^-1, and E[T] = v . r, r being what a period started on each square
   counts.
 
@@ -48,7 +48,7 @@ from .board import START, Board
 
 UNTIL = 1e-3  # propagation stops when less mass than this is still in play
 MAX_PERIODS = 200_000  # a guard for pathological boards whose mass barely drains
-DENSE_LIMIT = 3000  # postal's squares; beyond, the solve's N^2 matrix gives way to propagation
+DENSE_LIMIT = 3000  # a ruleset chain's squares; beyond, the solve's N^2 matrix gives way to propagation
 EXACT = 1e-13  # the mass left in play when propagation stands in for the solve
 MAX_OVERLAP = 1_000  # snakes over one square; the exact solve holds (3 x them)^2 numbers
 SIX = (1, 2, 3, 4, 5, 6)
@@ -274,8 +274,8 @@ def _propagate(step: Callable[[np.ndarray], tuple[np.ndarray, Any]], start: np.n
 @dataclass(frozen=True)
 class _Solution:
     """What the chain's equations give: E[T] (None when infinite), the chance of never
-    finishing, the squares that catch a piece for good at a period start, and (postal's
-    chain) the expected period starts per square."""
+    finishing, the squares that catch a piece for good at a period start, and (a ruleset's
+    own chain) the expected period starts per square."""
 
     expected: float | None
     never: float
@@ -392,7 +392,7 @@ def _check_overlap(board: Board, land: np.ndarray) -> None:
 @dataclass(frozen=True)
 class Chain:
     """An absorbing chain over squares 0..size-1 seen once per period (module docstring),
-    as postal's cycles are: `moves`, one period's moves of pieces still in play;
+    as a ruleset's periods of several turns are: `moves`, one period's moves of pieces still in play;
     `finish[j, p]`, the chance of finishing at step j+1 of a period started on p."""
 
     moves: Stage

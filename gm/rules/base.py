@@ -57,8 +57,7 @@ class Outcome:
 
 def last_resolved(state: Any) -> int:
     """The turn a campaign ended by the GM ends after (Ruleset.end): the last one resolved,
-    one before the state's `turn` (two before after a double turn's second half, whose
-    `turn` moved by 2). Refused when the campaign is over or no turn has been resolved."""
+    one before the state's `turn`. Refused when the campaign is over or no turn has been resolved."""
     if state.over:
         raise RulesError("the campaign is over already")
     if state.turn <= 1:
@@ -68,8 +67,8 @@ def last_resolved(state: Any) -> int:
 
 def rules_end(setup: Setup, state: Any) -> tuple[str, int]:
     """How a campaign its rules ended came to its end (the audit record's `end`): `max_turns`
-    and that turn when its last resolve reached the option `max_turns` (a postal double
-    turn's first half may be the last played), else `rules` and the last turn played."""
+    and that turn when its last resolve reached the option `max_turns` (a resolve that plays
+    two turns may reach it at its first), else `rules` and the last turn played."""
     last = state.turn - 1
     max_turns = getattr(setup.options, "max_turns", None)
     if isinstance(max_turns, int) and max_turns <= last:
