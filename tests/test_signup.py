@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from signupkit import START, SignupGame
+from signupkit import SignupGame
 
 from gm.campaign.config import load_config
 from gm.errors import ConfigError
@@ -392,6 +392,7 @@ def test_3_1_join_after_the_start_offers_the_pool_and_replace_seats_from_it(game
     assert "a password was mailed to dan@example.org" in out
     assert list(made.state()["players"]) == ["ann", "dan"]
     assert made.standing()["dan"] == "playing"
+    assert "bob@example.org" in made.gm("signup").split("(seat handed to dan)")[0].splitlines()[-1]
     made.gm("player", "replace", "ann", "eve", code=1)  # not of the pool: name and address needed
 
 
@@ -441,4 +442,3 @@ def test_3_1_the_clock_is_gm_now(game):
     assert "sign-up open until" in made.gm("status")
     made.later(hours=2)
     assert "sign-up closed" in made.gm("status")
-    assert START.hour == 9

@@ -51,6 +51,8 @@ def summary_lines(campaign, found: signup.Listing) -> list[str]:
         taken = len(found.where(signup.IN))
         lines.append(f"places by sign-up: {found.places} ({count(len(config.players), 'player')} listed in "
                      f"campaign.yaml), {taken} taken, {max(0, found.places - taken)} left")
+    # a seat of one who joined may have changed since (gm player replace, drop)
+    seats = {r["id"]: r for r in campaign.store.rows("select id, replaced_by, dropped_turn from players")}
     for status, heading in SECTIONS:
         rows = found.where(status)
         if not rows and status not in (signup.IN, signup.WAITING) or not rows and campaign.started():
@@ -58,8 +60,11 @@ def summary_lines(campaign, found: signup.Listing) -> list[str]:
         lines.append(f"{heading}: {len(rows)}")
         for number, row in enumerate(rows, 1):
             keys = " ".join(f"{k}={v}" for k, v in json.loads(row["keys"] or "{}").items())
+            seat = seats.get(row["player"]) if status == signup.PLAYING else None
+            since = (f"  (seat handed to {seat['replaced_by']})" if seat and seat["replaced_by"] else
+                     "  (left the game)" if seat and seat["dropped_turn"] is not None else "")
             lines.append(f"  {number:>4}. {row['player']:<20} {row['name'][:28]:<28} {row['email']:<28} "
-                         f"confirmed {row['confirmed_at']}" + (f"  {keys}" if keys else ""))
+                         f"confirmed {row['confirmed_at']}" + (f"  {keys}" if keys else "") + since)
     if found.unconfirmed:
         lines.append(f"unconfirmed: {count(len(found.unconfirmed), 'address', 'addresses')} sent JOIN and no CONFIRM yet")
         for row in found.unconfirmed:
