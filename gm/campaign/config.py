@@ -13,6 +13,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..boards.board import Board
+from ..counts import count
 from ..errors import BoardError, ConfigError, ProblemsError
 from ..rules.base import Ruleset, Setup
 from ..rules.registry import DEFAULT, UnknownRuleset, find_ruleset
@@ -339,7 +340,7 @@ def _signup(data: LineDict, problems: list[str], timezone: str, ruleset: Ruleset
         most = None
     elif most is not None and ruleset.max_players is not None and most > ruleset.max_players:
         problems.append(f"line {raw.line_of('max_players')}: signup max_players is {most}, but the "
-                        f"{ruleset.name} ruleset is played by at most {ruleset.max_players} players")
+                        f"{ruleset.name} ruleset is played by at most {count(ruleset.max_players, 'player')}")
     approve = raw.get("approve", "auto")
     if approve not in APPROVALS:
         problems.append(f"line {raw.line_of('approve')}: signup approve must be auto or gm, not {approve!r}")
