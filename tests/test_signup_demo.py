@@ -8,19 +8,12 @@ from __future__ import annotations
 import sqlite3
 from collections import Counter
 
-import click
 import pytest
 from click.testing import CliRunner
+from test_demo import run_demo
 
 from gm.cli import cli
-from gm.cli.demo import demo_cmd
 from gm.rules.postal.robot import CAST
-
-
-def run_demo(*args: str):
-    group = click.Group("gm")
-    group.add_command(demo_cmd)
-    return CliRunner().invoke(group, ["demo", *args], catch_exceptions=False)
 
 
 @pytest.fixture(scope="module")

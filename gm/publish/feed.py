@@ -32,35 +32,43 @@ def feed_id(campaign: str, seed_commitment: str, *parts: str) -> str:
     return "urn:uuid:" + str(uuid.uuid5(uuid.NAMESPACE_URL, ":".join(("gm", campaign, seed_commitment, *parts))))
 
 
-def render_feed(context: Mapping[str, Any], env: jinja2.Environment) -> bytes:
-    """feed.xml from the feed page's context (built by archive.build_site)."""
-    words = env.get_template("archive/_feed.txt").module
-    base = context["archive_url"] or ""  # ends with "/" when set (config.py): pages are relative to it
+def _text(macro: Any, *args: Any) -> str:
+    # the archive's templates escape what they print; feedgen escapes again, so the
+    # words go to it as the plain text they stand for, on one line
+    return " ".join(Markup(macro(*args)).unescape().split())
 
-    def text(macro: Any, *args: Any) -> str:
-        # the archive's templates escape what they print; feedgen escapes again, so the
-        # words go to it as the plain text they stand for, on one line
-        return " ".join(Markup(macro(*args)).unescape().split())
 
+def _generator(context: Mapping[str, Any], words: Any, subtitle: Any, name: str) -> tuple[FeedGenerator, str]:
+    """The feed itself, before its entries, and the archive's address ("" when none is
+    set; else ending with "/", config.py: pages are relative to it). `name` names a feed
+    with no address of its own (feed_id)."""
+    base = context["archive_url"] or ""
     fg = FeedGenerator()
-    fg.id(base + "feed.xml" if base else feed_id(context["campaign"], context["seed_commitment"]))
-    fg.title(text(words.feed_title, context))
-    fg.subtitle(text(words.feed_subtitle, context))
+    fg.id(base + "feed.xml" if base else feed_id(context["campaign"], name))
+    fg.title(_text(words.feed_title, context))
+    fg.subtitle(_text(subtitle, context))
     fg.link(href=base + "feed.xml", rel="self", type="application/atom+xml")
     fg.link(href=base + "index.html", rel="alternate", type="text/html")
     fg.generator("gm")
     fg.language("en")
+    return fg, base
+
+
+def render_feed(context: Mapping[str, Any], env: jinja2.Environment) -> bytes:
+    """feed.xml from the feed page's context (built by archive.build_site)."""
+    words = env.get_template("archive/_feed.txt").module
+    fg, base = _generator(context, words, words.feed_subtitle, context["seed_commitment"])
     entries = context["entries"]
     fg.updated(_moment(entries[-1]["resolved_at"] if entries else context["started_at"]))
     for entry in entries:
         fe = fg.add_entry(order="prepend")  # newest first, as feed readers list them
         fe.id(base + entry["page"] if base else
               feed_id(context["campaign"], context["seed_commitment"], entry["page"]))
-        fe.title(text(words.entry_title, context, entry))
+        fe.title(_text(words.entry_title, context, entry))
         fe.link(href=base + entry["page"], rel="alternate", type="text/html")
         fe.updated(_moment(entry["resolved_at"]))
         fe.published(_moment(entry["resolved_at"]))
-        fe.summary(text(words.entry_summary, context, entry))
+        fe.summary(_text(words.entry_summary, context, entry))
     ended = context.get("ended")
     if ended is not None:
         # the GM's end (gm end) follows the last turn: feed readers learn the campaign is
@@ -68,11 +76,11 @@ def render_feed(context: Mapping[str, Any], env: jinja2.Environment) -> bytes:
         fe = fg.add_entry(order="prepend")
         fe.id(base + "index.html#standings" if base else
               feed_id(context["campaign"], context["seed_commitment"], "end"))
-        fe.title(text(words.end_title, context, ended))
+        fe.title(_text(words.end_title, context, ended))
         fe.link(href=base + "index.html#standings", rel="alternate", type="text/html")
         fe.updated(_moment(ended.at))
         fe.published(_moment(ended.at))
-        fe.summary(text(words.end_summary, context, ended))
+        fe.summary(_text(words.end_summary, context, ended))
         fg.updated(_moment(ended.at))
     return fg.atom_str(pretty=True)
 
@@ -81,28 +89,16 @@ def render_signup_feed(context: Mapping[str, Any], env: jinja2.Environment) -> b
     """feed.xml before the start (RULES.md 3.1): when sign-up opened, and closed, as its
     entries; its words from templates/archive/_feed.txt like the turns' feed."""
     words = env.get_template("archive/_feed.txt").module
-    base = context["archive_url"] or ""
-
-    def text(macro: Any, *args: Any) -> str:
-        return " ".join(Markup(macro(*args)).unescape().split())
-
-    fg = FeedGenerator()
-    fg.id(base + "feed.xml" if base else feed_id(context["campaign"], "signup"))
-    fg.title(text(words.feed_title, context))
-    fg.subtitle(text(words.signup_subtitle, context))
-    fg.link(href=base + "feed.xml", rel="self", type="application/atom+xml")
-    fg.link(href=base + "index.html", rel="alternate", type="text/html")
-    fg.generator("gm")
-    fg.language("en")
+    fg, base = _generator(context, words, words.signup_subtitle, "signup")
     entries = context["entries"]
     fg.updated(_moment(entries[-1]["at"] if entries else None))
     for number, entry in enumerate(entries):
         fe = fg.add_entry(order="prepend")
         fe.id(f"{base}index.html#signup-{number}" if base else
               feed_id(context["campaign"], "signup", str(number), entry["event"], entry["at"]))
-        fe.title(text(words.signup_entry_title, context, entry))
+        fe.title(_text(words.signup_entry_title, context, entry))
         fe.link(href=base + "index.html", rel="alternate", type="text/html")
         fe.updated(_moment(entry["at"]))
         fe.published(_moment(entry["at"]))
-        fe.summary(text(words.signup_entry_summary, context, entry))
+        fe.summary(_text(words.signup_entry_summary, context, entry))
     return fg.atom_str(pretty=True)
