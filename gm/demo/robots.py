@@ -18,6 +18,7 @@ import email
 import email.policy
 import html
 import mailbox
+import os
 import random
 import re
 from collections import Counter
@@ -337,6 +338,11 @@ class Postman:
         return len(fresh)
 
 
-def post(inbox: Path, message: EmailMessage) -> None:
-    """Drop one mail into the campaign's Maildir inbox, as a mail server would."""
-    mailbox.Maildir(str(inbox), factory=None, create=False).add(message.as_bytes())
+def post(inbox: Path, message: EmailMessage, received: datetime | None = None) -> None:
+    """Drop one mail into the campaign's Maildir inbox, as a mail server would; with
+    `received`, delivered at that moment (the file's time, which gm takes for the time of
+    receipt in the campaign's own inbox)."""
+    box = mailbox.Maildir(str(inbox), factory=None, create=False)
+    key = box.add(message.as_bytes())
+    if received is not None:
+        os.utime(Path(inbox) / "new" / key, (received.timestamp(), received.timestamp()))

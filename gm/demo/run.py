@@ -183,21 +183,25 @@ def _sign_up(folder: Path, demo: DemoSetup, robots: list[Robot], echo: Callable[
         echo(f"gm demo: {demo.title} is announced in {folder}; {count(len(robots), 'robot')} join it by mail")
         keys = {spec["id"]: {k: spec[k] for k in demo.player_keys if spec.get(k) is not None} for spec in demo.cast}
         for index, robot in enumerate(robots):
+            when = opened + timedelta(hours=index)
             post(inbox, robot.compose(robot.join_lines(CAMPAIGN_ID, keys.get(robot.id, {})), turn=0,
-                                      campaign=CAMPAIGN_ID, to=GM_ADDRESS, when=opened + timedelta(hours=index),
-                                      subject=f"Join {demo.title}"))
-        post(inbox, _forged_join(opened + timedelta(hours=len(robots))))
+                                      campaign=CAMPAIGN_ID, to=GM_ADDRESS, when=when, subject=f"Join {demo.title}"),
+                 received=when + timedelta(minutes=1))
+        when = opened + timedelta(hours=len(robots))
+        post(inbox, _forged_join(when), received=when + timedelta(minutes=1))
         echo(f"  each robot mails JOIN; one more JOIN is forged in the name of {STRANGER}")
         _run(campaign, opened + timedelta(days=1), echo, "sign-up")
         postman.deliver()
         confirm = opened + timedelta(days=2)
         for index, robot in enumerate(robots):
+            when = confirm + timedelta(hours=index)
             message = robot.compose(robot.confirm_lines(), turn=0, campaign=CAMPAIGN_ID, to=GM_ADDRESS,
-                                    when=confirm + timedelta(hours=index), subject=f"Confirm {demo.title}")
-            post(inbox, message)
-            if index == 0:
-                post(inbox, message)  # delivered twice: the same message, replayed
-        post(inbox, _holiday_reply(robots[-1], confirm + timedelta(hours=len(robots))))
+                                    when=when, subject=f"Confirm {demo.title}")
+            post(inbox, message, received=when + timedelta(minutes=1))
+            if index == 0:  # delivered twice: the same message, replayed
+                post(inbox, message, received=when + timedelta(minutes=2))
+        when = confirm + timedelta(hours=len(robots))
+        post(inbox, _holiday_reply(robots[-1], when), received=when + timedelta(minutes=1))
         echo(f"  each robot mails CONFIRM with its code; {robots[0].name}'s arrives twice, "
              f"and {robots[-1].name}'s holiday auto-reply answers gm's code mail too")
         _run(campaign, opened + timedelta(days=3), echo, "sign-up")
