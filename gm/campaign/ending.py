@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .. import clock
+from ..counts import count
 from ..errors import GmError
 from ..mail.views import EndView, ProofView
 from ..rules.base import rules_end
@@ -104,7 +105,7 @@ def _reason(text: str | None) -> str | None:
     if _CONTROLS.search(line):
         raise GmError("the reason holds control characters; write it as plain text")
     if len(line) > REASON_LIMIT:
-        raise GmError(f"the reason is {len(line)} characters long; keep it to {REASON_LIMIT} "
+        raise GmError(f"the reason is {count(len(line), 'character')} long; keep it to {REASON_LIMIT} "
                       "(one line of the final mail)")
     return line or None
 
