@@ -12,6 +12,7 @@ from __future__ import annotations
 import email
 import email.policy
 import re
+import sqlite3
 from collections.abc import Callable
 from datetime import timedelta
 from email.message import EmailMessage
@@ -32,7 +33,8 @@ ARCHIVE = "https://games.example.org/kit/"
 # every mail kind: a template of its own in templates/mail/ (parts start with "_"; the
 # refusal reasons' words are no mail)
 KINDS = sorted(p.stem for p in TEMPLATES.glob("*.txt") if not p.name.startswith("_") and p.stem != "problems")
-REPLIES = ("help", "ack", "refusal")  # answers to a player's message
+# answers to a message (signup_status here answers a CONFIRM; the GM's accept sends one unasked)
+REPLIES = ("help", "ack", "refusal", "signup_help", "signup_refusal", "signup_code", "signup_status")
 AUTOMATIC = (*REPLIES, "reset")  # sent because a message came, not because the GM acted
 OPTIONS = {
     "postal": {"close_after": 3, "max_turns": 12},
@@ -104,12 +106,57 @@ def handle(kit: CampaignKit, raw: bytes) -> Any:
         return Desk(campaign).handle(raw, source=f"test:{kit.sent}", received_at=kit.now)
 
 
+def signing_up(kit: CampaignKit, ruleset: str) -> None:
+    """Before the start, sign-up by mail (RULES.md 3.1) sends its four kinds: a HELP, a JOIN
+    refused, a JOIN's code, and where the confirmed joiner stands. She leaves again (by a
+    confirmed LEAVE), so the game is the same as without her."""
+    import re
+
+    from click.testing import CliRunner
+
+    from gm.cli import cli
+
+    path = kit.folder / "campaign.yaml"
+    config = yaml.safe_load(path.read_text(encoding="utf-8"))
+    config["signup"] = {"max_players": 6}
+    path.write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    inbox = kit.folder / "mail" / "inbox" / "new"
+    inbox.mkdir(parents=True, exist_ok=True)
+
+    def mail_in(body: str) -> None:
+        (inbox / f"signup-{kit.sent}.eml").write_bytes(raw_mail(kit, "nina@example.org", body))
+
+    def ingest() -> str:
+        result = CliRunner().invoke(cli, ["-C", str(kit.folder), "ingest"], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    def code() -> str:
+        db = sqlite3.connect(kit.folder / "gm.sqlite")
+        raw = db.execute("select raw from outbox where kind = 'signup-code' order by id desc").fetchone()[0]
+        db.close()
+        text = email.message_from_bytes(raw, policy=email.policy.default).get_body(("plain",)).get_content()
+        return re.search(r"CONFIRM ([A-Z0-9]{4}-[A-Z0-9]{4})", text).group(1)
+
+    mail_in("HELP\n")
+    mail_in(f"JOIN kit-{ruleset}\n")  # refused: no NAME
+    mail_in(f"JOIN kit-{ruleset}\nNAME Nina Joiner\n")
+    ingest()
+    mail_in(f"CONFIRM {code()}\n")
+    ingest()
+    mail_in(f"LEAVE kit-{ruleset}\n")
+    ingest()
+    mail_in(f"CONFIRM {code()}\n")
+    ingest()
+
+
 def every_kind_of_mail(folder: Path, ruleset: str, setenv: Callable[[str, str], None]) -> CampaignKit:
     """A campaign that sends every kind of mail once at least, played to its end."""
     from gm.campaign import admin
     from gm.campaign.turns import remind, resolve
 
     kit = campaign_folder(folder, ruleset, setenv)
+    signing_up(kit, ruleset)
     kit.start()
     kit.at(kit.now + timedelta(hours=1))
     kit.order("alice", ["HELP"])
