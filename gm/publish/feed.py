@@ -61,26 +61,18 @@ def render_feed(context: Mapping[str, Any], env: jinja2.Environment) -> bytes:
     entries = context["entries"]
     fg.updated(_moment(entries[-1]["resolved_at"] if entries else context["started_at"]))
     for entry in entries:
-        fe = fg.add_entry(order="prepend")  # newest first, as feed readers list them
-        fe.id(base + entry["page"] if base else
-              feed_id(context["campaign"], context["seed_commitment"], entry["page"]))
-        fe.title(_text(words.entry_title, context, entry))
-        fe.link(href=base + entry["page"], rel="alternate", type="text/html")
-        fe.updated(_moment(entry["resolved_at"]))
-        fe.published(_moment(entry["resolved_at"]))
-        fe.summary(_text(words.entry_summary, context, entry))
+        _entry(fg, base + entry["page"] if base else
+               feed_id(context["campaign"], context["seed_commitment"], entry["page"]),
+               _text(words.entry_title, context, entry), base + entry["page"], entry["resolved_at"],
+               _text(words.entry_summary, context, entry))
     ended = context.get("ended")
     if ended is not None:
         # the GM's end (gm end) follows the last turn: feed readers learn the campaign is
         # over, and why, though no turn says so
-        fe = fg.add_entry(order="prepend")
-        fe.id(base + "index.html#standings" if base else
-              feed_id(context["campaign"], context["seed_commitment"], "end"))
-        fe.title(_text(words.end_title, context, ended))
-        fe.link(href=base + "index.html#standings", rel="alternate", type="text/html")
-        fe.updated(_moment(ended.at))
-        fe.published(_moment(ended.at))
-        fe.summary(_text(words.end_summary, context, ended))
+        _entry(fg, base + "index.html#standings" if base else
+               feed_id(context["campaign"], context["seed_commitment"], "end"),
+               _text(words.end_title, context, ended), base + "index.html#standings", ended.at,
+               _text(words.end_summary, context, ended))
         fg.updated(_moment(ended.at))
     return fg.atom_str(pretty=True)
 
@@ -93,12 +85,19 @@ def render_signup_feed(context: Mapping[str, Any], env: jinja2.Environment) -> b
     entries = context["entries"]
     fg.updated(_moment(entries[-1]["at"] if entries else None))
     for number, entry in enumerate(entries):
-        fe = fg.add_entry(order="prepend")
-        fe.id(f"{base}index.html#signup-{number}" if base else
-              feed_id(context["campaign"], "signup", str(number), entry["event"], entry["at"]))
-        fe.title(_text(words.signup_entry_title, context, entry))
-        fe.link(href=base + "index.html", rel="alternate", type="text/html")
-        fe.updated(_moment(entry["at"]))
-        fe.published(_moment(entry["at"]))
-        fe.summary(_text(words.signup_entry_summary, context, entry))
+        _entry(fg, f"{base}index.html#signup-{number}" if base else
+               feed_id(context["campaign"], "signup", str(number), entry["event"], entry["at"]),
+               _text(words.signup_entry_title, context, entry), base + "index.html", entry["at"],
+               _text(words.signup_entry_summary, context, entry))
     return fg.atom_str(pretty=True)
+
+
+def _entry(fg: FeedGenerator, entry_id: str, title: str, link: str, at: Any, summary: str) -> None:
+    """One entry, newest first as feed readers list them, published and updated at `at`."""
+    fe = fg.add_entry(order="prepend")
+    fe.id(entry_id)
+    fe.title(title)
+    fe.link(href=link, rel="alternate", type="text/html")
+    fe.updated(_moment(at))
+    fe.published(_moment(at))
+    fe.summary(summary)
