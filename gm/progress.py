@@ -3,6 +3,7 @@ in the terminal, nothing for a handful of messages or under tests."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -22,7 +23,7 @@ class Progress:
         """Begin a bar for `total` items; a bar already begun goes on (batches of one run)."""
         if self.enabled and self._bar is None and total >= THRESHOLD:
             self._bar = click.progressbar(length=total, label=self.label,
-                                          file=click.get_text_stream("stderr"))
+                                          file=sys.stderr)  # CliRunner swaps sys.stderr, so tests see it
             self._bar.__enter__()
 
     def advance(self, n: int = 1) -> None:
