@@ -40,7 +40,7 @@ import tempfile
 import threading
 import time
 import urllib.parse
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -255,6 +255,12 @@ def start_dovecot(root: Path, tls: TlsFiles, *, users: int = 200) -> Dovecot:
 
 @pytest.fixture(scope="session")
 def dovecot(tmp_path_factory, tls_ca) -> Iterator[Dovecot]:
+    yield from _private_dovecot("gm-dovecot-", lambda root: start_dovecot(root, tls_ca))
+
+
+def _private_dovecot(prefix: str, start: Callable[[Path], Dovecot]) -> Iterator[Dovecot]:
+    """A session's Dovecot in a folder of its own, stopped and removed at the end; a
+    missing Dovecot skips the test, or fails it in CI."""
     if shutil.which("dovecot") is None:
         message = ("dovecot is not installed: apt-get install -y dovecot-imapd "
                    "(IMAP tests need a real server)")
@@ -263,8 +269,8 @@ def dovecot(tmp_path_factory, tls_ca) -> Iterator[Dovecot]:
         pytest.skip(message)
     # Not under pytest's tmp_path: its parents are mode 0700 and Dovecot's auth process
     # (user dovecot) must reach the passwd file.
-    root = Path(tempfile.mkdtemp(prefix="gm-dovecot-"))
-    server = start_dovecot(root, tls_ca)
+    root = Path(tempfile.mkdtemp(prefix=prefix))
+    server = start(root)
     try:
         yield server
     finally:
@@ -932,19 +938,7 @@ def start_dovecot_oauth(root: Path, tls: TlsFiles, tokens: TokenServer, *,
 
 @pytest.fixture(scope="session")
 def dovecot_oauth(tls_ca, token_server) -> Iterator[Dovecot]:
-    if shutil.which("dovecot") is None:
-        message = ("dovecot is not installed: apt-get install -y dovecot-imapd "
-                   "(IMAP tests need a real server)")
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    root = Path(tempfile.mkdtemp(prefix="gm-dovecot-oauth-"))
-    server = start_dovecot_oauth(root, tls_ca, token_server)
-    try:
-        yield server
-    finally:
-        server.stop()
-        shutil.rmtree(root, ignore_errors=True)
+    yield from _private_dovecot("gm-dovecot-oauth-", lambda root: start_dovecot_oauth(root, tls_ca, token_server))
 
 
 @dataclass
