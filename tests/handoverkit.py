@@ -64,22 +64,7 @@ class Game:
         return self.gm("ingest", str(path), now=now)
 
     def outbox(self, *, kind: str | None = None, to: str | None = None) -> list[EmailMessage]:
-        """Every queued or sent mail, parsed, oldest first, each with its outbox `kind`."""
-        from gm.campaign.campaign import Campaign
-
-        opened = Campaign.open(self.folder)
-        try:
-            rows = opened.store.rows("select * from outbox order by id")
-        finally:
-            opened.close()
-        mails = []
-        for row in rows:
-            if (kind and row["kind"] != kind) or (to and row["recipient"] != to):
-                continue
-            message = email.message_from_bytes(row["raw"], policy=email.policy.default)
-            message.kind = row["kind"]
-            mails.append(message)
-        return mails
+        return outbox_of(self.folder, kind=kind, to=to)
 
     def edit(self, change) -> None:
         path = self.folder / "campaign.yaml"
@@ -115,6 +100,26 @@ def new_game(tmp_path: Path, monkeypatch: Any, ruleset: str, *, observers: list[
     game = Game(folder, monkeypatch)
     game.gm("start", now=START)
     return game
+
+
+def outbox_of(folder: Path, *, kind: str | None = None, to: str | None = None) -> list[EmailMessage]:
+    """Every queued or sent mail of the campaign in `folder`, parsed, oldest first, each
+    with its outbox `kind` and `recipient`."""
+    from gm.campaign.campaign import Campaign
+
+    opened = Campaign.open(folder)
+    try:
+        rows = opened.store.rows("select * from outbox order by id")
+    finally:
+        opened.close()
+    mails = []
+    for row in rows:
+        if (kind and row["kind"] != kind) or (to and row["recipient"] != to):
+            continue
+        message = email.message_from_bytes(row["raw"], policy=email.policy.default)
+        message.kind, message.recipient = row["kind"], row["recipient"]
+        mails.append(message)
+    return mails
 
 
 def text_of(message: EmailMessage) -> str:

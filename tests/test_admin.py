@@ -5,13 +5,12 @@ three-player campaign (campaignfixtures.campaign: ann, ben, cat; first deadline
 
 from __future__ import annotations
 
-import email
-import email.policy
 import json
 import re
 from email.message import EmailMessage
 
 import yaml
+from handoverkit import outbox_of
 
 from gm.campaign.campaign import Campaign
 
@@ -21,19 +20,7 @@ PASSWORDS = {"ann": "ann-pass-1", "ben": "ben-pass-2", "cat": "cat-pass-3"}
 
 def outbox(campaign, kind=None, to=None):
     """Every queued mail, parsed, with its outbox kind."""
-    with_db = Campaign.open(campaign.folder)
-    try:
-        rows = with_db.store.rows("select * from outbox order by id")
-    finally:
-        with_db.close()
-    mails = []
-    for row in rows:
-        if (kind and row["kind"] != kind) or (to and row["recipient"] != to):
-            continue
-        message = email.message_from_bytes(row["raw"], policy=email.policy.default)
-        message.kind = row["kind"]
-        mails.append(message)
-    return mails
+    return outbox_of(campaign.folder, kind=kind, to=to)
 
 
 def text(message) -> str:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from handoverkit import outbox_of
 
 from gm.errors import RulesError
 from gm.rules.advanced import AdvancedOrder
@@ -146,24 +147,7 @@ REASON = "Most players have stopped writing & the season is over"
 
 def _outbox(campaign, kind=None):
     """Every queued mail, parsed, with its outbox kind and recipient."""
-    import email
-    import email.policy
-
-    from gm.campaign.campaign import Campaign
-
-    opened = Campaign.open(campaign.folder)
-    try:
-        rows = opened.store.rows("select * from outbox order by id")
-    finally:
-        opened.close()
-    mails = []
-    for row in rows:
-        if kind and row["kind"] != kind:
-            continue
-        message = email.message_from_bytes(row["raw"], policy=email.policy.default)
-        message.kind, message.recipient = row["kind"], row["recipient"]
-        mails.append(message)
-    return mails
+    return outbox_of(campaign.folder, kind=kind)
 
 
 def _text(message) -> str:
