@@ -1,0 +1,162 @@
+"""Pig race's rules core (rules.md): options, state, orders, events, the start and one
+turn's resolve. Pure: state and orders in, state and events out; every die is drawn
+through gm's `Chance` (`chance.roll(turn, player)`: kind `dice`, key `player/i`), so a
+turn replays exactly from its draws."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from gm.errors import ProblemsError
+from gm.rules.base import Outcome, Setup
+from gm.rules.chance import Chance
+from gm.rules.moving import Step, landing
+from gm.rules.ranking import competition_places
+
+__all__ = ["DEFAULTS", "Moved", "PigOptions", "PigOrder", "PigState", "Placed", "parse_options", "resolve", "start"]
+
+MOST_DICE = 10  # the largest max_dice an option may set: more would make ROLL a certain bust
+
+
+@dataclass(frozen=True)
+class PigOptions:
+    max_turns: int = 30
+    max_dice: int = 5
+
+
+DEFAULTS = PigOptions()
+
+
+@dataclass(frozen=True)
+class PigState:
+    """`squares`: 0 is Start, the last square N once finished; `placings`: set on
+    finishing, and for every piece when the campaign ends."""
+
+    turn: int
+    over: bool
+    squares: Mapping[str, int]
+    placings: Mapping[str, int | None]
+
+
+@dataclass(frozen=True)
+class PigOrder:
+    """A standing order: ROLL n (`roll`), HOLD (`hold`), or nothing (HOLD is played)."""
+
+    roll: int | None = None
+    hold: bool = False
+
+
+@dataclass(frozen=True)
+class Moved:
+    """One player's go: `order` "roll" or "hold" (`silent` when they sent nothing),
+    `asked` the dice ordered, `dice` the faces thrown, `bust` when a 1 showed; `steps` the
+    squares the piece reached (the move, then a snake or ladder); `finished` when it
+    reached or passed the last square."""
+
+    turn: int
+    player: str
+    order: str
+    asked: int
+    dice: tuple[int, ...]
+    bust: bool
+    start: int
+    end: int
+    steps: tuple[Step, ...]
+    finished: bool
+    silent: bool
+    kind: str = "moved"
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A placing given: on finishing (`finished`), or by square when the campaign ends
+    at max_turns."""
+
+    turn: int
+    player: str
+    placing: int
+    finished: bool
+    kind: str = "placed"
+
+
+def parse_options(raw: Mapping[str, Any]) -> PigOptions:
+    """campaign.yaml's options; ProblemsError listing every problem."""
+    problems = []
+    values = {}
+    for key, low, high in (("max_turns", 1, None), ("max_dice", 1, MOST_DICE)):
+        if key not in raw:
+            continue
+        value = raw[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < low or (high and value > high):
+            most = f" to {high}" if high else " or more"
+            problems.append(f"option {key} must be a whole number from {low}{most}, not {value!r}")
+        else:
+            values[key] = value
+    if problems:
+        raise ProblemsError("options", problems)
+    return PigOptions(**values)
+
+
+def start(setup: Setup) -> Outcome:
+    """Every piece off the board, on Start (square 0); nothing is drawn."""
+    return Outcome(PigState(1, False, {p: 0 for p in setup.players}, {p: None for p in setup.players}), ())
+
+
+def resolve(setup: Setup, state: PigState, orders: Mapping[str, PigOrder], chance: Chance) -> Outcome:
+    """One turn: each player in play, in campaign order, rolls or holds; those reaching
+    the last square this turn share the next placing; at the end the rest are placed by
+    square."""
+    board = next(iter(setup.boards.values()))
+    squares, placings = dict(state.squares), dict(state.placings)
+    events: list[Any] = []
+    finishers: list[str] = []
+    for player in setup.players:
+        if placings[player] is not None:
+            continue
+        order = orders.get(player) or PigOrder()
+        move = _go(state.turn, player, squares[player], order, board.squares, board.jumps, chance,
+                   setup.options.max_dice)
+        events.append(move)
+        squares[player] = move.end
+        if move.finished:
+            finishers.append(player)
+    placed = sum(p is not None for p in placings.values())
+    for player in finishers:  # one placing for all who finish this turn; the next skips as many
+        placings[player] = placed + 1
+        events.append(Placed(state.turn, player, placed + 1, True))
+    waiting = [p for p in setup.players if placings[p] is None]
+    over = not waiting or state.turn >= setup.options.max_turns
+    if over and waiting:
+        first = len(setup.players) - len(waiting) + 1
+        for player, placing in competition_places({p: -squares[p] for p in waiting}, start=first).items():
+            placings[player] = placing
+            events.append(Placed(state.turn, player, placing, False))
+    return Outcome(PigState(state.turn + 1, over, squares, placings), tuple(events), tuple(chance.draws))
+
+
+def _go(turn: int, player: str, square: int, order: PigOrder, last: int, jumps: Mapping[int, int],
+        chance: Chance, max_dice: int) -> Moved:
+    silent = order.roll is None and not order.hold
+    if order.roll is None:  # HOLD, said or silent: one square
+        dice: tuple[int, ...] = ()
+        kind, asked, distance = "hold", 0, 1
+    else:
+        kind, asked = "roll", min(order.roll, max_dice)
+        thrown = []
+        for _ in range(asked):
+            thrown.append(chance.roll(turn, player))
+            if thrown[-1] == 1:
+                break
+        dice = tuple(thrown)
+        if dice[-1] == 1:
+            return Moved(turn, player, kind, asked, dice, True, square, square, (), False, silent)
+        distance = sum(dice)
+    reached = square + distance
+    if reached >= last:  # reaching or passing the last square finishes: no snake bites there
+        return Moved(turn, player, kind, asked, dice, False, square, last, (Step(last, kind),), True, silent)
+    end, effects = landing(reached, jumps)
+    finished = end >= last  # a ladder up to the last square finishes too
+    return Moved(turn, player, kind, asked, dice, False, square, end, (Step(reached, kind), *effects), finished,
+                 silent)
