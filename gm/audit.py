@@ -83,6 +83,45 @@ def audit(record: Mapping[str, Any]) -> Difference | Replayed:
                           f"{type(error).__name__}: {error}")
 
 
+def _what_to_install(record: Mapping[str, Any]) -> str:
+    """The end of the refusal of a record whose ruleset is not installed: which distribution
+    played it and the line that installs it, when the record says so."""
+    from .campaign.proof import install_line
+
+    played = record.get("ruleset_version")
+    if not isinstance(played, str):
+        return ""  # gm-audit/1: the record does not say
+    wanted = _installable(record)
+    if wanted is None:
+        return f"; the campaign was played with {shown(played)}"
+    return f"; the campaign was played with {played}: install it with {install_line(wanted)}, then audit again"
+
+
+# what a record may name to be shown in a command to type: PEP 508's distribution names
+# and PEP 440's version characters, so that no record puts a quote or `;` on an auditor's
+# command line
+_DISTRIBUTION = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]{0,98}[A-Za-z0-9])?")
+_VERSION = re.compile(r"[A-Za-z0-9.+!_-]{1,64}")
+
+
+def _installable(record: Mapping[str, Any]) -> dict[str, str | None] | None:
+    """{"name", "version"} of the distribution the record says played it (its
+    `ruleset_version` split, the text the game commitment binds; else its
+    `ruleset_distribution`), None when it names nothing an auditor could install."""
+    from .campaign.proof import distribution_of
+
+    played = record.get("ruleset_version")
+    wanted = distribution_of(played) if isinstance(played, str) else record.get("ruleset_distribution")
+    if not isinstance(wanted, dict):
+        return None
+    name, version = wanted.get("name"), wanted.get("version")
+    if not isinstance(name, str) or not _DISTRIBUTION.fullmatch(name):
+        return None
+    if version is not None and not (isinstance(version, str) and _VERSION.fullmatch(version)):
+        return None
+    return {"name": name, "version": version}
+
+
 def _seed(record: Mapping[str, Any]) -> int:
     """The seed: a string of decimal digits in gm-audit/2, a JSON number in /1."""
     value = record["seed"]["value"]
@@ -107,8 +146,7 @@ def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
     try:
         ruleset = find_ruleset(record["ruleset"])
     except UnknownRuleset as error:
-        played = f"; the campaign was played with {record['ruleset_version']}" if record.get("ruleset_version") else ""
-        raise RecordUnreadable(f"{error}{played}") from None
+        raise RecordUnreadable(f"{error}{_what_to_install(record)}") from None
     try:
         # checked against the ruleset's limits before anything is built from them
         options = ruleset.options_from_json(record["options"])
@@ -141,11 +179,17 @@ def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
         notes.append("the record holds no game commitment (the campaign was started before gm kept one): "
                      "neither the game announced nor any receipt or record hash could be checked")
     if proof:
-        from .campaign.proof import ruleset_version
+        from .campaign.proof import distribution_of, install_line, ruleset_version
 
-        if record["ruleset_version"] != ruleset_version(ruleset):
-            notes.append(f"the campaign was played with {record['ruleset_version']}; replayed with "
-                         f"{ruleset_version(ruleset)}")
+        played = record["ruleset_version"]
+        if "ruleset_distribution" in record and record["ruleset_distribution"] != distribution_of(played):
+            return Difference(None, "ruleset_distribution: the ruleset_version the game text binds, split", None,
+                              None, distribution_of(played), record["ruleset_distribution"])
+        if played != ruleset_version(ruleset):
+            wanted = _installable(record)
+            again = f" ({install_line(wanted)} replays it with the rules played)" if wanted else ""
+            notes.append(f"the campaign was played with {played}; {ruleset_version(ruleset)} is installed and "
+                         f"replayed it{again}")
     seats = Seats.of(record)
     problem = seats.problem(record["players"])
     if problem:

@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from .campaign import Campaign
-from .proof import ruleset_version
+from .proof import distribution_of, ruleset_version
 
 __all__ = ["FORMAT", "audit_record", "end_entry"]
 
@@ -68,13 +68,16 @@ def audit_record(campaign: Campaign) -> dict[str, Any]:
             "record_hash": turn_row.get("record_hash"),
         })
     game = row.get("game")
+    played = json.loads(game)["ruleset_version"] if game else ruleset_version(ruleset)
     return {
         "format": FORMAT,
         "campaign": campaign.config.id,
         "ruleset": ruleset.name,
         # what the game text says the campaign was played with (what to install to replay
         # it); the gm of today for a campaign started before the game text was kept
-        "ruleset_version": json.loads(game)["ruleset_version"] if game else ruleset_version(ruleset),
+        "ruleset_version": played,
+        # the same, split for a program: the auditor's `pip install '<name>==<version>'`
+        "ruleset_distribution": distribution_of(played),
         # a string: a 128-bit number is rounded by JavaScript's and Go's default JSON readers
         "seed": {"value": str(setup.seed), "salt": row["seed_salt"], "commitment": row["seed_commitment"]},
         "game": {"text": game, "commitment": row["game_commitment"]} if game else None,

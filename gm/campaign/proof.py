@@ -10,21 +10,53 @@ from importlib.metadata import PackageNotFoundError, packages_distributions, ver
 from typing import Any
 
 from ..commitment import canonical_json, game_commitment, game_text, receipt, record_hash
+from ..rules import registry
 from ..rules.base import Ruleset
 
-__all__ = ["chain_link", "new_game", "order_receipt", "receipts_played", "ruleset_version", "written_count"]
+__all__ = ["UNKNOWN", "chain_link", "distribution_of", "install_line", "new_game", "order_receipt", "receipts_played",
+           "ruleset_origin", "ruleset_version", "written_count"]
+
+UNKNOWN = "unknown"  # the version of a ruleset no installed distribution declares
 
 
-def ruleset_version(ruleset: Ruleset) -> str:
-    """`<distribution> <version>` of the package the ruleset's code comes from: what an
-    auditor installs to replay it (gm itself for the built-in rulesets)."""
+def ruleset_origin(ruleset: Ruleset) -> tuple[str, str]:
+    """(distribution, version) of the package the ruleset's code comes from: what an auditor
+    installs to replay it (gm itself for the built-in rulesets). The registry's answer
+    (registry.origin: the distribution whose `gm.rulesets` entry point declares it) when the
+    registry's ruleset of that name is this very class; else, for one registered at run time
+    or a subclass not declared anywhere, the distribution that installed its top-level
+    package, version "unknown" when none did."""
+    try:
+        declared = registry.origin(ruleset.name)
+        if declared is not None and type(registry.find_ruleset(ruleset.name)) is type(ruleset):
+            return declared
+    except registry.UnknownRuleset:
+        pass
     top = type(ruleset).__module__.partition(".")[0]
     for name in packages_distributions().get(top, []) or ([top] if top == "gm" else []):
         try:
-            return f"{name} {version(name)}"
+            return (name, version(name))
         except PackageNotFoundError:
             continue
-    return f"{top} unknown"
+    return (top, UNKNOWN)
+
+
+def ruleset_version(ruleset: Ruleset) -> str:
+    """`<distribution> <version>`: the game text's `ruleset_version` (ruleset_origin)."""
+    return " ".join(ruleset_origin(ruleset))
+
+
+def distribution_of(ruleset_version: str) -> dict[str, str | None]:
+    """The audit record's `ruleset_distribution` from a game text's `ruleset_version`:
+    {"name", "version"}, the version None when gm could not tell it."""
+    name, _, found = ruleset_version.partition(" ")
+    return {"name": name, "version": found if found and found != UNKNOWN else None}
+
+
+def install_line(distribution: dict[str, str | None]) -> str:
+    """What an auditor types to install the distribution a campaign was played with."""
+    name, found = distribution["name"], distribution.get("version")
+    return f"pip install '{name}=={found}'" if found else f"pip install '{name}'"
 
 
 def new_game(campaign_id: str, ruleset: Ruleset, setup: Any, boards: dict[str, str],

@@ -1,6 +1,8 @@
-"""Which rulesets exist (python-chess's `find_variant`): gm's own, any installed by other
-packages under the entry point group `gm.rulesets` (a GM's house rules, without forking
-gm), and any registered at run time (the test suite's toy ruleset)."""
+"""Which rulesets exist (python-chess's `find_variant`): every one a distribution declares
+under the entry point group `gm.rulesets` (gm's own five in gm's pyproject.toml, a GM's house
+rules in their own package, without forking gm), and any registered at run time (the test
+suite's toy ruleset). `origin` says which distribution, at which version, a ruleset came
+from: what an auditor installs to replay a campaign (gm.campaign.proof)."""
 
 from __future__ import annotations
 
@@ -13,11 +15,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .base import Ruleset
 
-__all__ = ["DEFAULT", "ENTRY_POINT_GROUP", "UnknownRuleset", "board_ruleset", "find_ruleset", "known", "register",
-           "unregister"]
+__all__ = ["BUILT_IN", "DEFAULT", "ENTRY_POINT_GROUP", "UnknownRuleset", "board_ruleset", "find_ruleset", "known",
+           "origin", "register", "unregister"]
 
 ENTRY_POINT_GROUP = "gm.rulesets"
-# name -> "module:Class"; imported only when a campaign asks for it
+# gm's own, as gm's pyproject.toml declares them (name -> "module:Class", imported only when a
+# campaign asks for it). Looked up before the entry points: reading those imports
+# importlib.metadata and scans every installed distribution, ~20 ms that a command playing a
+# built-in would pay for nothing; and what a checkout run without `pip install` plays.
 BUILT_IN = {
     "postal": "gm.rules.postal:Postal",
     "classic": "gm.rules.classic:Classic",
@@ -38,20 +43,28 @@ class UnknownRuleset(KeyError):
         return f"unknown ruleset {self.name!r} (known: {', '.join(known())})"
 
 
-def _installed() -> dict[str, str]:
+def _installed() -> dict[str, tuple[str, tuple[str, str] | None]]:
     return _entry_points(tuple(sys.path))
 
 
 @cache
-def _entry_points(path: tuple[str, ...]) -> dict[str, str]:
-    """The installed rulesets, read once per search path: each template lookup asks for its
-    ruleset, and scanning every installed package each time cost a resolve hundreds of
-    scans; only a change of sys.path (a package put on it while gm runs) can add one."""
+def _entry_points(path: tuple[str, ...]) -> dict[str, tuple[str, tuple[str, str] | None]]:
+    """name -> ("module:Class", (distribution, version)) of every installed ruleset, read once
+    per search path: each template lookup asks for its ruleset, and scanning every installed
+    package each time cost a resolve hundreds of scans; only a change of sys.path (a package
+    put on it while gm runs) can add one. Of two distributions declaring one name, the first
+    on sys.path wins, as it would for an import; a built-in name is gm's own."""
     # importlib.metadata only when a ruleset is not gm's own: importing it is a few ms of
     # every command, and scanning the installed packages more
     from importlib.metadata import entry_points
 
-    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    found: dict[str, tuple[str, tuple[str, str] | None]] = {}
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        if point.name in found or BUILT_IN.get(point.name, point.value) != point.value:
+            continue
+        dist = point.dist
+        found[point.name] = (point.value, (dist.name, dist.version) if dist is not None else None)
+    return found
 
 
 def known() -> list[str]:
@@ -86,8 +99,27 @@ def find_ruleset(name: str) -> Ruleset:
     """A fresh instance of the ruleset called `name`; raises UnknownRuleset."""
     if name in _registered:
         return _registered[name]()
-    target = BUILT_IN.get(name) or _installed().get(name)
+    target = BUILT_IN.get(name)
     if target is None:
-        raise UnknownRuleset(name)
+        installed = _installed().get(name)
+        if installed is None:
+            raise UnknownRuleset(name)
+        target = installed[0]
     module, _, attribute = target.partition(":")
     return getattr(import_module(module), attribute)()
+
+
+def origin(name: str) -> tuple[str, str] | None:
+    """(distribution, version) whose `gm.rulesets` entry point declares the ruleset `name`:
+    ("gm", gm's version) for gm's own, even run from a checkout gm's metadata is absent
+    from; None for one registered at run time (or a distribution without metadata)."""
+    if name in _registered:
+        return None
+    installed = _installed().get(name)
+    if installed is not None:
+        return installed[1]
+    if name in BUILT_IN:
+        from .. import __version__
+
+        return ("gm", __version__)
+    raise UnknownRuleset(name)
