@@ -13,11 +13,10 @@ templates under templates/mail/dice/ and templates/archive/dice/, found through 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, ClassVar, Literal
+from dataclasses import replace
+from typing import Any, ClassVar
 
-from ...errors import ProblemsError, RulesError
-from ...yamlfile import is_int
+from ...errors import RulesError
 from ..base import (
     ArchivePiece,
     ArchiveTurn,
@@ -29,11 +28,27 @@ from ..base import (
     renamed_in,
 )
 from ..chance import Chance
-from ..events import event_reader
 from ..grammar import Command, Grammar
-from ..moving import Finish, Step, aim, landing
 from ..problem import Problem, problem
-from ..ranking import competition_places
+from . import views
+from .events import CampaignOver as CampaignOver
+from .events import OpeningThrow as OpeningThrow
+from .events import OrderOfPlay as OrderOfPlay
+from .events import Placed as Placed
+from .events import Resigned as Resigned
+from .events import Thrown as Thrown
+from .events import event_from_json as event_from_json
+from .events import log_json as log_json
+from .options import DIE as DIE
+from .options import OPTION_CHECKS as OPTION_CHECKS
+from .options import DiceOptions as DiceOptions
+from .options import parse_dice_options as parse_dice_options
+from .orders import dice_grammar
+from .race import Race as Race
+from .state import START as START
+from .state import DiceOrder as DiceOrder
+from .state import DicePiece as DicePiece
+from .state import DiceState as DiceState
 
 __all__ = [
     "DIE",
@@ -52,273 +67,6 @@ __all__ = [
     "event_from_json",
     "parse_dice_options",
 ]
-
-DIE = 6  # classic and doubles throw d6 (RULES.md 4.2, 4.3)
-START = 0
-
-# -- options ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DiceOptions:
-    """RULES.md 4.1 options with their defaults (CONTRACT's campaign.yaml)."""
-
-    close_after: int | Literal["all"] = 1
-    max_turns: int = 200
-
-    def finishers_needed(self, players: int) -> int:
-        """End (a): how many finishers end the campaign; `all` and a number above the
-        number of players count as the number of players."""
-        return players if self.close_after == "all" else min(self.close_after, players)  # type: ignore[type-var]
-
-
-OPTION_CHECKS: dict[str, tuple[Any, str]] = {
-    "close_after": (lambda v: v == "all" or (is_int(v) and v >= 1), "a whole number of at least 1, or all"),
-    "max_turns": (lambda v: is_int(v) and v >= 1, "a whole number of at least 1"),
-    "enter_on_one": (lambda v: isinstance(v, bool), "true or false"),
-}
-
-
-def parse_dice_options(raw: Mapping[str, Any], cls: type = DiceOptions) -> Any:
-    """`cls` (a dataclass of options) from campaign.yaml's options; raises ProblemsError
-    naming every bad value with its line. Keys that are not `cls`'s fields are left to
-    the campaign layer, which refuses them as unknown (Ruleset.option_keys)."""
-    line_of = getattr(raw, "line_of", lambda key: 0)
-    fields = cls.__dataclass_fields__
-    values, problems = {}, []
-    for key, value in raw.items():
-        if key not in fields:
-            continue
-        valid, expected = OPTION_CHECKS[key]
-        if valid(value):
-            values[key] = value
-        else:
-            problems.append(f"line {line_of(key)}: option {key} must be {expected}, not {value!r}")
-    if problems:
-        raise ProblemsError("options", problems)
-    return cls(**values)
-
-
-# -- events -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class OpeningThrow:
-    """A turn-0 throw (RULES.md 4.1): `key` is its dice key, `purpose` `order` (the order
-    of play) or `die` (advanced's die size)."""
-
-    player: str
-    purpose: str
-    key: str
-    roll: int
-    kind: str = "opening_throw"
-
-    @property
-    def index(self) -> int:
-        return int(self.key.rpartition("/")[2])
-
-
-@dataclass(frozen=True)
-class OrderOfPlay:
-    order: tuple[str, ...]
-    kind: str = "order_of_play"
-
-
-@dataclass(frozen=True)
-class Resigned:
-    turn: int
-    player: str
-    square: int
-    kind: str = "resign"
-
-
-@dataclass(frozen=True)
-class Thrown:
-    """One throw of a go: its faces, where the piece stood, the square the throw reached
-    (after any bounce, `via` roll) and each snake or ladder taken, where it ended, whether
-    it finished, whether it earns another throw, and why it was not moved (`skip`:
-    `needs-one`, `third-double-six`)."""
-
-    turn: int
-    player: str
-    dice: tuple[int, ...]
-    start: int
-    steps: tuple[Step, ...]
-    end: int
-    bounced: bool = False
-    finished: bool = False
-    again: bool = False
-    skip: str | None = None
-    kind: str = "throw"
-
-
-@dataclass(frozen=True)
-class Placed:
-    """A placing: on finishing (`how` `finished`), or when the campaign ends (`square` for
-    a player still in play, `resigned` for one who resigned)."""
-
-    turn: int
-    player: str
-    placing: int
-    how: str
-    kind: str = "placed"
-
-
-@dataclass(frozen=True)
-class CampaignOver:
-    """End (RULES.md 4.1): `reason` `close_after` (a), `in_play` (b) or `max_turns` (c)."""
-
-    turn: int
-    reason: str
-    winner: str | None
-    kind: str = "campaign_over"
-
-
-# an event as stored (`dataclasses.asdict`), read back
-event_from_json = event_reader(OpeningThrow, OrderOfPlay, Resigned, Thrown, Placed, CampaignOver)
-
-
-# -- state and orders -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class DicePiece:
-    """A player's piece: `square` 0 is Start; a finisher stays on N."""
-
-    square: int = START
-    finished: bool = False
-    placing: int | None = None
-    resigned: bool = False
-
-
-@dataclass(frozen=True)
-class DiceState:
-    """Between turns. `turn` is the next turn to resolve; `opening` every turn-0 throw
-    (sorted by die index, then listing order); `log` the last resolved turn's resignations
-    and throws, in play order (CONTRACT's `gm state --json`)."""
-
-    turn: int
-    over: bool
-    order: tuple[str, ...]
-    pieces: Mapping[str, DicePiece]
-    winner: str | None = None
-    opening: tuple[OpeningThrow, ...] = ()
-    log: tuple[Any, ...] = ()
-
-    def in_play(self, player: str) -> bool:
-        piece = self.pieces[player]
-        return not self.over and not piece.finished and not piece.resigned
-
-
-@dataclass(frozen=True)
-class DiceOrder:
-    """What a player sent for a turn: whether they resign (RULES.md 4.5)."""
-
-    resign: bool = False
-
-
-# -- a turn being resolved --------------------------------------------------------------
-
-
-class Race:
-    """The pieces while one turn is resolved (mutable, private to `resolve`): moves,
-    finishes, resignations and the end of the campaign, recording every event."""
-
-    def __init__(self, setup: Setup, state: DiceState, turn: int):
-        self.setup = setup
-        self.board = next(iter(setup.boards.values()))
-        self.turn = turn
-        self.square = {p: piece.square for p, piece in state.pieces.items()}
-        self.finished = {p: piece.finished for p, piece in state.pieces.items()}
-        self.placing = {p: piece.placing for p, piece in state.pieces.items()}
-        self.resigned = {p: piece.resigned for p, piece in state.pieces.items()}
-        self.winner = state.winner
-        self.over = False
-        self.events: list[Any] = []
-        self.log: list[Any] = []
-
-    def in_play(self, player: str) -> bool:
-        return not self.finished[player] and not self.resigned[player]
-
-    def players_in_play(self) -> list[str]:
-        return [p for p in self.setup.players if self.in_play(p)]
-
-    def resign(self, player: str) -> None:
-        self.resigned[player] = True
-        event = Resigned(self.turn, player, self.square[player])
-        self.events.append(event)
-        self.log.append(event)
-
-    def move(self, player: str, dice: tuple[int, ...], *, finish: Finish = Finish.BOUNCE) -> Thrown:
-        """RULES.md 4.1 Moving and Finishing: the throw's sum from the piece's square,
-        bounced back from N (and off Start on a short board), then its snakes and ladders;
-        a move that ends on N finishes and is placed next. `again` is the go's to set."""
-        start = self.square[player]
-        target = aim(finish, start, sum(dice), self.board.squares)
-        end, effects = landing(target.square, self.board.jumps)
-        self.square[player] = end
-        finished = end == self.board.squares
-        throw = Thrown(self.turn, player, dice, start, (Step(target.square, "roll"), *effects), end,
-                       bounced=target.bounced, finished=finished)
-        if finished:
-            self.finished[player] = True
-            self.placing[player] = sum(1 for p in self.finished if self.finished[p])
-            self.winner = self.winner or player
-        return throw
-
-    def not_moved(self, player: str, dice: tuple[int, ...], skip: str) -> Thrown:
-        square = self.square[player]
-        return Thrown(self.turn, player, dice, square, (), square, skip=skip)
-
-    def record(self, throw: Thrown) -> None:
-        self.events.append(throw)
-        self.log.append(throw)
-        if throw.finished:
-            self.events.append(Placed(self.turn, throw.player, self.placing[throw.player], "finished"))
-
-    def check_end(self, options: DiceOptions, *, last_of_turn: bool = False) -> bool:
-        """End (RULES.md 4.1): (a) enough finishers, (b) nobody or only one in play (with
-        more than one player), (c) `max_turns` played (asked only at the end of the round)."""
-        if self.over:
-            return True
-        players = len(self.setup.players)
-        in_play = len(self.players_in_play())
-        if sum(self.finished.values()) >= options.finishers_needed(players):
-            reason = "close_after"
-        elif in_play == 0 or (in_play == 1 and players > 1):
-            reason = "in_play"
-        elif last_of_turn and self.turn >= options.max_turns:
-            reason = "max_turns"
-        else:
-            return False
-        self.end(reason)
-        return True
-
-    def end(self, reason: str) -> None:
-        """Place everyone not yet placed after the finishers: those still in play by
-        square, then those who resigned, further first, competition ranking throughout."""
-        placed = sum(1 for p in self.setup.players if self.placing[p] is not None)
-        for how, group in (("square", False), ("resigned", True)):
-            waiting = {p: -self.square[p] for p in self.setup.players
-                       if self.placing[p] is None and self.resigned[p] == group}
-            for player, place in competition_places(waiting, start=placed + 1).items():
-                self.placing[player] = place
-                self.events.append(Placed(self.turn, player, place, how))
-            placed += len(waiting)
-        self.over = True
-        self.events.append(CampaignOver(self.turn, reason, self.winner))
-
-    def state(self, before: DiceState) -> DiceState:
-        return DiceState(
-            turn=self.turn + 1,
-            over=self.over,
-            order=before.order,
-            pieces={p: DicePiece(self.square[p], self.finished[p], self.placing[p], self.resigned[p])
-                    for p in self.setup.players},
-            winner=self.winner,
-            opening=before.opening,
-            log=tuple(self.log),
-        )
 
 
 # -- the ruleset ------------------------------------------------------------------------
@@ -396,8 +144,6 @@ class Dice(Ruleset):
     # -- orders (RULES.md 4.5) ----------------------------------------------------------
 
     def grammar(self, options: Any = None) -> Grammar:
-        from .orders import dice_grammar
-
         return dice_grammar()
 
     def merge(self, setup: Setup, state: DiceState, player: str, standing: DiceOrder,
@@ -519,15 +265,11 @@ class Dice(Ruleset):
                 "finishers": setup.options.finishers_needed(len(setup.players))}
 
     def opening_view(self, setup: Setup, events: Sequence[Any], names: Mapping[str, str]) -> Any:
-        from .views import opening_view
-
-        return opening_view(setup, events, names)
+        return views.opening_view(setup, events, names)
 
     def public_view(self, setup: Setup, before: DiceState, after: DiceState, events: Sequence[Any],
                     names: Mapping[str, str], campaign: str, title: str) -> Any:
-        from .views import public_turn
-
-        return public_turn(self, setup, before, after, events, names, campaign, title)
+        return views.public_turn(self, setup, before, after, events, names, campaign, title)
 
     def archive_turn(self, setup: Setup, before: DiceState, after: DiceState, events: Sequence[Any],
                      names: Mapping[str, str]) -> ArchiveTurn:
@@ -546,13 +288,3 @@ class Dice(Ruleset):
         return replace(turn, boards=boards, view=view)
 
 
-def log_json(event: Any) -> dict[str, Any]:
-    """An entry of `gm state --json`'s `log` (CONTRACT)."""
-    if isinstance(event, Resigned):
-        return {"player": event.player, "action": "resign"}
-    return {
-        "player": event.player, "action": "move", "dice": list(event.dice), "from": event.start,
-        "steps": [{"square": s.square, "via": s.via} for s in event.steps], "to": event.end,
-        "bounced": event.bounced, "finished": event.finished, "again": event.again,
-        "skip": event.skip, "nmr": False,
-    }

@@ -7,14 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..base import ArchiveStanding, Setup
+from ..base import ArchiveStanding, Ruleset, Setup
 from ..moving import Step
-from . import CampaignOver, DiceState, OpeningThrow, OrderOfPlay, Placed, Resigned, Thrown
-
-if TYPE_CHECKING:
-    from . import Dice
+from .events import CampaignOver, OpeningThrow, OrderOfPlay, Placed, Resigned, Thrown
+from .state import DiceState
 
 
 @dataclass(frozen=True)
@@ -152,7 +150,7 @@ def opening_view(setup: Setup, events: Sequence[Any], names: Mapping[str, str]) 
                        follows_listing=tuple(order) == tuple(players[first:] + players[:first]))
 
 
-def public_turn(ruleset: Dice, setup: Setup, before: DiceState, after: DiceState, events: Sequence[Any],
+def public_turn(ruleset: Ruleset, setup: Setup, before: DiceState, after: DiceState, events: Sequence[Any],
                 names: Mapping[str, str], campaign: str, title: str) -> DiceTurn:
     board_id, board = next(iter(setup.boards.items()))
     thrown: dict[str, list[Thrown]] = {}
