@@ -6,14 +6,34 @@ from pathlib import Path
 
 import click
 
-from ..demo.run import DEFAULT_RULESET, DEFAULT_SEED, RULESETS, play, summary
+from ..demo.run import DEFAULT_RULESET, DEFAULT_SEED, play, rulesets, summary
 from ..errors import GmError
+from ..rules import registry
+
+
+class _Ruleset(click.ParamType):
+    """--ruleset: any ruleset with robots, gm's own or an installed package's, listed only
+    when help or a refusal is shown (finding which have robots imports every ruleset). An
+    unknown name is a usage error; a known one without robots is refused by the demo itself,
+    in one line (exit 1)."""
+
+    name = "ruleset"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:
+        return f"[{'|'.join(rulesets())}]"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> str:
+        name = str(value)
+        if name in registry.BUILT_IN or name in registry.known():
+            return name
+        self.fail(f"unknown ruleset {name!r} (gm demo plays {', '.join(rulesets())})", param, ctx)
 
 
 @click.command("demo")
 @click.argument("directory", type=click.Path(file_okay=False))
-@click.option("--ruleset", type=click.Choice(RULESETS), default=DEFAULT_RULESET, show_default=True,
-              help="The rules the robots play (docs/rules/), each with its own boards and robots.")
+@click.option("--ruleset", type=_Ruleset(), default=DEFAULT_RULESET, show_default=True,
+              help="The rules the robots play, each with its own boards and robots: gm's own (docs/rules/) "
+                   "or an installed ruleset package's.")
 @click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
               help="The campaign's seed and the robots' choices: the same seed plays the same game.")
 @click.option("--force", is_flag=True, help="Replace an earlier demo in DIRECTORY.")

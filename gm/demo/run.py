@@ -37,7 +37,6 @@ START = datetime(2027, 3, 1, 18, 0, tzinfo=UTC)  # a Monday evening; the first d
 MARK = "# Written by gm demo"  # --force only ever clears a folder whose campaign.yaml says this
 CAMPAIGN_ID = "demo"
 GM_ADDRESS = "gm@demo.example"
-RULESETS = tuple(registry.BUILT_IN)  # `gm demo --ruleset`: each has its robots
 DEFAULT_RULESET = registry.DEFAULT
 
 CAMPAIGN_YAML = """\
@@ -76,10 +75,34 @@ def demo_of(ruleset: str) -> DemoSetup:
     try:
         found = robots_of(registry.find_ruleset(ruleset))
     except registry.UnknownRuleset as error:
-        raise GmError(str(error)) from None
+        raise GmError(f"unknown ruleset {error.name!r} (gm demo plays {', '.join(rulesets())})") from None
     if found is None:
-        raise GmError(f"the {ruleset} ruleset has no robots for gm demo")
+        raise GmError(f"the {ruleset} ruleset has no robots for gm demo (it plays {', '.join(rulesets())})")
     return found
+
+
+def rulesets() -> tuple[str, ...]:
+    """What `gm demo --ruleset` plays: every known ruleset that has robots (robots_of),
+    gm's own first in their usual order, then the installed ones by name. Each is imported
+    to ask, so only --help and a refusal call this, never a demo that names its ruleset."""
+    found = []
+    for name in sorted(registry.known(), key=lambda name: (_BUILT_IN.get(name, len(_BUILT_IN)), name)):
+        try:
+            if robots_of(registry.find_ruleset(name)) is not None:
+                found.append(name)
+        except Exception:  # noqa: BLE001 - an installed ruleset that fails to load is no ruleset to play
+            continue
+    return tuple(found)
+
+
+_BUILT_IN = {name: index for index, name in enumerate(registry.BUILT_IN)}
+
+
+def __getattr__(name: str) -> Any:
+    # RULESETS, as gm demo once offered it, read when asked: working it out imports every ruleset
+    if name == "RULESETS":
+        return rulesets()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 PLAYERS = """\
