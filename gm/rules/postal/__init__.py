@@ -5,12 +5,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-from ...boards.board import START, Board
-from ...errors import ProblemsError, RulesError
-from ...yamlfile import is_int
+from ...boards.board import Board
+from ...errors import RulesError
 from ..base import (
     ArchiveBoard,
     ArchivePicture,
@@ -24,270 +22,33 @@ from ..base import (
     renamed,
 )
 from ..chance import Chance
-from ..events import event_reader
 from ..grammar import Command, Grammar
-from ..moving import Step, landing
+from ..moving import Step as Step  # events name it; tests import it from here
 from ..problem import Problem
 from ..ranking import competition_places
+from .events import BoardClosed as BoardClosed
+from .events import CampaignOver as CampaignOver
+from .events import Moved as Moved
+from .events import NumberPlayed as NumberPlayed
+from .events import Placed as Placed
+from .events import TrapdoorElection as TrapdoorElection
+from .events import event_from_json as event_from_json
+from .moving import BoardInPlay, close_at_max_turns
+from .options import CYCLE as CYCLE
+from .options import FULL_HAND as FULL_HAND
+from .options import OPTION_KEYS as OPTION_KEYS
+from .options import SHARED as SHARED
+from .options import PostalOptions as PostalOptions
+from .options import parse_postal_options as parse_postal_options
+from .orders import merge, number_problem, postal_grammar, trapdoor_problem
+from .state import BoardState as BoardState
+from .state import Piece as Piece
+from .state import PostalOrder as PostalOrder
+from .state import PostalState as PostalState
+from .state import hands_to_number
+from .views import own_facts, public_turn, standings
 
 TRAPDOOR_COLOUR = "#4a2a6b"  # how the archive frames an elected trapdoor
-
-SHARED = "*"  # the hand key under `numbers: shared`
-FULL_HAND = (1, 2, 3, 4, 5, 6)
-CYCLE = 6
-
-
-# -- options ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PostalOptions:
-    """RULES.md 2 options with their defaults."""
-
-    numbers: Literal["shared", "per-board"] = "shared"
-    trapdoor_threshold: int = 3
-    announce_trapdoors: bool = True
-    close_after: int | Literal["all"] = 3
-    max_turns: int = 200
-    nmr: Literal["random", "lowest", "highest"] = "random"
-    double_turns: bool = False
-
-    @property
-    def per_board(self) -> bool:
-        return self.numbers == "per-board"
-
-    def hand(self, board_id: str) -> str:
-        """The key of the set of numbers a move on `board_id` draws from."""
-        return board_id if self.per_board else SHARED
-
-    def is_double(self, turn: int) -> bool:
-        """Turns 5&6, 11&12, ... are one double turn (RULES.md 2.5)."""
-        return self.double_turns and turn % CYCLE == 5
-
-
-def _choice(value: Any, allowed: tuple[str, ...]) -> bool:
-    return isinstance(value, str) and value in allowed
-
-
-def parse_postal_options(raw: Mapping[str, Any]) -> PostalOptions:
-    """Options from campaign.yaml; raises ProblemsError naming each bad one with its line."""
-    problems = []
-    line_of = getattr(raw, "line_of", lambda key: 0)
-
-    def bad(key: str, expected: str) -> None:
-        problems.append(f"line {line_of(key)}: option {key} must be {expected}, not {raw[key]!r}")
-
-    checks = {
-        "numbers": (lambda v: _choice(v, ("shared", "per-board")), "shared or per-board"),
-        "trapdoor_threshold": (lambda v: is_int(v) and v >= 1, "a whole number of at least 1"),
-        "announce_trapdoors": (lambda v: isinstance(v, bool), "true or false"),
-        "close_after": (lambda v: v == "all" or (is_int(v) and v >= 1), "a whole number of at least 1, or all"),
-        "max_turns": (lambda v: is_int(v) and v >= 1, "a whole number of at least 1"),
-        "nmr": (lambda v: _choice(v, ("random", "lowest", "highest")), "random, lowest or highest"),
-        "double_turns": (lambda v: isinstance(v, bool), "true or false"),
-    }
-    values = {}
-    for key, value in raw.items():
-        if key not in checks:
-            continue  # the caller reports unknown keys with their lines
-        valid, expected = checks[key]
-        if valid(value):
-            values[key] = value
-        else:
-            bad(key, expected)
-    if problems:
-        raise ProblemsError("options", problems)
-    return PostalOptions(**values)
-
-
-OPTION_KEYS = tuple(PostalOptions.__dataclass_fields__)
-
-
-# -- state and orders -------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Piece:
-    """A player's piece on one board. `square` is 0 for Start; a finished piece keeps the
-    last square it stood on before crossing."""
-
-    square: int = START
-    finished: bool = False
-    placing: int | None = None
-
-
-@dataclass(frozen=True)
-class BoardState:
-    closed: bool
-    trapdoor: int | None
-    pieces: Mapping[str, Piece]
-
-    @property
-    def crossed(self) -> int:
-        return sum(piece.finished for piece in self.pieces.values())
-
-
-@dataclass(frozen=True)
-class PostalState:
-    """Between turns. `turn` is the next turn to resolve; `hands` maps player -> hand key
-    (SHARED, or a board id under per-board numbers) -> the numbers still held, ascending."""
-
-    turn: int
-    over: bool
-    boards: Mapping[str, BoardState]
-    hands: Mapping[str, Mapping[str, tuple[int, ...]]]
-
-    def moving_boards(self, player: str) -> list[str]:
-        """Open boards on which the player's piece still moves."""
-        return [
-            board_id
-            for board_id, board in self.boards.items()
-            if not board.closed and not board.pieces[player].finished
-        ]
-
-
-@dataclass(frozen=True)
-class PostalOrder:
-    """What a player sent for a turn: numbers by hand key and trapdoor nominations by board."""
-
-    numbers: Mapping[str, int] = field(default_factory=dict)
-    trapdoors: Mapping[str, int] = field(default_factory=dict)
-
-
-# -- events -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class NumberPlayed:
-    """The number a hand moved with; `source` says whether the player sent it, it was the
-    last one left, or it was chosen for a player who sent none (NMR, RULES.md 2.4)."""
-
-    turn: int
-    player: str
-    hand: str
-    number: int
-    source: Literal["order", "forced", "nmr"]
-    kind: str = "number_played"
-
-
-@dataclass(frozen=True)
-class Moved:
-    """One piece's move on one board: the GM's route; players see only start and end."""
-
-    turn: int
-    board: str
-    player: str
-    start: int
-    number: int
-    steps: tuple[Step, ...]
-    end: int
-    crossed: bool
-    overshoot: int | None
-    kind: str = "moved"
-
-
-@dataclass(frozen=True)
-class Placed:
-    turn: int
-    board: str
-    player: str
-    placing: int
-    crossed: bool
-    kind: str = "placed"
-
-
-@dataclass(frozen=True)
-class BoardClosed:
-    turn: int
-    board: str
-    reason: Literal["close_after", "max_turns"]
-    kind: str = "board_closed"
-
-
-@dataclass(frozen=True)
-class TrapdoorElection:
-    """Nominations tallied after a turn; `tally` is (square, votes), most votes first."""
-
-    turn: int
-    board: str
-    tally: tuple[tuple[int, int], ...]
-    tied: tuple[int, ...]
-    elected: int | None
-    kind: str = "trapdoor_election"
-
-
-@dataclass(frozen=True)
-class CampaignOver:
-    turn: int
-    kind: str = "campaign_over"
-
-
-# an event as stored (`dataclasses.asdict`), read back
-event_from_json = event_reader(NumberPlayed, Moved, Placed, BoardClosed, TrapdoorElection, CampaignOver)
-
-
-# -- moving -----------------------------------------------------------------------------
-
-
-class _Board:
-    """A board's pieces while a turn is being resolved (mutable, private to resolve)."""
-
-    def __init__(self, board_id: str, board: Board, state: BoardState):
-        self.id = board_id
-        self.board = board
-        self.closed = state.closed
-        self.trapdoor = state.trapdoor
-        self.square = {p: piece.square for p, piece in state.pieces.items()}
-        self.finished = {p: piece.finished for p, piece in state.pieces.items()}
-        self.placing = {p: piece.placing for p, piece in state.pieces.items()}
-        self._landings: dict[int, tuple[int, tuple[Step, ...]]] = {}
-        self._routes: dict[int, tuple[int, tuple[Step, ...]]] = {}
-
-    def land(self, square: int) -> tuple[int, tuple[Step, ...]]:
-        # the trapdoor is fixed for the whole turn, so each square's outcome is computed once
-        if square not in self._landings:
-            trapdoor = {} if self.trapdoor is None else {
-                self.trapdoor: (self.board.drop_target(self.trapdoor), "trapdoor")}
-            self._landings[square] = landing(square, self.board.jumps, effects=trapdoor)
-        return self._landings[square]
-
-    def route(self, square: int) -> tuple[int, tuple[Step, ...]]:
-        """Like `land`, with the step onto `square` by the number first (a move's steps)."""
-        found = self._routes.get(square)
-        if found is None:
-            end, effects = self.land(square)
-            found = self._routes[square] = (end, (Step(square, "number"), *effects))
-        return found
-
-    def crossed(self) -> int:
-        return sum(self.finished.values())
-
-    def close(self, turn: int, reason: str, events: list) -> None:
-        """Close the board, placing every piece that has not crossed by square reached."""
-        crossed = self.crossed()
-        waiting = {p: -self.square[p] for p, done in self.finished.items() if not done}
-        for player, place in competition_places(waiting).items():
-            self.placing[player] = crossed + place
-            events.append(Placed(turn, self.id, player, crossed + place, False))
-        self.closed = True
-        events.append(BoardClosed(turn, self.id, reason))  # type: ignore[arg-type]
-
-    def frozen(self, trapdoor: int | None) -> BoardState:
-        return BoardState(
-            closed=self.closed,
-            trapdoor=None if self.closed else trapdoor,
-            pieces={
-                p: Piece(self.square[p], self.finished[p], self.placing[p]) for p in self.square
-            },
-        )
-
-
-def _close_at_max_turns(boards: Iterable[_Board], turn: int, events: list) -> None:
-    """RULES.md 2.3: `max_turns` closes every board still open at the end of `turn` (and so
-    does the GM's `gm end`, Postal.end), placing the pieces by square reached."""
-    for board in boards:
-        if not board.closed:
-            board.close(turn, "max_turns", events)
 
 
 # -- the ruleset ------------------------------------------------------------------------
@@ -313,7 +74,6 @@ class Postal(Ruleset):
     def grammar(self, options: PostalOptions | None = None) -> Grammar:
         """The order commands (RULES.md 3): NUMBER and TRAPDOOR, NUMBER naming the board
         under per-board numbers; `options` None reads as the defaults."""
-        from .orders import postal_grammar  # it imports this module
 
         return postal_grammar(options)
 
@@ -323,7 +83,6 @@ class Postal(Ruleset):
     ) -> tuple[PostalOrder, list[Problem]]:
         """The standing order with what one accepted message names replaced (RULES.md
         2.4), and every problem of its commands, each on its line."""
-        from .orders import merge  # it imports this module
 
         return merge(setup, state, player, standing, commands)
 
@@ -348,7 +107,6 @@ class Postal(Ruleset):
     ) -> list[Problem]:
         """Why an order cannot be played this turn (empty when it can). `merge` says the
         same of each line it reads, on that line."""
-        from .orders import number_problem, trapdoor_problem  # it imports this module
 
         options: PostalOptions = setup.options
         moving_hands = {options.hand(b) for b in state.moving_boards(player)}
@@ -428,9 +186,7 @@ class Postal(Ruleset):
     def needs_number(self, setup: Setup, state: PostalState, player: str) -> list[str]:
         """The hands for which the player must still send a number this turn: those that
         move and are not forced (RULES.md 2.4)."""
-        options: PostalOptions = setup.options
-        hands = {options.hand(b) for b in state.moving_boards(player)}
-        return sorted(h for h in hands if len(state.hands[player][h]) > 1)
+        return hands_to_number(setup.options, state, player)
 
     # -- resolving ------------------------------------------------------------------
 
@@ -454,7 +210,7 @@ class Postal(Ruleset):
 
         turn = state.turn
         halves = [turn, turn + 1] if options.is_double(turn) else [turn]
-        boards = {b: _Board(b, setup.boards[b], state.boards[b]) for b in setup.boards}
+        boards = {b: BoardInPlay(b, setup.boards[b], state.boards[b]) for b in setup.boards}
         hands = {p: {h: list(held) for h, held in hs.items()} for p, hs in state.hands.items()}
         events: list[Any] = []
         n_players = len(setup.players)
@@ -502,7 +258,7 @@ class Postal(Ruleset):
                 if board.crossed() >= needed:
                     board.close(half_turn, "close_after", events)
             if half_turn >= options.max_turns:
-                _close_at_max_turns(boards.values(), half_turn, events)
+                close_at_max_turns(boards.values(), half_turn, events)
                 break
 
         over = all(board.closed for board in boards.values())
@@ -526,9 +282,9 @@ class Postal(Ruleset):
         """RULES.md 2.3 at the GM's word (`gm end`): every open board closes after the last
         resolved turn as `max_turns` would close it there, pieces placed by square reached."""
         last = last_resolved(state)
-        boards = {b: _Board(b, setup.boards[b], state.boards[b]) for b in setup.boards}
+        boards = {b: BoardInPlay(b, setup.boards[b], state.boards[b]) for b in setup.boards}
         events: list[Any] = []
-        _close_at_max_turns(boards.values(), last, events)
+        close_at_max_turns(boards.values(), last, events)
         events.append(CampaignOver(last))
         # as resolve leaves a campaign over: closed boards elect no trapdoor
         return Outcome(PostalState(state.turn, True, {b: board.frozen(None) for b, board in boards.items()},
@@ -540,7 +296,7 @@ class Postal(Ruleset):
         chance: Chance,
         orders: Mapping[str, PostalOrder],
         hands: dict[str, dict[str, list[int]]],
-        open_boards: list[_Board],
+        open_boards: list[BoardInPlay],
         turn: int,
         half: int,
         half_turn: int,
@@ -656,7 +412,6 @@ class Postal(Ruleset):
     def public_view(self, setup: Setup, before: PostalState, after: PostalState, events: Sequence[Any],
                     names: Mapping[str, str], campaign: str, title: str) -> Any:
         """Each piece's start and end, NMR marks, next turn's trapdoors and the standings."""
-        from .views import public_turn  # it imports this module
 
         return public_turn(setup=setup, campaign=campaign, title=title, before=before, after=after,
                            events=events, names=names)
@@ -664,13 +419,11 @@ class Postal(Ruleset):
     def player_view(self, setup: Setup, player: str, name: str, state: PostalState,
                     events: Sequence[Any], order: PostalOrder | None) -> Any:
         """The player's numbers (played, still held), nominations and ready orders."""
-        from .views import own_facts  # it imports this module
 
         return own_facts(setup=setup, player=player, name=name, state=state, events=events, order=order)
 
     def standings_view(self, setup: Setup, state: PostalState, names: Mapping[str, str]) -> tuple[Any, ...]:
         """Placings per board and, once every board has placed a player, the aggregate."""
-        from .views import standings  # it imports this module
 
         return standings(setup, state, names)
 

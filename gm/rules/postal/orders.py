@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..grammar import Command, CommandProblem, CommandSpec, Grammar, whole_number
 from ..problem import Problem, problem
-from . import SHARED, PostalOptions, PostalOrder
+from .options import SHARED, PostalOptions
+from .state import PostalOrder
 
 if TYPE_CHECKING:
     from ..base import Setup

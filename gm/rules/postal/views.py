@@ -15,7 +15,9 @@ from typing import Any
 
 from ..base import Setup
 from ..ranking import competition_places
-from . import SHARED, NumberPlayed, Postal, PostalOrder, PostalState
+from .events import NumberPlayed
+from .options import SHARED
+from .state import PostalOrder, PostalState, hands_to_number
 
 
 @dataclass(frozen=True)
@@ -215,7 +217,7 @@ def own_facts(
         if event.hand not in played:
             played[event.hand] = (event.number, event.source == "nmr")
     hands = []
-    needed = set() if state.over else set(Postal().needs_number(setup, state, player))
+    needed = set() if state.over else set(hands_to_number(setup.options, state, player))
     for hand, left in state.hands[player].items():
         number, nmr = played.get(hand, (None, False))
         hands.append(
