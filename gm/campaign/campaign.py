@@ -17,7 +17,7 @@ from typing import Any
 from .. import clock
 from ..commitment import commitment, matches, new_salt, seed_text
 from ..errors import GmError
-from ..rules.chance import SeededChance
+from ..rules.chance import SeededChance, played
 from .config import CampaignConfig, PlayerConfig, load_config
 from .fixed import Fixed, differences, played_config
 from .store import DB_NAME, Store, dumps
@@ -423,7 +423,8 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
     campaign = Campaign.open(folder, must_exist=False)
     campaign.config = config
     ruleset = config.ruleset
-    opening = ruleset.start(config.setup, SeededChance(seed))
+    chance = SeededChance(seed)
+    opening = played(ruleset.start(config.setup, chance), chance)  # gm collects the draws itself
     state = opening.state
     seed_salt = new_salt()
     issued: dict[str, str] = {}

@@ -16,7 +16,7 @@ from ..mail import gmreport
 from ..mail.mailout import compose, queue
 from ..mail.views import BoardSize, EndView, PlayerMail, PlayerRef, ProofView, deadline_view
 from ..rules.base import INLINE_PLAYERS, Outcome, Ruleset
-from ..rules.chance import SeededChance
+from ..rules.chance import SeededChance, played
 from .admin import deadline_sequence, welcome_observers
 from .campaign import Campaign, deadline_text, next_deadline
 from .desk import order_view, standing_order
@@ -227,7 +227,8 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
         raise GmError(refused)
     orders = {s.player: s.order for s in statuses if s.receipt}
     ruleset, setup = campaign.ruleset, campaign.setup
-    result = ruleset.resolve(setup, state, orders, SeededChance(setup.seed))
+    chance = SeededChance(setup.seed)
+    result = played(ruleset.resolve(setup, state, orders, chance), chance)  # gm collects the draws itself
     view = ruleset.public_view(setup, state, result.state, result.events, campaign.names(),
                                campaign.config.id, campaign.config.title)
     gm_context = _gm_context(campaign, state, view, result, orders)

@@ -259,6 +259,8 @@ class _Reader:
         self.secrets: set[str] = set()
         # (keyword, target) -> the first line that set it, its target and its value
         self.seen: dict[tuple[str, Hashable], tuple[_Line, Hashable, object]] = {}
+        # an exclusive group of the grammar -> the first line that named one of its commands
+        self.chosen: dict[tuple[str, ...], _Line] = {}
 
     def problem(self, line: _Line, code: str, **facts: object) -> None:
         self.problems.append(Problem(line.line, line.text, Why(code, facts, line.line)))
@@ -298,8 +300,23 @@ class _Reader:
         except CommandProblem as problem:
             self.problems.append(Problem(line.line, line.text, problem.problem.on_line(line.line)))
             return
+        if not self.one_of_group(line):
+            return
         if spec.repeatable or self.first_time(line, target, value):
             self.commands.append(Command(line.line, line.text, line.keyword, target, value))
+
+    def one_of_group(self, line: _Line) -> bool:
+        """False, with a problem on this line, when an earlier line named another command
+        of this one's exclusive group (Grammar.exclusive: ROLL or HOLD, not both)."""
+        group = self.grammar.group(line.keyword)
+        if not group:
+            return True
+        first = self.chosen.setdefault(group, line)
+        if first.keyword == line.keyword:
+            return True
+        self.problem(line, "exclusive_commands", keyword=line.keyword, other=first.keyword, group=group,
+                     first_line=first.line, first_text=first.text)
+        return False
 
     def read_game(self, line: _Line) -> None:
         value = self.one_value(line)

@@ -7,18 +7,21 @@ report gets the full events separately.
 
 This module holds what every ruleset's mail shares: the deadline, the boards' public
 sizes, the addressee, the context a player's report or reminder is rendered from, and
-the generic view shapes a ruleset gets by default, which the fallback templates in
-templates/mail/ read (each piece's square and placing, the standings, nothing private).
+the generic view shapes a ruleset gets by default (gm.rules.views, re-exported here), which the
+fallback templates in templates/mail/ read (each piece's square and placing, the standings,
+nothing private).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
-if TYPE_CHECKING:
-    from ..rules.base import ArchiveBoard, ArchiveStanding, Ruleset, Setup
+from ..rules.views import PlayerView, PublicView, generic_public_view
+
+__all__ = ["BoardSize", "Deadline", "EndView", "PlayerMail", "PlayerRef", "PlayerView", "ProofView", "PublicView",
+           "deadline_view", "generic_public_view"]
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,7 @@ class ProofView:
         """Whether a report lists every receipt played: above INLINE_PLAYERS it shows its
         reader's own and the record hash, and every receipt is in the attached table or the
         archive, so a 2,000-player report does not carry 2,000 receipts in each copy."""
-        from ..rules.base import INLINE_PLAYERS
+        from ..rules.roles.archive import INLINE_PLAYERS
 
         return len(self.receipts) <= INLINE_PLAYERS
 
@@ -130,35 +133,5 @@ def deadline_view(text: Mapping[str, Any] | None) -> Deadline | None:
 
 
 # -- the generic views: what a ruleset without views of its own shows --------------------
-
-
-@dataclass(frozen=True)
-class PublicView:
-    """A turn report everyone may read, in the shape the fallback templates read."""
-
-    campaign: str
-    title: str
-    turns: tuple[int, ...]
-    boards: tuple[ArchiveBoard, ...]
-    standings: tuple[ArchiveStanding, ...]
-    over: bool
-    next_turn: int | None
-
-
-@dataclass(frozen=True)
-class PlayerView:
-    """What only the addressed player knows, as labelled values (the fallback templates
-    list them); empty by default, since nothing generic is private."""
-
-    player: str
-    name: str
-    in_play: bool  # still takes part in turns, so sends orders
-    facts: tuple[tuple[str, Any], ...] = field(default=())
-
-
-def generic_public_view(ruleset: Ruleset, setup: Setup, before: Any, after: Any, names: Mapping[str, str],
-                        campaign: str, title: str) -> PublicView:
-    """The turn as the ruleset's archive shows it (by default each piece's square before
-    and after it and its placing, from `state_json`'s CONTRACT.md keys), for the mail."""
-    turn = ruleset.archive_turn(setup, before, after, (), names)
-    return PublicView(campaign, title, turn.turns, turn.boards, turn.standings, turn.over, turn.next_turn)
+# They live with the rules (gm.rules.views), which import nothing from the mail layer;
+# re-exported here for templates and code that found them here.

@@ -21,7 +21,7 @@ from ..errors import RulesError
 
 T = TypeVar("T")
 
-__all__ = ["Chance", "Draw", "ReplayChance", "ScriptedChance", "SeededChance", "pick_index"]
+__all__ = ["Chance", "Draw", "ReplayChance", "ScriptedChance", "SeededChance", "pick_index", "played"]
 
 
 def pick_index(seed: int, turn: int, kind: str, key: str, n: int) -> int:
@@ -139,3 +139,15 @@ class ScriptedChance(Chance):
         if wanted not in candidates:
             raise ValueError(f"the script chose {wanted!r} for {kind} {key}, not one of {candidates}")
         return candidates.index(wanted)
+
+
+def played(outcome: Any, chance: Chance) -> Any:
+    """`outcome` (a start's or resolve's Outcome) with the draws `chance` recorded while it
+    was made: gm collects them itself, so a ruleset need not return them. An outcome that
+    names draws while the chance recorded none (a ruleset drawing through a chance of its
+    own) keeps its own."""
+    import dataclasses
+
+    if not chance.draws:
+        return outcome
+    return dataclasses.replace(outcome, draws=tuple(chance.draws))

@@ -94,6 +94,10 @@ class Grammar:
     # a signature is only a line that is exactly "--" (trailing spaces allowed), not an
     # em dash or an indented one (unleashed: RULES.md 6.13)
     strict_signature: bool = False
+    # groups of commands that exclude each other (`(("ROLL", "HOLD"),)`: a turn's order is
+    # one or the other): gm.mail.orderlang refuses a message naming two of one group, the
+    # generic help lists a group as alternatives, and the default merge clears the others
+    exclusive: tuple[tuple[str, ...], ...] = ()
 
     def __post_init__(self) -> None:
         seen = set()
@@ -105,6 +109,16 @@ class Grammar:
             if spec.keyword in seen:
                 raise ValueError(f"{spec.keyword} declared twice")
             seen.add(spec.keyword)
+        grouped: set[str] = set()
+        for group in self.exclusive:
+            if isinstance(group, str) or len(group) < 2:
+                raise ValueError(f"an exclusive group names two commands or more, not {group!r}")
+            for keyword in group:
+                if keyword not in seen:
+                    raise ValueError(f"exclusive group {'/'.join(group)}: {keyword} is not a command of the grammar")
+                if keyword in grouped:
+                    raise ValueError(f"{keyword} is in two exclusive groups; a command excludes one group's others")
+                grouped.add(keyword)
 
     @property
     def keywords(self) -> tuple[str, ...]:
@@ -117,6 +131,30 @@ class Grammar:
 
     def spec(self, keyword: str) -> CommandSpec | None:
         return next((spec for spec in self.commands if spec.keyword == keyword), None)
+
+    def group(self, keyword: str) -> tuple[str, ...]:
+        """The exclusive group `keyword` belongs to, or () when it excludes nothing."""
+        return next((tuple(group) for group in self.exclusive if keyword in group), ())
+
+    def excluded_by(self, keyword: str) -> tuple[str, ...]:
+        """The commands `keyword` excludes: the others of its exclusive group."""
+        return tuple(other for other in self.group(keyword) if other != keyword)
+
+    @property
+    def alternatives(self) -> tuple[tuple[str, ...], ...]:
+        """The commands' forms as the generic help lists them, in the order declared: one
+        entry a command, or one entry for a whole exclusive group (its forms, to be shown
+        as alternatives: "ROLL <n>  or  HOLD")."""
+        entries: list[tuple[str, ...]] = []
+        done: set[str] = set()
+        forms = self.forms
+        for spec in self.commands:
+            if spec.keyword in done:
+                continue
+            group = self.group(spec.keyword) or (spec.keyword,)
+            done.update(group)
+            entries.append(tuple(forms[k] for k in group))
+        return tuple(entries)
 
 
 @dataclass(frozen=True)
