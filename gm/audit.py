@@ -24,7 +24,7 @@ from .boards.board import Board
 from .commitment import commitment, seed_text
 from .errors import ProblemsError, RulesError
 from .rules.base import Setup
-from .rules.chance import Draw, SeededChance, pick_index
+from .rules.chance import Draw, SeededChance, pick_index, played
 from .rules.registry import UnknownRuleset, find_ruleset
 
 __all__ = ["AUDIT_FILE", "FORMAT", "FORMATS", "Difference", "RecordUnreadable", "Replayed", "audit", "load_record"]
@@ -202,7 +202,8 @@ def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
         return dataclasses.replace(start, players=tuple(players), player_keys=renamed)
 
     draws = 0
-    opening = ruleset.start(start, SeededChance(value))
+    chance = SeededChance(value)
+    opening = played(ruleset.start(start, chance), chance)  # gm collects the draws itself
     found = _draws(0, record["opening"]["draws"], opening.draws, value)
     if found:
         return found
@@ -235,7 +236,8 @@ def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
                 return found
         orders = {p: ruleset.order_from_json(o) for p, o in entry["orders"].items()}
         try:
-            outcome = ruleset.resolve(setup, state, orders, SeededChance(value))
+            chance = SeededChance(value)
+            outcome = played(ruleset.resolve(setup, state, orders, chance), chance)
         except RulesError as error:  # an order the rules cannot play was never played so
             return Difference(turn, "orders", None, None, "orders the rules can play", str(error))
         found = _draws(turn, entry["draws"], outcome.draws, value)
