@@ -260,6 +260,8 @@ def _config_from_data(data: LineDict, folder: Path, source: str,
         options = ruleset.parse_options(_without(raw_options))
     except ProblemsError as error:
         problems += error.problems
+    except ValueError as error:  # gm.rules.OptionsError, or any ValueError: the ruleset refuses its options
+        problems += _option_problems(error, data.line_of("options"))
     if options is not None and not problems:
         # the ruleset's board checks (unleashed: a rectangle, its cards and lampposts)
         # and its default board need sound players and options
@@ -369,6 +371,15 @@ def _moment(value: Any, zone: str) -> datetime | None:
     else:
         return None
     return moment if moment.tzinfo else moment.replace(tzinfo=ZoneInfo(zone))
+
+
+def _option_problems(error: ValueError, where: int) -> list[str]:
+    """A ruleset's refusal of its options as campaign.yaml problems: OptionsError's list, or
+    one problem a line of a ValueError's message; each names the options' line unless it
+    names a line of its own."""
+    found = getattr(error, "problems", None) or str(error).splitlines() or [type(error).__name__]
+    return [p if p.startswith("line ") else f"line {where}: {p}"
+            for p in (str(p).strip() for p in found) if p]
 
 
 def _without(raw: LineDict) -> LineDict:

@@ -14,9 +14,10 @@ import dataclasses
 import types
 import typing
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["OptionsError", "option_names", "parse_dataclass_options"]
+__all__ = ["NoOptions", "OptionsError", "option_names", "parse_dataclass_options"]
 
 
 class OptionsError(ValueError):
@@ -26,6 +27,11 @@ class OptionsError(ValueError):
     def __init__(self, problems: Sequence[str] | str):
         self.problems = [problems] if isinstance(problems, str) else list(problems)
         super().__init__("\n".join(self.problems))
+
+
+@dataclass(frozen=True)
+class NoOptions:
+    """The options of a ruleset that has none (no `options_type`, no parse_options)."""
 
 
 def option_names(options_type: type) -> tuple[str, ...]:

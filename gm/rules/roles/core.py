@@ -23,7 +23,7 @@ from ...boards.board import Board
 from ...errors import RulesError
 from ..chance import Chance, Draw
 from ..codec import from_json, to_json
-from ..options import OptionsError, option_names, parse_dataclass_options
+from ..options import NoOptions, OptionsError, option_names, parse_dataclass_options
 from ..standings import Standings, standings_from_json, standings_json
 
 __all__ = ["Outcome", "RulesCore", "Setup", "last_resolved", "renamed", "renamed_in", "rules_end"]
@@ -151,12 +151,12 @@ class RulesCore(ABC):
         """The ruleset's options from campaign.yaml (`raw`: only its own keys, every one of
         `option_keys`); raises OptionsError (a ValueError) listing every problem. Default:
         `options_type` with the values given, each checked against its field's type; with
-        no `options_type`, None, and any option given is refused."""
+        no `options_type`, NoOptions, and any option given is refused."""
         if self.options_type is not None:
             return parse_dataclass_options(self.options_type, raw)
         if raw:
             raise OptionsError([f"the {self.name} ruleset has no option {key}" for key in raw])
-        return None
+        return NoOptions()
 
     def options_to_json(self, options: Any) -> dict[str, Any]:
         """The options as played, JSON-ready (the audit record, docs/audit.md)."""
