@@ -6,8 +6,11 @@ from __future__ import annotations
 import sys
 
 import pytest
+from click.testing import CliRunner
+from rulesetdist import forget, install_ruleset
 
 from gm.campaign.config import load_config
+from gm.cli import cli
 from gm.errors import ConfigError
 from gm.rules import registry
 from gm.rules.postal import Postal
@@ -60,3 +63,111 @@ def test_registry_reads_the_installed_packages_once_per_process_not_per_template
     kit.play_turn()
     assert kit.state().turn == 3
     assert len(scans) <= 1
+
+
+# -- issue 26: gm's own rulesets and a package's, found the same way ---------------------------
+
+
+@pytest.fixture(scope="module")
+def house_site(tmp_path_factory):
+    """gm-house-postal 0.3.0, installed by pip into a folder of its own: ruleset `housepostal`,
+    a Postal whose package has no robot module (Postal's robots play it)."""
+    return install_ruleset(tmp_path_factory.mktemp("house"), distribution="gm-house-postal", version="0.3.0",
+                           package="house_postal", ruleset="housepostal")
+
+
+def test_registry_gm_declares_its_own_rulesets_as_entry_points_like_any_package():
+    """BUILT_IN is the look-up before the entry points are read (and the checkout's
+    fallback): it must say exactly what gm's pyproject.toml declares."""
+    from importlib.metadata import distribution
+
+    declared = {p.name: p.value for p in distribution("gm").entry_points if p.group == registry.ENTRY_POINT_GROUP}
+    assert declared == registry.BUILT_IN
+
+
+def test_registry_origin_of_a_built_in_is_gm_at_its_installed_version():
+    from importlib.metadata import version
+
+    assert registry.origin("postal") == ("gm", version("gm"))
+    assert registry.origin("unleashed") == ("gm", version("gm"))
+
+
+def test_registry_a_ruleset_registered_at_run_time_has_no_origin():
+    from toyrules import Step
+
+    registry.register(Step)
+    try:
+        assert registry.origin("step") is None
+    finally:
+        registry.unregister("step")
+    with pytest.raises(registry.UnknownRuleset):
+        registry.origin("step")
+
+
+def test_registry_a_built_in_is_found_without_reading_the_installed_packages():
+    """Reading the entry points costs every command ~20 ms (importlib.metadata and a scan of
+    every installed distribution): a campaign of gm's own never pays it."""
+    import subprocess
+
+    code = ("import sys\nfrom gm.rules.registry import find_ruleset\nfind_ruleset('postal')\n"
+            "print('importlib.metadata' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+
+
+def test_registry_a_distribution_installed_by_pip_is_found_by_one_scan_with_its_origin(house_site, monkeypatch):
+    import importlib.metadata
+
+    scans = []
+    real = importlib.metadata.entry_points
+    monkeypatch.setattr(importlib.metadata, "entry_points", lambda **kw: scans.append(kw) or real(**kw))
+    monkeypatch.syspath_prepend(str(house_site))
+    try:
+        assert "housepostal" in registry.known()
+        first, second = registry.find_ruleset("housepostal"), registry.find_ruleset("housepostal")
+        assert type(first).__module__ == "house_postal" and isinstance(second, Postal)
+        assert registry.origin("housepostal") == ("gm-house-postal", "0.3.0")
+        assert registry.origin("postal")[0] == "gm"
+        assert len(scans) == 1
+    finally:
+        forget("house_postal")
+
+
+def test_registry_a_distribution_taken_off_sys_path_is_no_longer_known(house_site, monkeypatch):
+    with monkeypatch.context() as patch:
+        patch.syspath_prepend(str(house_site))
+        assert registry.origin("housepostal") == ("gm-house-postal", "0.3.0")
+    forget("house_postal")
+    assert "housepostal" not in registry.known()
+    with pytest.raises(registry.UnknownRuleset):
+        registry.find_ruleset("housepostal")
+
+
+# -- gm demo plays what the registry knows --------------------------------------------------
+
+
+def test_demo_offers_an_installed_ruleset_that_has_robots(house_site, monkeypatch):
+    from gm.demo.run import RULESETS
+
+    assert RULESETS[:5] == ("postal", "classic", "doubles", "advanced", "unleashed")
+    monkeypatch.syspath_prepend(str(house_site))
+    try:
+        result = CliRunner().invoke(cli, ["demo", "--help"])
+        assert result.exit_code == 0
+        assert "|housepostal" in result.output.replace("\n", "").replace(" ", "")
+    finally:
+        forget("house_postal")
+
+
+def test_demo_refuses_a_known_ruleset_without_robots_in_one_line(tmp_path):
+    from toyrules import Step
+
+    registry.register(Step)
+    try:
+        result = CliRunner().invoke(cli, ["demo", str(tmp_path / "toy"), "--ruleset", "step"])
+    finally:
+        registry.unregister("step")
+    assert result.exit_code == 1
+    assert result.output.startswith("Error: the step ruleset has no robots for gm demo (it plays postal, classic")
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output
+    assert not (tmp_path / "toy").exists()
