@@ -12,10 +12,9 @@ The orders' grammar is in orders.py, what players see in views.py.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import replace
+from typing import Any
 
 from ...boards.board import START, Board
 from ...errors import RulesError
@@ -31,13 +30,37 @@ from ..base import (
     renamed_in,
 )
 from ..chance import Chance
-from ..dice import OpeningThrow, OrderOfPlay, parse_dice_options
-from ..events import event_reader
+from ..dice import OpeningThrow, OrderOfPlay
 from ..geometry import steps
 from ..grammar import Command, Grammar
 from ..moving import Step, landing
 from ..problem import Problem, problem
-from ..ranking import competition_places
+from . import views
+from .building import DIE_FOR_THROW as DIE_FOR_THROW
+from .building import REASONS as REASONS
+from .building import build_reason as build_reason
+from .building import die_for as die_for
+from .building import item_ends as item_ends
+from .building import items as items
+from .building import jumps as jumps
+from .building import least_successful_face as least_successful_face
+from .events import BuildTried as BuildTried
+from .events import Built as Built
+from .events import CampaignOver as CampaignOver
+from .events import Moved as Moved
+from .events import TeamPlaced as TeamPlaced
+from .events import event_from_json as event_from_json
+from .events import log_entry as log_entry
+from .options import AdvancedOptions as AdvancedOptions
+from .options import parse_advanced_options as parse_advanced_options
+from .orders import advanced_grammar
+from .orders import merge as merge_order
+from .state import AdvancedOrder as AdvancedOrder
+from .state import AdvancedState as AdvancedState
+from .teams import TEAM_ID as TEAM_ID
+from .teams import place_teams as place_teams
+from .teams import team_of as team_of
+from .teams import teams_of as teams_of
 
 __all__ = [
     "Advanced",
@@ -55,221 +78,6 @@ __all__ = [
     "least_successful_face",
     "teams_of",
 ]
-
-# RULES.md 4.4 Setup: the d6 throw that gives each player their die
-DIE_FOR_THROW = {1: 6, 2: 6, 3: 6, 4: 8, 5: 8, 6: 12}
-TEAM_ID = re.compile(r"\w[\w.-]*")  # fullmatch: `$` would pass "red\n"
-REASONS = ("roll", "lower", "own-square", "target", "distance")
-
-
-def die_for(throw: int) -> int:
-    """The die a setup throw of a d6 gives (RULES.md 4.4)."""
-    return DIE_FOR_THROW[throw]
-
-
-def least_successful_face(size: int, construction: int) -> int:
-    """The least throw of a d`size` that builds the player's `construction`th item: the
-    build succeeds when 6r > size * (min(k, 4) + 1) (RULES.md 4.4)."""
-    return size * (min(construction, 4) + 1) // 6 + 1
-
-
-# -- options ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class AdvancedOptions:
-    max_turns: int = 200
-
-
-def parse_advanced_options(raw: Mapping[str, Any]) -> AdvancedOptions:
-    """Options from campaign.yaml (RULES.md 4.1's checks); raises ProblemsError naming
-    each bad one with its line."""
-    return parse_dice_options(raw, AdvancedOptions)
-
-
-# -- teams ------------------------------------------------------------------------------
-
-
-def teams_of(setup: Setup) -> dict[str, tuple[str, ...]]:
-    """Team id -> its members, both in the order of `players` (RULES.md 4.4: a team is
-    listed where its first member is; a player without a team is a team of one named by
-    their id)."""
-    teams: dict[str, list[str]] = {}
-    for player in setup.players:
-        teams.setdefault(team_of(setup, player), []).append(player)
-    return {team: tuple(members) for team, members in teams.items()}
-
-
-def team_of(setup: Setup, player: str) -> str:
-    team = setup.player_keys.get(player, {}).get("team")
-    return player if team is None else str(team)
-
-
-# -- state, orders, events --------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Built:
-    """An item built in play: `start` is the builder's square (a snake's head, a ladder's
-    top), `target` the lower square (a snake's tail, a ladder's foot)."""
-
-    item: Literal["snake", "ladder"]
-    start: int
-    target: int
-    by: str
-    turn: int
-
-    def travel(self) -> tuple[int, int]:
-        """From and to in the direction of travel (CONTRACT.md `built`)."""
-        return (self.start, self.target) if self.item == "snake" else (self.target, self.start)
-
-
-@dataclass(frozen=True)
-class Moved:
-    """A MOVE go: the throw, the route (`steps`: the square the throw reaches, then each
-    snake or ladder) and the end; a throw past N reaches End (`finished`, no steps)."""
-
-    turn: int
-    player: str
-    die: int
-    roll: int
-    start: int
-    steps: tuple[Step, ...]
-    end: int
-    finished: bool
-    nmr: bool
-    kind: str = "moved"
-
-
-@dataclass(frozen=True)
-class BuildTried:
-    """A BUILD go: what was ordered from which square, the throw, the construction
-    number and least successful face, and whether it was built or the first check that
-    failed (`reason`, RULES.md 4.4)."""
-
-    turn: int
-    player: str
-    die: int
-    roll: int
-    item: Literal["snake", "ladder"]
-    start: int
-    target: int
-    construction: int
-    needed: int
-    built: bool
-    reason: str | None
-    kind: str = "build"
-
-
-@dataclass(frozen=True)
-class TeamPlaced:
-    turn: int
-    team: str
-    members: tuple[str, ...]
-    placing: int
-    won: bool
-    kind: str = "team_placed"
-
-
-@dataclass(frozen=True)
-class CampaignOver:
-    turn: int
-    winner: str | None
-    reason: Literal["team", "max_turns"]
-    kind: str = "campaign_over"
-
-
-# an event as stored (`dataclasses.asdict`), read back
-event_from_json = event_reader(OpeningThrow, OrderOfPlay, Moved, BuildTried, TeamPlaced, CampaignOver)
-
-
-@dataclass(frozen=True)
-class AdvancedState:
-    """Between turns. `turn` is the next turn to resolve; `order` the order of play;
-    `squares` each piece's square (0 Start; for a piece in End, the last square it stood
-    on); `log` the goes of the last resolved turn (Moved and BuildTried events)."""
-
-    turn: int
-    over: bool
-    order: tuple[str, ...]
-    dice: Mapping[str, int]
-    squares: Mapping[str, int]
-    ended: Mapping[str, bool]
-    builds: Mapping[str, int]
-    built: tuple[Built, ...] = ()
-    winner: str | None = None
-    placings: Mapping[str, int | None] = field(default_factory=dict)
-    opening: tuple[OpeningThrow, ...] = ()
-    log: tuple[Any, ...] = ()
-
-    def in_play(self, player: str) -> bool:
-        return not self.over and not self.ended[player]
-
-
-@dataclass(frozen=True)
-class AdvancedOrder:
-    """A player's action for the turn: `move`, or `build` a snake or ladder to `target`;
-    `action` None when nothing was sent (NMR: a MOVE is played)."""
-
-    action: Literal["move", "build"] | None = None
-    item: Literal["snake", "ladder"] | None = None
-    target: int | None = None
-
-    def __str__(self) -> str:
-        """As the player wrote it (the GM's report lists orders with it)."""
-        if self.action == "build":
-            return f"BUILD {str(self.item).upper()} {self.target}"
-        return "MOVE" if self.action == "move" else "nothing (NMR: MOVE)"
-
-
-# -- items on the board -----------------------------------------------------------------
-
-
-def items(board: Board, built: Iterable[Built]) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """Every snake as (head, tail) and ladder as (foot, top), board file and built, sorted."""
-    snakes = list(board.snakes)
-    ladders = list(board.ladders)
-    for b in built:
-        if b.item == "snake":
-            snakes.append((b.start, b.target))
-        else:
-            ladders.append((b.target, b.start))
-    return sorted(snakes), sorted(ladders)
-
-
-def item_ends(board: Board, built: Iterable[Built]) -> dict[int, tuple[str, str]]:
-    """Square -> (item, end) for every end of every item: head, tail, foot, top."""
-    snakes, ladders = items(board, built)
-    ends: dict[int, tuple[str, str]] = {}
-    for head, tail in snakes:
-        ends[head], ends[tail] = ("snake", "head"), ("snake", "tail")
-    for foot, top in ladders:
-        ends[foot], ends[top] = ("ladder", "foot"), ("ladder", "top")
-    return ends
-
-
-def jumps(board: Board, built: Iterable[Built]) -> dict[int, int]:
-    snakes, ladders = items(board, built)
-    return dict(snakes) | dict(ladders)
-
-
-def build_reason(board: Board, built: Iterable[Built], die: int, construction: int,
-                 start: int, target: int, roll: int) -> str | None:
-    """The first check of RULES.md 4.4 that a build fails, in its order, or None when the
-    item is built: roll, lower, own-square, target, distance."""
-    if 6 * roll <= die * (min(construction, 4) + 1):
-        return "roll"
-    if not 1 <= target < start:
-        return "lower"
-    ends = item_ends(board, built)
-    if start in ends:
-        return "own-square"
-    if target in ends:
-        return "target"
-    reach = roll // 2
-    if steps(board, start, target, limit=reach) is None:
-        return "distance"
-    return None
 
 
 # -- the ruleset ------------------------------------------------------------------------
@@ -435,8 +243,6 @@ class Advanced(Ruleset):
     # -- orders (RULES.md 4.5; the grammar in orders.py) ------------------------------
 
     def grammar(self, options: Any = None) -> Grammar:
-        from .orders import advanced_grammar  # it imports this module
-
         return advanced_grammar()
 
     def merge(self, setup: Setup, state: AdvancedState, player: str, standing: AdvancedOrder,
@@ -444,9 +250,7 @@ class Advanced(Ruleset):
         """The action the message names replaces the standing one (RULES.md 4.5); a second
         action is refused on its line. Whether the action can be played from the player's
         square is order_problems' (the desk tells it on the action's line)."""
-        from .orders import merge  # it imports this module
-
-        return merge(standing, commands)
+        return merge_order(standing, commands)
 
     def order_problems(self, setup: Setup, state: AdvancedState, player: str,
                        order: AdvancedOrder) -> list[Problem]:
@@ -624,21 +428,15 @@ class Advanced(Ruleset):
         return event_from_json(data)
 
     def opening_view(self, setup: Setup, events: Sequence[Any], names: Mapping[str, str]) -> Any:
-        from .views import opening_view
-
-        return opening_view(setup, events, names)
+        return views.opening_view(setup, events, names)
 
     def public_view(self, setup: Setup, before: AdvancedState, after: AdvancedState, events: Sequence[Any],
                     names: Mapping[str, str], campaign: str, title: str) -> Any:
-        from .views import public_turn
-
-        return public_turn(setup, before, after, events, names, campaign, title)
+        return views.public_turn(setup, before, after, events, names, campaign, title)
 
     def player_view(self, setup: Setup, player: str, name: str, state: AdvancedState,
                     events: Sequence[Any], order: AdvancedOrder | None) -> Any:
-        from .views import own_facts
-
-        return own_facts(setup, player, name, state, events, order)
+        return views.own_facts(setup, player, name, state, events, order)
 
     def archive_turn(self, setup: Setup, before: AdvancedState, after: AdvancedState, events: Sequence[Any],
                      names: Mapping[str, str]) -> ArchiveTurn:
@@ -647,35 +445,16 @@ class Advanced(Ruleset):
 
     def archive_standings(self, setup: Setup, state: AdvancedState,
                           names: Mapping[str, str]) -> tuple[ArchiveStanding, ...]:
-        from .views import standings
-
-        return standings(setup, state, names)
+        return views.standings(setup, state, names)
 
     def archive_boards(self, setup: Setup, state: AdvancedState,
                        history: Sequence[tuple[Any, Any]]) -> tuple[ArchivePicture, ...]:
-        from .views import board_pictures
-
-        return board_pictures(setup, state, history)
+        return views.board_pictures(setup, state, history)
 
     def mail_facts(self, setup: Setup) -> dict[str, Any]:
         board = _board(setup)
         return {"squares": board.squares, "max_turns": setup.options.max_turns,
                 "teams": {t: list(m) for t, m in teams_of(setup).items()}}
-
-
-def place_teams(board: Board, teams: Mapping[str, tuple[str, ...]], squares: Mapping[str, int],
-                ended: Mapping[str, bool], winner: str | None) -> dict[str, int]:
-    """RULES.md 4.4 End: the winner 1; every other team by its laggard (its member on the
-    lowest square, Start 0, a member in End past N), further first, competition ranking
-    from 2 (from 1 without a winner)."""
-    laggards = {
-        team: min(board.squares + 1 if ended[m] else squares[m] for m in members)
-        for team, members in teams.items()
-        if team != winner
-    }
-    places = competition_places({team: -laggard for team, laggard in laggards.items()},
-                                start=1 if winner is None else 2)
-    return ({winner: 1} if winner is not None else {}) | places
 
 
 def _finish(setup: Setup, turn: int, squares: Mapping[str, int], ended: Mapping[str, bool],
@@ -691,17 +470,6 @@ def _finish(setup: Setup, turn: int, squares: Mapping[str, int], ended: Mapping[
             placings[member] = place
     events.append(CampaignOver(turn, winner, "team" if winner else "max_turns"))  # type: ignore[arg-type]
     return placings
-
-
-def log_entry(go: Any) -> dict[str, Any]:
-    """One go as CONTRACT.md's `log` gives it."""
-    if isinstance(go, Moved):
-        return {"player": go.player, "action": "move", "dice": [go.roll], "from": go.start,
-                "steps": [{"square": s.square, "via": s.via} for s in go.steps], "to": go.end,
-                "bounced": False, "finished": go.finished, "again": False, "skip": None, "nmr": go.nmr}
-    return {"player": go.player, "action": "build", "kind": go.item, "target": go.target, "dice": [go.roll],
-            "from": go.start, "construction": go.construction, "needed": go.needed, "built": go.built,
-            "reason": go.reason}
 
 
 def _board(setup: Setup) -> Board:

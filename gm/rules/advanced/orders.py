@@ -9,7 +9,7 @@ from collections.abc import Iterable
 
 from ..grammar import Command, CommandProblem, CommandSpec, Grammar, whole_number
 from ..problem import Problem, problem
-from . import AdvancedOrder
+from .state import AdvancedOrder
 
 __all__ = ["FORMS", "advanced_grammar", "merge"]
 

@@ -27,25 +27,15 @@ from typing import Any
 from ...boards.board import START, Board
 from ...boards.text import MARKS, Window, draw, item_marks, rows
 from ..base import ArchiveBoard, ArchivePicture, ArchivePiece, ArchiveStanding, Setup
+from ..dice import OpeningThrow
 from ..dice.views import Named, OpeningRound
 from ..dice.views import opening_view as dice_opening_view
 from ..geometry import within
 from ..moving import Step
-from . import (
-    AdvancedOrder,
-    AdvancedState,
-    BuildTried,
-    Built,
-    CampaignOver,
-    Moved,
-    OpeningThrow,
-    die_for,
-    item_ends,
-    items,
-    least_successful_face,
-    team_of,
-    teams_of,
-)
+from .building import die_for, item_ends, items, least_successful_face
+from .events import BuildTried, Built, CampaignOver, Moved
+from .state import AdvancedOrder, AdvancedState
+from .teams import team_of, teams_of
 
 __all__ = [
     "AdvancedOpening",
