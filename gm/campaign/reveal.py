@@ -30,12 +30,12 @@ def reveal(campaign) -> str:
 
 def _rules_page(campaign) -> str:
     """Where a user's copy of gm says when the secrets are revealed: the ruleset's rules page
-    (docs/rules/<name>.md), or nothing for a ruleset gm ships no rules for."""
-    from ..publish.archive import template_rulesets
-    from ..resources import rules_file
+    (docs/rules/<name>.md, or a plugin's own `rules_page`), or nothing for a ruleset
+    without rules."""
+    from ..ruleset_files import lineage, rules_file, rules_label
 
-    page = rules_file(template_rulesets(campaign.config.ruleset))
-    return f" (docs/rules/{page.name})" if page is not None else ""
+    page = rules_file(lineage(campaign.config.ruleset))
+    return f" ({rules_label(page)})" if page is not None else ""
 
 
 @dataclass(frozen=True)

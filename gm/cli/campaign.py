@@ -54,7 +54,7 @@ players:                     # a password is issued to each player who has none
   - {{id: alice, name: Alice, email: alice@example.org}}
   - {{id: bob, name: Bob, email: bob@example.org, timezone: Europe/Berlin}}
   - {{id: carol, name: Carol, email: carol@example.org}}
-options:                     # all optional; docs/rules/{ruleset}.md gives the meaning
+options:                     # all optional; {rules} gives the meaning
 {options}# archive_url: https://example.org/{id}/
 #   where the archive gm publish writes (the archive/ folder) is served; with it, every
 #   mail links the game's pages (each turn, the board drawn, the rules), so players can
@@ -84,8 +84,8 @@ def campaign_new(directory: str, campaign_id: str | None, ruleset_name: str) -> 
     """
     import shutil
 
-    from ..resources import shipped
     from ..rules.registry import UnknownRuleset, find_ruleset
+    from ..ruleset_files import lineage, rules_file, rules_label, ruleset_board
 
     try:
         ruleset = find_ruleset(ruleset_name)
@@ -100,10 +100,14 @@ def campaign_new(directory: str, campaign_id: str | None, ruleset_name: str) -> 
     # gm must not change the board a campaign is designed around
     board = Path("boards") / ruleset.starter_board
     if not (folder / board).exists():
-        shutil.copyfile(shipped("boards") / ruleset.starter_board, folder / board)
+        shutil.copyfile(ruleset_board(ruleset, ruleset.starter_board), folder / board)
     cid = campaign_id or folder.resolve().name
+    # the page a GM reads the options in: gm's docs, or the ruleset's own rules page
+    page = rules_file(lineage(ruleset))
+    rules = rules_label(page) if page is not None else "the ruleset's documentation"
     text = STARTER.format(dir=directory, id=cid, title=cid.replace("-", " ").title(), board=board.as_posix(),
-                          ruleset=ruleset.name, options=ruleset.starter_options, seed_bits=ruleset.seed_bits)
+                          ruleset=ruleset.name, options=ruleset.starter_options, seed_bits=ruleset.seed_bits,
+                          rules=rules)
     (folder / "campaign.yaml").write_text(text, encoding="utf-8")
     click.echo(f"wrote {folder / 'campaign.yaml'}; edit it, then run: gm -C {directory} start")
 

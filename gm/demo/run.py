@@ -28,8 +28,8 @@ from ..campaign.store import command_lock
 from ..campaign.weekly import TurnRun
 from ..counts import count, one_or_many
 from ..errors import GmError
-from ..resources import shipped
 from ..rules import registry
+from ..ruleset_files import ruleset_board
 from .robots import DemoSetup, Postman, Robot, post, robots_of
 
 DEFAULT_SEED = 20270301
@@ -142,8 +142,9 @@ def prepare(folder: Path, *, seed: int, force: bool, ruleset: str = DEFAULT_RULE
             else:
                 entry.unlink()
     (folder / "boards").mkdir(parents=True, exist_ok=True)
+    rules = registry.find_ruleset(ruleset)  # its own boards_folder first, then gm's boards/
     for name in demo.boards.values():
-        shutil.copyfile(shipped("boards") / name, folder / "boards" / name)
+        shutil.copyfile(ruleset_board(rules, name), folder / "boards" / name)
     robots = demo.robots(seed)
     text = CAMPAIGN_YAML.format(
         mark=MARK,

@@ -8,7 +8,8 @@ generic `mail/report.txt` and `.html`, which speak of no ruleset's concepts; lik
 another (a GM's house rules) falls back to that one's templates before the generic ones.
 The ruleset is named by the context (`ruleset`: every mail context says which campaign it
 is about). A ruleset kept outside gm brings its templates in the folder its `templates`
-names, laid out the same and searched before gm's own.
+names, laid out the same and searched before gm's own. The parts a template names
+(`{% import "mail/_turn.txt" %}`) are looked up by the same rule (gm.templating).
 """
 
 from __future__ import annotations
@@ -26,15 +27,18 @@ from email.message import EmailMessage
 from email.policy import EmailPolicy
 from email.utils import format_datetime, formataddr, make_msgid, parseaddr
 from functools import cache, lru_cache
+from pathlib import Path
 from typing import Any
 
 import jinja2
 import jinja2.ext
 
+from .. import templating
 from ..campaign.store import insert
 from ..clock import iso
 from ..counts import count, ordinal
-from ..resources import rules_file, shipped
+from ..pagenames import turn_page
+from ..templating import lineage, rules_file, ruleset_templates
 
 # A subject longer than this is cut at a word: mail apps show about 60 characters, and a
 # header line past 78 is folded, so a longer one only makes the header harder to read.
@@ -64,41 +68,30 @@ class _FirstLineKeepsItsNewline(jinja2.ext.Extension):
         return line[:-2] + "+%}" + source[end:]
 
 
-class _Templates(jinja2.BaseLoader):
-    """gm's templates/, with a ruleset's own folder (`Ruleset.templates`) first for the
-    names under its prefix (`mail/<ruleset>/...`, `calendar/<ruleset>/...`)."""
-
-    def __init__(self) -> None:
-        self.shipped = jinja2.FileSystemLoader(str(shipped("templates")))
-
-    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str | None, Any]:
-        parts = template.split("/")
-        folder = _ruleset_folder(parts[1]) if len(parts) > 2 else None
-        if folder is not None:
-            try:
-                source, path, uptodate = jinja2.FileSystemLoader(folder).get_source(environment, template)
-            except jinja2.TemplateNotFound:
-                pass
-            else:
-                # a ruleset registered again with another folder must not get the old text
-                return source, path, lambda: _ruleset_folder(parts[1]) == folder and uptodate()
-        return self.shipped.get_source(environment, template)
-
-
-def _ruleset_folder(name: str) -> str | None:
-    from ..rules.registry import UnknownRuleset, find_ruleset
-
-    try:
-        folder = find_ruleset(name).templates
-    except UnknownRuleset:
-        return None
-    return str(folder) if folder is not None else None
+def environment(kind: str, ruleset: str | None = None) -> jinja2.Environment:
+    """The environment of `kind` (text: mail and calendar texts; html) for a campaign of
+    `ruleset`: its templates and every part they name looked up along the ruleset's lineage
+    in its own folders, then gm's (gm.templating). No ruleset: gm's templates as named."""
+    rulesets, folders = ruleset_templates(ruleset)
+    return _environment(kind, rulesets, folders)
 
 
 @cache
-def environment(kind: str) -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=_Templates(),
+def _environment(kind: str, rulesets: tuple[str, ...], folders: tuple[Path, ...]) -> jinja2.Environment:
+    def configure(env: jinja2.Environment) -> None:
+        env.filters["square"] = lambda s: "Start" if s == 0 else str(s)
+        env.filters["ordinal"] = ordinal
+        env.filters["mailto"] = mailto
+        env.filters["turn_page"] = turn_page
+        env.filters["count"] = count  # {{ players | length | count("player") }}: "1 player", "2 players"
+        env.globals["once"] = _once()
+        # `{% import partial("_order.html") as o %}`: the same as `{% import "mail/_order.html" %}`,
+        # which the lookup finds for the mail's ruleset (kept for templates written with it)
+        env.globals["partial"] = jinja2.pass_context(
+            lambda context, name: find_template(kind, "mail", name, context))
+
+    return templating.environment(
+        rulesets, folders, configure,
         autoescape=(kind == "html"),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -107,23 +100,6 @@ def environment(kind: str) -> jinja2.Environment:
         # `do` lets a template build a small list (welcome.html)
         extensions=["jinja2.ext.do", _FirstLineKeepsItsNewline],
     )
-    env.filters["square"] = lambda s: "Start" if s == 0 else str(s)
-    env.filters["ordinal"] = ordinal
-    env.filters["mailto"] = mailto
-    env.filters["turn_page"] = _turn_page
-    env.filters["count"] = count  # {{ players | length | count("player") }}: "1 player", "2 players"
-    env.globals["once"] = _once()
-    # `{% import partial("_order.html") as o %}`: a part looked up for the mail's ruleset
-    # like a whole mail, so a generic mail shows each ruleset's own order without a copy
-    env.globals["partial"] = jinja2.pass_context(lambda context, name: find_template(kind, "mail", name, context))
-    return env
-
-
-def _turn_page(view: Any) -> str:
-    """The archive's page of the turn a report tells (its file name, as the archive names it)."""
-    from ..publish.archive import turn_page
-
-    return turn_page(view)
 
 
 # Mail that carries the ruleset's rules, so a player without an archive still has them
@@ -151,25 +127,15 @@ def _once():
 
 def find_template(kind: str, folder: str, name: str, context: Mapping[str, Any]) -> jinja2.Template:
     """`folder/<ruleset>/name` for the context's ruleset, then for each ruleset it derives
-    from, else the generic `folder/name`."""
+    from, else the generic `folder/name` (gm.templating), loaded under the name it was
+    found at."""
     ruleset = context.get("ruleset")
     if not isinstance(ruleset, str) or not ruleset:
         raise ValueError(f"the context for {folder}/{name} must name its ruleset")
-    names = [f"{folder}/{r}/{name}" for r in lineage(ruleset)]
-    return environment(kind).select_template([*names, f"{folder}/{name}"])
-
-
-def lineage(name: str) -> tuple[str, ...]:
-    """The ruleset's name, then the names of those it derives from: a GM's house rules
-    derived from a built-in ruleset are worded as it is wherever they have no templates of their own
-    (the archive's rule, gm.archive.template_rulesets)."""
-    from ..publish.archive import template_rulesets
-    from ..rules.registry import UnknownRuleset, find_ruleset
-
-    try:
-        return template_rulesets(find_ruleset(name))
-    except UnknownRuleset:
-        return (name,)
+    env = environment(kind, ruleset)
+    loader = env.loader
+    assert isinstance(loader, templating.TemplateLoader)
+    return env.get_template(loader.locate(env, f"{folder}/{name}"))
 
 
 def transfer_encoding(body: str) -> str:

@@ -38,6 +38,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..pagenames import numbered_page, turn_page
 from ..rules.base import (
     INLINE_PLAYERS,
     ArchivePicture,
@@ -47,6 +48,7 @@ from ..rules.base import (
     Ruleset,
     Setup,
 )
+from ..ruleset_files import lineage, rules_file
 from .chart import COLOURS, Chart, FieldAt, Series, race_chart
 
 
@@ -338,14 +340,9 @@ class Secrets:
 
 def template_rulesets(ruleset: Ruleset) -> tuple[str, ...]:
     """The ruleset's name, then the names of the rulesets it is derived from: a GM's house
-    ruleset derived from a built-in one shows that one's pages where it has none of its own."""
-    names: list[str] = []
-    for cls in type(ruleset).__mro__:
-        name = cls.__dict__.get("name")
-        # a name is a folder of templates: nothing that could leave templates/archive/
-        if isinstance(name, str) and name.replace("-", "").replace("_", "").isalnum() and name not in names:
-            names.append(name)
-    return tuple(names)
+    ruleset derived from a built-in one shows that one's pages where it has none of its own
+    (gm.ruleset_files.lineage, the one rule of every template lookup)."""
+    return lineage(ruleset)
 
 
 # -- reading what may be published --------------------------------------------------------
@@ -480,10 +477,9 @@ def _ids_as_now(value: Any, aliases: Mapping[str, str]) -> Any:
 
 
 def rules_text(rulesets: Sequence[str]) -> str | None:
-    """The rules page's Markdown: docs/rules/<ruleset>.md of the first of `rulesets` that
-    has one (a house ruleset shows the rules of the one it derives from), or None."""
-    from ..resources import rules_file
-
+    """The rules page's Markdown: the first of `rulesets` (a lineage) that has rules, its
+    own `rules_page` or gm's docs/rules/<ruleset>.md (a house ruleset shows the rules of the
+    one it derives from), or None (gm.ruleset_files.rules_file)."""
     path = rules_file(rulesets)
     return path.read_text(encoding="utf-8") if path else None
 
@@ -685,17 +681,6 @@ def rules_html(text: str) -> Markup:
 
 def turn_label(turn: ArchiveTurn | TurnSummary) -> str:
     return "-".join(str(t) for t in (turn.turns[0], turn.turns[-1])) if len(turn.turns) > 1 else str(turn.turns[0])
-
-
-def turn_page(turn: ArchiveTurn | TurnSummary) -> str:
-    return numbered_page(turn.turns[0])
-
-
-def numbered_page(turn: int) -> str:
-    """The page of the turn that begins with campaign turn `turn`: named before it is played,
-    so the page before it links there once and never changes for it (next.html stands
-    there until the turn is resolved)."""
-    return f"turn-{turn:03d}.html"
 
 
 def player_page(player_id: str) -> str:

@@ -1,47 +1,40 @@
 """The published archive's pages rendered: the templates (templates/archive/, each
-ruleset's own copy first), their filters, and the page bytes. Imported only by a publish
-that has a page to render (gm.publish.write): one with nothing new imports no Jinja."""
+ruleset's own copy first, from its own `templates` folder or gm's: gm.templating), their
+filters, and the page bytes. Imported only by a publish that has a page to render
+(gm.publish.write): one with nothing new imports no Jinja."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
 from functools import cache
+from pathlib import Path
 
 import jinja2
 from markupsafe import Markup, escape
 
 from ..boards.svg import isolated
 from ..counts import ordinal
-from ..resources import shipped
+from ..templating import TemplateLoader, candidates, environment, template_folders
 from .archive import Page, RevealedBoard
 
 
 def template_candidates(name: str, rulesets: Sequence[str]) -> tuple[str, ...]:
     """Where the archive looks for the template `name`, first match wins: for a name under
     archive/, each ruleset's own copy (archive/<ruleset>/<rest>, most specific ruleset
-    first), then the generic one (archive/<rest>). Templates are looked up so wherever
-    they are named: a page, an {% extends %}, an {% include %}, an {% import %}."""
-    head, slash, rest = name.partition("/")
-    if head != "archive" or not slash:
+    first), then the generic one (archive/<rest>). The archive's view of the one lookup
+    (gm.templating.candidates), kept for callers; the archive names only archive/ pages."""
+    if not name.startswith("archive/"):
         return (name,)
-    return (*(f"archive/{ruleset}/{rest}" for ruleset in rulesets), name)
+    return candidates(name, tuple(rulesets))
 
 
-class RulesetLoader(jinja2.BaseLoader):
-    """Loads each template from the first of its `template_candidates` that exists."""
+class RulesetLoader(TemplateLoader):
+    """The one lookup (gm.templating.TemplateLoader) over a single loader `inner`."""
 
     def __init__(self, inner: jinja2.BaseLoader, rulesets: tuple[str, ...]):
+        super().__init__((inner,), tuple(rulesets))
         self.inner = inner
-        self.rulesets = rulesets
-
-    def get_source(self, environment: jinja2.Environment, template: str):
-        for candidate in template_candidates(template, self.rulesets):
-            try:
-                return self.inner.get_source(environment, candidate)
-            except jinja2.TemplateNotFound:
-                continue
-        raise jinja2.TemplateNotFound(template)
 
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
@@ -56,10 +49,16 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
         return None
 
 
-@cache
 def _environment(rulesets: tuple[str, ...] = ()) -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=RulesetLoader(jinja2.FileSystemLoader(str(shipped("templates"))), rulesets),
+    """The archive's environment for a campaign of the first of `rulesets` (a lineage): its
+    templates looked up in each ruleset's own folder, then gm's (gm.templating)."""
+    return _made_environment(tuple(rulesets), template_folders(rulesets))
+
+
+@cache
+def _made_environment(rulesets: tuple[str, ...], folders: tuple[Path, ...]) -> jinja2.Environment:
+    return environment(
+        rulesets, folders, _configure,
         bytecode_cache=_bytecode_cache(),
         # every page escapes what it prints: player names come from people
         autoescape=True,
@@ -68,6 +67,9 @@ def _environment(rulesets: tuple[str, ...] = ()) -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+
+
+def _configure(env: jinja2.Environment) -> None:
     env.filters["square"] = lambda s: "Start" if s == 0 else str(s)
     env.filters["ordinal"] = ordinal
     # names people give (players, the campaign, boards) are isolated wherever they are
@@ -75,7 +77,6 @@ def _environment(rulesets: tuple[str, ...] = ()) -> jinja2.Environment:
     # <bdi> in the templates' HTML, this filter where no markup can go (<title>, SVG text)
     env.filters["isolate"] = isolated
     env.filters["canonical_html"] = canonical_html
-    return env
 
 
 def canonical_html(board: RevealedBoard) -> Markup:
