@@ -88,13 +88,13 @@ def _what_to_install(record: Mapping[str, Any]) -> str:
     played it and the line that installs it, when the record says so."""
     from .campaign.proof import install_line
 
-    played = record.get("ruleset_version")
-    if not isinstance(played, str):
+    played_with = record.get("ruleset_version")
+    if not isinstance(played_with, str):
         return ""  # gm-audit/1: the record does not say
     wanted = _installable(record)
     if wanted is None:
-        return f"; the campaign was played with {shown(played)}"
-    return f"; the campaign was played with {played}: install it with {install_line(wanted)}, then audit again"
+        return f"; the campaign was played with {shown(played_with)}"
+    return f"; the campaign was played with {played_with}: install it with {install_line(wanted)}, then audit again"
 
 
 # what a record may name to be shown in a command to type: PEP 508's distribution names
@@ -110,8 +110,8 @@ def _installable(record: Mapping[str, Any]) -> dict[str, str | None] | None:
     `ruleset_distribution`), None when it names nothing an auditor could install."""
     from .campaign.proof import distribution_of
 
-    played = record.get("ruleset_version")
-    wanted = distribution_of(played) if isinstance(played, str) else record.get("ruleset_distribution")
+    played_with = record.get("ruleset_version")
+    wanted = distribution_of(played_with) if isinstance(played_with, str) else record.get("ruleset_distribution")
     if not isinstance(wanted, dict):
         return None
     name, version = wanted.get("name"), wanted.get("version")
@@ -181,14 +181,15 @@ def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
     if proof:
         from .campaign.proof import distribution_of, install_line, ruleset_version
 
-        played = record["ruleset_version"]
-        if "ruleset_distribution" in record and record["ruleset_distribution"] != distribution_of(played):
+        # (not `played`: gm.rules.chance's, which collects the draws below)
+        played_with = record["ruleset_version"]
+        if "ruleset_distribution" in record and record["ruleset_distribution"] != distribution_of(played_with):
             return Difference(None, "ruleset_distribution: the ruleset_version the game text binds, split", None,
-                              None, distribution_of(played), record["ruleset_distribution"])
-        if played != ruleset_version(ruleset):
+                              None, distribution_of(played_with), record["ruleset_distribution"])
+        if played_with != ruleset_version(ruleset):
             wanted = _installable(record)
             again = f" ({install_line(wanted)} replays it with the rules played)" if wanted else ""
-            notes.append(f"the campaign was played with {played}; {ruleset_version(ruleset)} is installed and "
+            notes.append(f"the campaign was played with {played_with}; {ruleset_version(ruleset)} is installed and "
                          f"replayed it{again}")
     seats = Seats.of(record)
     problem = seats.problem(record["players"])
