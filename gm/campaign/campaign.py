@@ -175,7 +175,7 @@ class Campaign:
             "gm_address": config.mail.address,
             "boards": [{"id": b, "squares": board.squares} for b, board in config.boards.items()],
             "facts": ruleset.mail_facts(self.setup),
-            "commands": tuple(ruleset.grammar(self.setup.options).forms.values()),
+            "commands": ruleset.grammar(self.setup.options).offered,  # an exclusive group on one line
             # the published archive, when the GM names where (campaign.yaml archive_url)
             "archive_url": config.archive_url,
             # RULES.md 5: shown by welcomes and the final mail, and an X-GM-Game header on
