@@ -1,5 +1,6 @@
 """Pig race's order commands (rules.md, "Your order"): `ROLL <n>` and `HOLD`, one or the
-other. Their refusals are worded in templates/mail/pig/problems.txt."""
+other (gm refuses a message naming both, as the grammar's exclusive group says). Their
+refusals are worded in templates/mail/pig/problems.txt."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from gm.rules.grammar import Command, CommandProblem, CommandSpec, Grammar, whole_number
-from gm.rules.problem import Problem, problem
+from gm.rules.problem import Problem
 
 from .rules import DEFAULTS, PigOrder
 
@@ -32,20 +33,14 @@ def _read_hold(args: tuple[str, ...], rest: str, most: int) -> tuple[None, bool]
 def grammar(options: Any = None) -> Grammar:
     """ROLL's bound is the campaign's max_dice; the keywords are the same whatever the options."""
     most = (options or DEFAULTS).max_dice
-    # TODO(issue 26): declare Grammar(..., exclusive=(("ROLL", "HOLD"),)) once gm's Grammar
-    # takes `exclusive`; until then merge refuses a message naming both
     return Grammar((CommandSpec("ROLL", f"ROLL <1-{most}>", _read_roll), CommandSpec("HOLD", "HOLD", _read_hold)),
-                   context=most)
+                   context=most, exclusive=(("ROLL", "HOLD"),))
 
 
 def merge(standing: PigOrder, commands: Iterable[Command]) -> tuple[PigOrder, list[Problem]]:
-    """The message's ROLL or HOLD replaces the standing one; both in one message is refused
-    on the second's line."""
-    order, first = standing, None
+    """The message's ROLL or HOLD replaces the standing one (gm's order reader has refused a
+    message naming both)."""
+    order = standing
     for command in commands:
-        if first is not None and command.keyword != first.keyword:
-            return standing, [problem("roll_and_hold", line=command.line, first=first.keyword,
-                                      first_line=first.line, second=command.keyword)]
-        first = command
         order = PigOrder(roll=command.value) if command.keyword == "ROLL" else PigOrder(hold=True)
     return order, []

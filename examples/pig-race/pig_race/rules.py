@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gm.errors import ProblemsError
+from gm.rules import OptionsError
 from gm.rules.base import Outcome, Setup
 from gm.rules.chance import Chance
 from gm.rules.moving import Step, landing
@@ -82,7 +82,7 @@ class Placed:
 
 
 def parse_options(raw: Mapping[str, Any]) -> PigOptions:
-    """campaign.yaml's options; ProblemsError listing every problem."""
+    """campaign.yaml's options; OptionsError listing every problem."""
     problems = []
     values = {}
     for key, low, high in (("max_turns", 1, None), ("max_dice", 1, MOST_DICE)):
@@ -95,7 +95,7 @@ def parse_options(raw: Mapping[str, Any]) -> PigOptions:
         else:
             values[key] = value
     if problems:
-        raise ProblemsError("options", problems)
+        raise OptionsError(problems)
     return PigOptions(**values)
 
 
