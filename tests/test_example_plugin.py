@@ -13,6 +13,7 @@ import importlib
 import importlib.metadata
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -362,7 +363,10 @@ def test_a_pig_campaign_by_mail_words_its_commands_and_refusals_from_the_plugin(
     texts = by_mail.texts()
     kinds = [k for (k,) in sqlite3.connect(by_mail.folder / "gm.sqlite").execute("select kind from outbox")]
     assert {"welcome", "ack", "refusal", "report"} <= set(kinds), kinds
-    assert any("ROLL <1-5>" in t for t in texts)  # the plugin's command reaches its players
+    assert any("ROLL <1-5>  or  HOLD" in t for t in texts)  # the plugin's commands reach its players
+    # its reports tell each go in its own words (templates/mail/pig/_turn.txt)
+    assert any("THE GOES, in order of play" in t and "- Cat had no order, so held: Start -> " in t for t in texts)
+    assert any(re.search(r"^- Ann rolled [2-6, ]*1( of 5 dice)?: a 1, BUST: stays on ", t, re.MULTILINE) for t in texts)
     assert any("HOLD and ROLL (line 3) in one message: a turn's order is ROLL or HOLD, not both" in t for t in texts)
     assert not any("TRAPDOOR" in t or "NUMBER <" in t for t in texts)
 
@@ -374,7 +378,7 @@ def test_the_archive_turn_page_is_the_plugins_own_turn_body(by_mail):
     page = (by_mail.folder / "archive" / "turn-001.html").read_text()
     assert '<h2 id="goes">The goes</h2>' in page
     assert "went bust this turn" in page.lower()
-    assert "HOLD <span class=\"muted\">(sent nothing)</span>" in page  # cat's refused message left it silent
+    assert 'HOLD <span class="muted">(no order)</span>' in page  # cat's refused message left it silent
 
 
 def test_the_archive_rules_page_is_the_plugins_rules_md(by_mail):
