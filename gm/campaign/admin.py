@@ -113,6 +113,7 @@ def _welcome_holder(campaign: Campaign, db: Any, now: datetime, *, new: str, nam
     now (the turn, its deadline, its pieces, what only its holder sees), with the handover:
     whose seat it was and the order standing for the open turn, spelled out as an
     acknowledgement spells it. `campaign` is the seated one (_seated)."""
+    from ..rules.standings import standings_of
     from .desk import order_view, standing_order
 
     ruleset, setup = campaign.ruleset, campaign.setup
@@ -120,11 +121,9 @@ def _welcome_holder(campaign: Campaign, db: Any, now: datetime, *, new: str, nam
     deadline = None if paused else campaign.deadline()
     zone = campaign.config.timezone
     order, receipt = standing_order(campaign, state.turn, new)
-    facts = ruleset.state_json(setup, state)
-    pieces = [{"board": board, "square": seat["square"], "finished": bool(seat.get("finished")),
-               "placing": seat.get("placing")}
-              for board, data in facts.get("boards", {}).items()
-              if (seat := data.get("players", {}).get(new)) is not None]
+    standings = standings_of(ruleset, setup, state)
+    pieces = [{"board": board.id, "square": seat.square, "finished": seat.finished, "placing": seat.placing}
+              for board in standings.boards.values() if (seat := board.pieces.get(new)) is not None]
     handover = {"old": {"id": old.id, "name": old.name}, "from_turn": state.turn, "sent": receipt > 0,
                 "order": order_view(campaign, new, state), "pieces": pieces, "paused": paused}
     context = welcome_context(campaign, deadline) | {

@@ -153,13 +153,14 @@ def end_cmd(ctx: click.Context, reason: str | None) -> None:
     Example: gm -C campaigns/spring-2027 end --reason "most players have stopped writing"
     """
     from ..campaign.ending import end_campaign
+    from ..rules.standings import standings_of
 
     with opened(ctx) as campaign:
         turn, state = end_campaign(campaign, reason)
-        data = campaign.ruleset.state_json(campaign.setup, state)
+        standings = standings_of(campaign.ruleset, campaign.setup, state)
         names = campaign.names()
-    placed = sorted((facts["place"], names.get(p, p)) for p, facts in data["players"].items()
-                    if facts["place"] is not None)
+    placed = sorted((facts.place, names.get(p, p)) for p, facts in standings.players.items()
+                    if facts.place is not None)
     shown = ", ".join(f"{place} {name}" for place, name in placed[:END_SHOWN])
     more = f" and {len(placed) - END_SHOWN:,} more (gm status lists them)" if len(placed) > END_SHOWN else ""
     click.echo(f"ended after turn {turn}; final places: {shown}{more}")

@@ -139,7 +139,16 @@ class Robot:
         lines = self.commands(turn, public)
         if not lines:
             return []
-        return self.envelope(turn, campaign) + lines
+        return self.envelope(turn, campaign) + self.blunder(turn) + lines
+
+    def blunder(self, turn: int) -> list[str]:
+        """The mistake gm refuses that its first letter of turn `blunders` holds (never,
+        when `blunders` is None): by default a TURN line naming the turn after the open
+        one. A robot that words its own slip (overrides `slip`) makes its own mistake in
+        `commands`, as a player of that ruleset would, and adds none here."""
+        if turn != self.blunders or self.refused or type(self).slip is not Robot.slip:
+            return []
+        return [f"TURN {turn + 1}"]
 
     def join_lines(self, campaign: str, keys: Mapping[str, Any]) -> list[str]:
         """Its JOIN (gm demo --signup): the id it plays as asked for, and the ruleset's keys."""
@@ -161,6 +170,8 @@ class Robot:
 
     def slip(self, turn: int) -> str | None:
         """The human slip it makes this turn, said for the demo's log."""
+        if turn == self.blunders:
+            return "writes the wrong turn number"
         return "forgets to write" if turn == self.misses else None
 
     def mid_week(self, turn: int) -> bool:
@@ -244,13 +255,14 @@ class DemoSetup:
     def standings(self, campaign: Campaign) -> list[str]:
         """The final standings, one printable line per player, best first."""
         from ..mail.mailout import ordinal
+        from ..rules.standings import standings_of
 
-        data = campaign.state_json()
-        names = campaign.names()
+        state, names = campaign.state(), campaign.names()
+        standings = standings_of(campaign.ruleset, campaign.setup, state)
         lines = []
-        for line in campaign.ruleset.archive_standings(campaign.setup, campaign.state(), names):
-            pieces = [board["players"][line.player] for board in data["boards"].values()]
-            where = ", ".join("finished" if p["finished"] else f"square {p['square']}" for p in pieces)
+        for line in campaign.ruleset.archive_standings(campaign.setup, state, names):
+            pieces = [board.pieces[line.player] for board in standings.boards.values()]
+            where = ", ".join("finished" if p.finished else f"square {p.square}" for p in pieces)
             place = ordinal(line.place) if line.place is not None else "-"
             lines.append(f"{place:>4}  {line.name:<16} {where}")
         return lines

@@ -4,7 +4,7 @@ routes, numbers played, hands, orders as written) beside what the players were t
 Unlike a player's views, this context may hold hidden facts: it is rendered only from
 templates/mail/<ruleset>/gm_report.* (or the generic templates/mail/gm_report.*) and sent
 only to the GM. What every ruleset's report shares is built here from the ruleset's
-`state_json` (CONTRACT.md's keys): the standings as a table of place, name and each
+`standings` (gm.rules.standings): the standings as a table of place, name and each
 board's square or placing, and the orders and events as plain fields a template can word
 when the ruleset has no words of its own. The words are in the templates
 (templates/mail/_gm.txt and .html).
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules.base import Ruleset, Setup
+from ..rules.standings import standings_of
 
 __all__ = ["EventFacts", "GmPiece", "GmStanding", "GmStandings", "gm_context", "gm_standings"]
 
@@ -78,29 +79,29 @@ class EventFacts:
 
 def gm_standings(ruleset: Ruleset, setup: Setup, state: Any, names: Mapping[str, str],
                  dropped: Collection[str] = ()) -> GmStandings:
-    """The standings table after the turn, from state_json's CONTRACT.md keys, so that it
-    reads the same in every ruleset."""
-    data = ruleset.state_json(setup, state)
+    """The standings table after the turn, from the ruleset's standings (gm.rules.standings),
+    so that it reads the same in every ruleset."""
+    standings = standings_of(ruleset, setup, state)
     notes = ruleset.state_notes(setup, state)
-    boards = tuple((b, data["boards"][b]["squares"]) for b in setup.boards)
+    boards = tuple((b, standings.boards[b].squares) for b in setup.boards)
     rows = []
     for player in setup.players:
-        facts = data["players"][player]
+        facts = standings.players[player]
         pieces = tuple(
-            GmPiece(b, piece["square"], piece["finished"], piece["placing"], data["boards"][b]["closed"])
+            GmPiece(b, piece.square, piece.finished, piece.placing, standings.boards[b].closed)
             for b in setup.boards
-            for piece in (data["boards"][b]["players"][player],)
+            for piece in (standings.boards[b].pieces[player],)
         )
-        place = facts.get("place")
+        place = facts.place
         if place is None and len(pieces) == 1:
             place = pieces[0].placing  # on one board a placing is the player's place, known as it is made
         rows.append(GmStanding(
             player=player,
             name=names.get(player, player),
             place=place,
-            aggregate=facts.get("aggregate") if len(boards) > 1 else None,
+            aggregate=facts.aggregate if len(boards) > 1 else None,
             pieces=pieces,
-            resigned=bool(facts.get("resigned")),
+            resigned=facts.resigned,
             dropped=player in dropped,
             note=notes.get(player),
         ))
@@ -112,7 +113,7 @@ def gm_standings(ruleset: Ruleset, setup: Setup, state: Any, names: Mapping[str,
         return (row.place is None, row.place or 0, row.resigned or row.dropped, -len(finished),
                 sum(p.placing or 0 for p in finished), -ahead)
 
-    return GmStandings(boards, tuple(sorted(rows, key=furthest_first)), bool(data["over"]),
+    return GmStandings(boards, tuple(sorted(rows, key=furthest_first)), standings.over,
                        tuple((b, notes[b]) for b in setup.boards if notes.get(b)))
 
 

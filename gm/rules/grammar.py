@@ -38,6 +38,7 @@ from .problem import Problem
 __all__ = [
     "ENVELOPE",
     "MAX_DIGITS",
+    "OR",
     "Command",
     "CommandProblem",
     "CommandSpec",
@@ -50,6 +51,9 @@ __all__ = [
 
 # RULES.md 3: the commands every ruleset's mail shares, read by gm.mail.orderlang itself.
 ENVELOPE = ("GAME", "PLAYER", "PASSWORD", "TURN", "END", "HELP", "RESET")
+
+# How mail joins the forms of an exclusive group on one line (Grammar.offered).
+OR = "  or  "
 
 # Values longer than this are no square, turn or count; the bound also keeps int() cheap.
 MAX_DIGITS = 9
@@ -155,6 +159,13 @@ class Grammar:
             done.update(group)
             entries.append(tuple(forms[k] for k in group))
         return tuple(entries)
+
+    @property
+    def offered(self) -> tuple[str, ...]:
+        """The forms as mail lists them (`commands` in every mail's context): one line a
+        command, an exclusive group's forms on one line as alternatives ("ROLL <n>  or
+        HOLD"). Without exclusive groups, exactly `forms`' values."""
+        return tuple(OR.join(group) for group in self.alternatives)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["BoardStanding", "PieceStanding", "PlayerStanding", "Standings", "standings_from_json", "standings_json"]
+__all__ = ["BoardStanding", "PieceStanding", "PlayerStanding", "Standings", "standings_from_json", "standings_json",
+           "standings_of"]
 
 
 @dataclass(frozen=True)
@@ -47,10 +48,12 @@ class BoardStanding:
 class PlayerStanding:
     """One player's standing over every board: what ranks the players (e.g. a sum of
     placings) and their place, each None until known (at the latest when the campaign is
-    over)."""
+    over); `resigned` where the rules let a player resign (dice: RESIGN), which the GM's
+    report shows (state_json's `resigned`, written only when true)."""
 
     aggregate: int | None = None
     place: int | None = None
+    resigned: bool = False
 
 
 @dataclass(frozen=True)
@@ -84,7 +87,8 @@ def standings_json(standings: Standings) -> dict[str, Any]:
             }
             for board in standings.boards.values()
         },
-        "players": {p: {"aggregate": s.aggregate, "place": s.place} for p, s in standings.players.items()},
+        "players": {p: {"aggregate": s.aggregate, "place": s.place} | ({"resigned": True} if s.resigned else {})
+                    for p, s in standings.players.items()},
     }
 
 
@@ -98,5 +102,18 @@ def standings_from_json(data: Mapping[str, Any]) -> Standings:
         )
         for board_id, board in data["boards"].items()
     }
-    players = {p: PlayerStanding(facts.get("aggregate"), facts.get("place")) for p, facts in data["players"].items()}
+    players = {p: PlayerStanding(facts.get("aggregate"), facts.get("place"), bool(facts.get("resigned")))
+               for p, facts in data["players"].items()}
     return Standings(data["turn"], bool(data["over"]), boards, players)
+
+
+def standings_of(ruleset: Any, setup: Any, state: Any) -> Standings:
+    """The ruleset's standings, as gm's generic readers take them: `ruleset.standings` when it
+    gives Standings, else read from its state_json. A ruleset written before typed standings
+    may have a method of that name meaning something else (postal's gives each player's
+    aggregate and place): its state_json, which it must have written, is then the truth."""
+    if not getattr(type(ruleset).standings, "derived", False):
+        found = ruleset.standings(setup, state)
+        if isinstance(found, Standings):
+            return found
+    return standings_from_json(ruleset.state_json(setup, state))

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..codec import from_json, to_json
 from ..grammar import Command, Grammar
 from ..problem import Problem
+from ..standings import standings_of
 
 if TYPE_CHECKING:
     from ..standings import Standings
@@ -123,7 +124,7 @@ class OrdersByMail(ABC):
         turn waits for their message before its deadline. Default, from the standings:
         the campaign is not over, the player has no place, and they have a piece not
         finished on a board not closed."""
-        standings = self.standings(setup, state)
+        standings = standings_of(self, setup, state)
         if standings.over or (player in standings.players and standings.players[player].place is not None):
             return False
         return any(not board.closed and player in board.pieces and not board.pieces[player].finished
