@@ -36,6 +36,9 @@ with a 5xx or "530 authentication required") or `on_outcome` raises: then the me
 without an outcome were not sent and stay queued. Whatever stops the run (an exception
 from `on_outcome`, Ctrl-C), the workers first finish the message each holds and its
 outcome is reported, so nothing is sent but left unreported.
+
+One transaction on one connection (the envelope, DATA on the wire, the replies) is
+gm.mail.smtpwire's; this module is the batch: the pool, the queue, retries and outcomes.
 """
 
 from __future__ import annotations
@@ -44,7 +47,6 @@ import asyncio
 import collections
 import itertools
 import queue
-import re
 import smtplib
 import socket
 import ssl
@@ -55,17 +57,13 @@ from typing import Literal
 
 from gm.mail.settings import MailError, SmtpSettings, TokenSource, one_line, tls_context
 
+from .smtpwire import Closed, Connection, cert_error, reply_text, xoauth2
+from .smtpwire import Outgoing as Outgoing
+from .smtpwire import wire_data as wire_data
+
 __all__ = ["Outcome", "Outgoing", "SendSummary", "check_login", "default_backoff", "send_batch"]
 
 Status = Literal["sent", "temporary", "permanent"]
-
-
-@dataclass(frozen=True)
-class Outgoing:
-    key: str  # the caller's id for the message (its queue row), echoed in the Outcome
-    sender: str  # envelope MAIL FROM
-    recipients: tuple[str, ...]  # envelope RCPT TO
-    data: bytes  # the whole message, CRLF line ends (as_bytes(policy=email.policy.SMTP))
 
 
 @dataclass(frozen=True)
@@ -153,135 +151,6 @@ def check_login(settings: SmtpSettings, password: str | TokenSource) -> None:
     connection.quit()
 
 
-class _Closed(Exception):
-    """The server answered 421: it is closing this connection."""
-
-
-def _cert_error(error: BaseException) -> ssl.SSLCertVerificationError | None:
-    seen: BaseException | None = error
-    while seen is not None:
-        if isinstance(seen, ssl.SSLCertVerificationError):
-            return seen
-        seen = seen.__cause__ or seen.__context__
-    return None
-
-
-def _reply_text(reply: bytes | str) -> str:
-    return one_line(reply.decode("utf-8", "replace") if isinstance(reply, bytes) else reply)
-
-
-_BARE_LINE_END = re.compile(rb"\r\n|\r|\n")
-
-
-def wire_data(data: bytes) -> bytes:
-    """`data` as DATA puts it on the wire: CRLF line ends, every line that starts with a
-    dot given a second one (RFC 5321 4.5.2), and the final "." line.
-
-    The messages come with CRLF line ends already, so the check for a bare CR or LF costs
-    three counts, and the stuffing one bytes.replace: a regular expression over every
-    line (what aiosmtplib and smtplib do) costs three times as much on a 150 KB report.
-    """
-    crlf = data.count(b"\r\n")
-    if data.count(b"\n") != crlf or data.count(b"\r") != crlf:
-        data = _BARE_LINE_END.sub(b"\r\n", data)
-    data = data.replace(b"\r\n.", b"\r\n..")
-    if data.startswith(b"."):
-        data = b"." + data
-    if not data.endswith(b"\r\n"):
-        data += b"\r\n"
-    return data + b".\r\n"
-
-
-def _address_problem(address: str) -> str | None:
-    """Why `address` cannot go in a MAIL FROM or RCPT TO, or None when it can."""
-    if not address.isascii():
-        return f"address {address!r} is not ASCII (SMTPUTF8 is not used)"
-    if any(c in address for c in "<> \t\r\n\x00") or not address.isprintable():
-        return f"address {address!r} cannot be put in an SMTP command"
-    return None
-
-
-def _xoauth2(smtp: smtplib.SMTP, user: str, token: str) -> None:
-    """AUTH XOAUTH2 (Google's and Microsoft's SASL mechanism): the user and bearer token as
-    the initial response; a server that refuses answers 334 with a JSON error first, to
-    which the client must send an empty line before the final 535."""
-    answer = f"user={user}\x01auth=Bearer {token}\x01\x01"
-    smtp.auth("XOAUTH2", lambda challenge=None: answer if challenge is None else "")
-
-
-class _Connection:
-    """One authenticated smtplib connection and the one transaction it does at a time."""
-
-    def __init__(self, smtp: smtplib.SMTP):
-        self.smtp = smtp
-
-    @property
-    def is_open(self) -> bool:
-        return self.smtp.sock is not None
-
-    def close(self) -> None:
-        self.smtp.close()
-
-    def quit(self) -> None:
-        if not self.is_open:
-            return
-        try:
-            self.smtp.quit()
-        except (smtplib.SMTPException, OSError):
-            self.smtp.close()
-
-    def command(self, line: str) -> tuple[int, bytes]:
-        self.smtp.putcmd(line)
-        code, reply = self.smtp.getreply()
-        if code == 421:  # the server is closing this connection
-            self.smtp.close()
-            raise _Closed(f"{code} {_reply_text(reply)}")
-        return code, reply
-
-    def reset(self) -> None:
-        """RSET after a refused step, so the next transaction starts clean; a failure of
-        RSET itself only closes the connection (the next message reconnects)."""
-        try:
-            self.command("RSET")
-        except (_Closed, smtplib.SMTPException, OSError):
-            self.smtp.close()
-
-    def send(self, message: Outgoing) -> tuple[int, str, dict[str, tuple[int, str]]] | str:
-        """One mail transaction: (code, server's text, refused recipients), the code 250
-        when the message was accepted; or, for a message that cannot be put on the wire
-        at all, why not (a str). Raises _Closed, smtplib.SMTPException or OSError when
-        the connection fails or is closed."""
-        for address in (message.sender, *message.recipients):
-            problem = _address_problem(address)
-            if problem:
-                return problem
-        wire = wire_data(message.data)
-        smtp = self.smtp
-        size = f" SIZE={len(wire) - 3}" if smtp.has_extn("size") else ""
-        code, reply = self.command(f"MAIL FROM:<{message.sender}>{size}")
-        if code != 250:
-            self.reset()
-            raise smtplib.SMTPSenderRefused(code, reply, message.sender)
-        refused: dict[str, tuple[int, str]] = {}
-        for recipient in message.recipients:
-            code, reply = self.command(f"RCPT TO:<{recipient}>")
-            if code not in (250, 251):
-                refused[recipient] = (code, _reply_text(reply))
-        if len(refused) == len(message.recipients):
-            self.reset()
-            raise smtplib.SMTPRecipientsRefused(refused)
-        code, reply = self.command("DATA")
-        if code != 354:
-            self.reset()
-            return code, _reply_text(reply), refused
-        smtp.send(wire)
-        code, reply = smtp.getreply()
-        if code == 421:
-            smtp.close()
-            raise _Closed(f"{code} {_reply_text(reply)}")
-        return code, _reply_text(reply), refused
-
-
 class _Run:
     """One send_batch call: the queue, the pool of worker threads and the tallies."""
 
@@ -355,9 +224,9 @@ class _Run:
         source = self.password
         token = source.access_token()
         try:
-            _xoauth2(smtp, user, token)
+            xoauth2(smtp, user, token)
         except smtplib.SMTPAuthenticationError:
-            _xoauth2(smtp, user, source.access_token(refused=token))
+            xoauth2(smtp, user, source.access_token(refused=token))
 
     def open(self) -> smtplib.SMTP:
         s = self.settings
@@ -383,14 +252,14 @@ class _Run:
             raise
         return smtp
 
-    def connect(self) -> _Connection:
+    def connect(self) -> Connection:
         """A connected, authenticated client; _Fatal or OSError-like errors otherwise."""
         try:
-            return _Connection(self.open())
+            return Connection(self.open())
         except MailError:
             raise  # the OAuth token could not be had: already one line, cause and all
         except Exception as error:
-            cert = _cert_error(error)
+            cert = cert_error(error)
             if cert is not None:
                 raise _Fatal(f"{self.where}: certificate refused: "
                              f"{cert.verify_message or one_line(cert)}", "tls") from None
@@ -400,11 +269,11 @@ class _Run:
                     "account you logged in as, and mail.oauth2.scope)")
                 raise _Fatal(f"{self.where}: login as {self.settings.user} refused: "
                              f"{error.smtp_code} "
-                             f"{self.clean(_reply_text(error.smtp_error))}{advice}",
+                             f"{self.clean(reply_text(error.smtp_error))}{advice}",
                              "login") from None
             if isinstance(error, smtplib.SMTPResponseException) and error.smtp_code >= 500:
                 raise _Fatal(f"{self.where}: {error.smtp_code} "
-                             f"{self.clean(_reply_text(error.smtp_error))}") from None
+                             f"{self.clean(reply_text(error.smtp_error))}") from None
             if isinstance(error, smtplib.SMTPNotSupportedError):
                 raise _Fatal(f"{self.where}: {self.clean(str(error))}", "login") from None
             if isinstance(error, ssl.SSLError):
@@ -412,7 +281,7 @@ class _Run:
                              "tls") from None
             raise
 
-    def reconnect(self) -> _Connection | None:
+    def reconnect(self) -> Connection | None:
         """Connect again after a drop, retrying with backoff; None when the server stays
         away (this worker then stops; the others, if any, carry on)."""
         for attempt in range(self.retries + 1):
@@ -551,7 +420,7 @@ class _Run:
             self.in_flight.subtract(message.recipients)
             self.turn_over.notify_all()
 
-    def worker(self, connection: _Connection | None) -> None:
+    def worker(self, connection: Connection | None) -> None:
         try:
             while not self.stopping and self.more():
                 if connection is None or not connection.is_open:
@@ -580,8 +449,8 @@ class _Run:
                 connection.quit()
             self.results.put(("done",))
 
-    def attempt(self, connection: _Connection, message: Outgoing,
-                attempts: int) -> _Connection | None:
+    def attempt(self, connection: Connection, message: Outgoing,
+                attempts: int) -> Connection | None:
         """Try `message` once; report it, or put it back for a retry. Returns the
         connection, or None when it is no longer usable."""
         try:
@@ -593,14 +462,14 @@ class _Run:
             failure = (code, "; ".join(f"{rcpt}: {c} {text}"
                                        for rcpt, (c, text) in refusals.items()))
         except smtplib.SMTPSenderRefused as error:
-            text = self.clean(_reply_text(error.smtp_error))
+            text = self.clean(reply_text(error.smtp_error))
             if error.smtp_code == 530 or error.smtp_code >= 500:
                 # Not this message's fault but the run's (no AUTH, a From the server will
                 # not relay for): marking every message "permanent" would be wrong.
                 raise MailError(f"{self.where}: MAIL FROM {message.sender} refused: "
                                 f"{error.smtp_code} {text}") from None
             failure = (error.smtp_code, f"{error.smtp_code} {text}")
-        except _Closed as closed:
+        except Closed as closed:
             failure = (421, self.clean(str(closed)))
             connection = None
         except (smtplib.SMTPException, OSError) as error:
