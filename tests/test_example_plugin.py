@@ -184,19 +184,22 @@ def test_at_max_turns_the_pieces_still_racing_are_placed_by_square_ties_sharing(
     assert outcome.state.over
     assert outcome.state.placings == {"ann": 1, "ben": 2, "cat": 2, "dan": 4}
     data = ruleset.state_json(s, outcome.state)
-    assert data["players"]["dan"] == {"numbers_left": None, "aggregate": 4, "place": 4}
+    assert data["players"]["dan"] == {"aggregate": 4, "place": 4}
     assert not data["boards"]["A"]["players"]["ben"]["finished"]
 
 
 def test_options_default_to_30_turns_and_5_dice_and_bad_ones_are_refused():
     ruleset = rules()
     options = ruleset.parse_options({})
-    assert (options.max_turns, options.max_dice) == (30, 5)
+    assert (options.max_turns, options.max_dice) == (30, 5) and ruleset.option_keys == ("max_turns", "max_dice")
     assert ruleset.grammar(ruleset.parse_options({"max_dice": 3})).forms["ROLL"] == "ROLL <1-3>"
     with pytest.raises(OptionsError) as refused:
-        ruleset.parse_options({"max_turns": 0, "max_dice": "many"})
+        ruleset.parse_options({"max_turns": 0, "max_dice": 11})
     assert refused.value.problems == ["option max_turns must be a whole number from 1 or more, not 0",
-                                      "option max_dice must be a whole number from 1 to 10, not 'many'"]
+                                      "option max_dice must be a whole number from 1 to 10, not 11"]
+    with pytest.raises(OptionsError) as refused:
+        ruleset.parse_options({"max_dice": "many"})
+    assert refused.value.problems == ["option max_dice must be a whole number, not 'many'"]
 
 
 def test_state_orders_and_events_survive_their_json():

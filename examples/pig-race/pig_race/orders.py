@@ -1,18 +1,17 @@
-"""Pig race's order commands (rules.md, "Your order"): `ROLL <n>` and `HOLD`, one or the
-other (gm refuses a message naming both, as the grammar's exclusive group says). Their
-refusals are worded in templates/mail/pig/problems.txt."""
+"""Pig race's order commands (rules.md, "Order mail"): `ROLL <n>` and `HOLD`, one or the
+other: the grammar's exclusive group, so gm refuses a message naming both, and its default
+merge lets a new ROLL replace a standing HOLD and the other way round. Their refusals are
+worded in templates/mail/pig/problems.txt."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from gm.rules.grammar import Command, CommandProblem, CommandSpec, Grammar, whole_number
-from gm.rules.problem import Problem
+from gm.rules.grammar import CommandProblem, CommandSpec, Grammar, whole_number
 
-from .rules import DEFAULTS, PigOrder
+from .rules import DEFAULTS
 
-__all__ = ["grammar", "merge"]
+__all__ = ["grammar"]
 
 
 def _read_roll(args: tuple[str, ...], rest: str, most: int) -> tuple[None, int]:
@@ -35,12 +34,3 @@ def grammar(options: Any = None) -> Grammar:
     most = (options or DEFAULTS).max_dice
     return Grammar((CommandSpec("ROLL", f"ROLL <1-{most}>", _read_roll), CommandSpec("HOLD", "HOLD", _read_hold)),
                    context=most, exclusive=(("ROLL", "HOLD"),))
-
-
-def merge(standing: PigOrder, commands: Iterable[Command]) -> tuple[PigOrder, list[Problem]]:
-    """The message's ROLL or HOLD replaces the standing one (gm's order reader has refused a
-    message naming both)."""
-    order = standing
-    for command in commands:
-        order = PigOrder(roll=command.value) if command.keyword == "ROLL" else PigOrder(hold=True)
-    return order, []

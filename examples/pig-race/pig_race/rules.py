@@ -15,15 +15,26 @@ from gm.rules.chance import Chance
 from gm.rules.moving import Step, landing
 from gm.rules.ranking import competition_places
 
-__all__ = ["DEFAULTS", "Moved", "PigOptions", "PigOrder", "PigState", "Placed", "parse_options", "resolve", "start"]
+__all__ = ["DEFAULTS", "Moved", "PigOptions", "PigOrder", "PigState", "Placed", "resolve", "start"]
 
-MOST_DICE = 10  # the largest max_dice an option may set: more would make ROLL a certain bust
+MOST_DICE = 10  # the largest max_dice an option may set
 
 
 @dataclass(frozen=True)
 class PigOptions:
+    """campaign.yaml's options (gm checks each value's type; the bounds are checked here)."""
+
     max_turns: int = 30
     max_dice: int = 5
+
+    def __post_init__(self) -> None:
+        problems = []
+        if self.max_turns < 1:
+            problems.append(f"option max_turns must be a whole number from 1 or more, not {self.max_turns!r}")
+        if not 1 <= self.max_dice <= MOST_DICE:
+            problems.append(f"option max_dice must be a whole number from 1 to {MOST_DICE}, not {self.max_dice!r}")
+        if problems:
+            raise OptionsError(problems)
 
 
 DEFAULTS = PigOptions()
@@ -42,7 +53,9 @@ class PigState:
 
 @dataclass(frozen=True)
 class PigOrder:
-    """A standing order: ROLL n (`roll`), HOLD (`hold`), or nothing (HOLD is played)."""
+    """A standing order: ROLL n (`roll`), HOLD (`hold`), or nothing (HOLD is played). Each
+    field is named after its command, so gm's default merge sets it (and, ROLL and HOLD
+    being exclusive, clears the other)."""
 
     roll: int | None = None
     hold: bool = False
@@ -79,24 +92,6 @@ class Placed:
     placing: int
     finished: bool
     kind: str = "placed"
-
-
-def parse_options(raw: Mapping[str, Any]) -> PigOptions:
-    """campaign.yaml's options; OptionsError listing every problem."""
-    problems = []
-    values = {}
-    for key, low, high in (("max_turns", 1, None), ("max_dice", 1, MOST_DICE)):
-        if key not in raw:
-            continue
-        value = raw[key]
-        if isinstance(value, bool) or not isinstance(value, int) or value < low or (high and value > high):
-            most = f" to {high}" if high else " or more"
-            problems.append(f"option {key} must be a whole number from {low}{most}, not {value!r}")
-        else:
-            values[key] = value
-    if problems:
-        raise OptionsError(problems)
-    return PigOptions(**values)
 
 
 def start(setup: Setup) -> Outcome:
