@@ -78,8 +78,8 @@ class TemplateLoader(jinja2.BaseLoader):
         raise jinja2.TemplateNotFound(template)
 
     def locate(self, environment: jinja2.Environment, name: str) -> str:
-        """The file name `name` is found at (`mail/postal/report.txt` for `mail/report.txt`
-        in a postal campaign), to be loaded as written. A folder's file is looked for with
+        """The file name `name` is found at (`mail/dice/report.txt` for `mail/report.txt`
+        in a classic campaign), to be loaded as written. A folder's file is looked for with
         a stat, not read: this is asked for every mail rendered."""
         for folder, candidate in self.places(name):
             if self._has(environment, self.folders[folder], candidate):
