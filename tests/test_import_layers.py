@@ -29,14 +29,16 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # leaf helpers every layer uses; no game, no mail, no campaign
     ("foundations", (
         "gm", "gm.errors", "gm.clock", "gm.counts", "gm.yamlfile", "gm.commitment",
-        "gm.progress", "gm.resources", "gm.templating", "gm.audit_source",
+        "gm.progress", "gm.resources", "gm.pagenames", "gm.audit_source",
         # a campaign's files on disk: the outbox mail is queued in lives here
         "gm.campaign.store",
     )),
     # a board as data and as a picture: what a ruleset moves pieces on
     ("boards", ("gm.boards", "gm.boards.board", "gm.boards.svg", "gm.boards.text")),
     # the ruleset interface and its parts (grammar, chance, events, problems, registry)
-    ("rules", ("gm.rules.*",)),
+    ("rules", ("gm.rules.*",
+               # a ruleset's own files and the one template lookup: they ask the registry
+               "gm.ruleset_files", "gm.templating")),
     # board tools that play a ruleset over a board (analysis, design, plots)
     ("board tools", ("gm.boards.*",)),
     # the games themselves, built on the interface and the board tools
