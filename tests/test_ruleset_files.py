@@ -31,6 +31,7 @@ from gm.templating import GENERIC, TemplateLoader, candidates
 RULES_TEXT = "# Toy Steps\n\nEach turn every player steps one, two or three squares (toy rules page).\n"
 BOARD = "name: Toy Lane\nsquares: 8\n"
 ARCHIVE_MARK = "toy-archive-turn-body"
+CALENDAR_MARK = "toy steps due"
 MAIL_MARK = "Told by the toy ruleset's own turn partial."
 
 # the toy's copy of the generic turn partial: each macro the generic mails call, its own
@@ -53,6 +54,10 @@ def toy_files(root: Path) -> dict[str, str]:
     (root / "templates" / "archive" / "toysteps" / "_turn_body.html").write_text(
         f'<p class="{ARCHIVE_MARK}">Turn {{{{ label }}}} as the toy tells it.</p>\n')
     (root / "templates" / "mail" / "toysteps" / "_turn.txt").write_text(TURN_PARTIAL)
+    (root / "templates" / "calendar" / "toysteps").mkdir(parents=True)
+    (root / "templates" / "calendar" / "toysteps" / "deadline.txt").write_text(
+        '{% from "mail/_when.txt" import when %}Summary: {{ title }}: ' + CALENDAR_MARK + ' (turn {{ next_turn }})\n'
+        "Step by {{ when(deadline) }}.\n")
     (root / "rules.md").write_text(RULES_TEXT)
     (root / "boards").mkdir()
     (root / "boards" / "toy-lane.yaml").write_text(BOARD)
@@ -208,6 +213,10 @@ def test_a_toy_campaign_uses_its_archive_template_mail_partial_and_rules_page(to
     # report.txt (generic) imports "mail/_turn.txt": the toy's own copy
     reports = [m for m in mails if "report" in str(m["Subject"]).lower() and "GM report" not in str(m["Subject"])]
     assert reports and all(MAIL_MARK in m.get_body(("plain",)).get_content() for m in reports)
+    # the deadline attached to a report is worded by the toy's calendar/toysteps/deadline.txt
+    calendars = [part.get_content() for m in reports for part in m.iter_attachments()
+                 if part.get_content_type() == "text/calendar"]
+    assert calendars and all(CALENDAR_MARK in text for text in calendars)
     # the welcome carries the toy's own rules page
     welcomes = [m for m in mails if "Welcome" in str(m["Subject"])]
     assert welcomes
