@@ -18,9 +18,10 @@ from .. import clock
 from ..commitment import commitment, matches, new_salt, seed_text
 from ..errors import GmError
 from ..rules.chance import SeededChance, played
+from ..yamlfile import parsed_once
 from .config import CampaignConfig, PlayerConfig, load_config
 from .fixed import Fixed, differences, played_config
-from .store import DB_NAME, Store, dumps
+from .store import DB_NAME, ParsedFiles, Store, dumps
 
 # scrypt cost: 2**13 takes ~30 ms here, so starting 500 players costs ~15 s once; issued
 # passwords carry ~2**28 choices, so this is plenty against guessing.
@@ -99,7 +100,12 @@ class Campaign:
             store.migrate()
             # players who joined by mail are the stored game's, not campaign.yaml's
             started = _started(store)
-            campaign = cls(folder, load_config(folder, joined=joined_players(store) if started else None), store)
+            # campaign.yaml and the boards parsed once per content (issue 27); checked as always
+            parsed = ParsedFiles(store)
+            with parsed_once(parsed):
+                config = load_config(folder, joined=joined_players(store) if started else None)
+            parsed.save()
+            campaign = cls(folder, config, store)
             if started:
                 campaign.config = campaign._played_config()
         except BaseException:

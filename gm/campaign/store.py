@@ -254,6 +254,13 @@ def _m011_signup(db: sqlite_utils.Database) -> None:
     db["signup_log"].create({"id": int, "at": str, "event": str}, pk="id")
 
 
+def _m012_parsed_files(db: sqlite_utils.Database) -> None:
+    # campaign.yaml and the board files as parsed (gm.yamlfile.parsed_once), under the
+    # digest of their bytes: a command opens a campaign of 500 players without importing
+    # or running the YAML parser (issue 27). Only the contents last read are kept.
+    db["parsed_files"].create({"key": str, "value": bytes}, pk="key")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("001_initial", _m001_initial),
     ("002_fixed_at_start", _m002_fixed_at_start),
@@ -266,6 +273,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("009_proof", _m009_proof),
     ("010_gm_end", _m010_gm_end),
     ("011_signup", _m011_signup),
+    ("012_parsed_files", _m012_parsed_files),
 ]
 
 
@@ -339,6 +347,38 @@ class Store:
         cursor = self.conn.execute(sql, params)
         names = [column[0] for column in cursor.description]
         return [dict(zip(names, row, strict=True)) for row in cursor]
+
+
+class ParsedFiles:
+    """A campaign's YAML files as parsed, kept in its store (gm.yamlfile.ParseCache): what
+    one opening read is written at its end, with `save`, and the contents no longer read
+    go, so the table holds one campaign.yaml and its boards."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.read: set[str] = set()
+        self.new: dict[str, bytes] = {}
+
+    def get(self, key: str) -> bytes | None:
+        self.read.add(key)
+        row = self.store.one("select value from parsed_files where key = ?", (key,))
+        return row["value"] if row else None
+
+    def put(self, key: str, value: bytes) -> None:
+        self.read.add(key)
+        self.new[key] = value
+
+    def save(self) -> None:
+        if not self.new:
+            return
+        try:
+            with self.store.writing() as db:
+                kept = [row[0] for row in db.execute("select key from parsed_files")]
+                db.executemany("delete from parsed_files where key = ?", [(k,) for k in kept if k not in self.read])
+                db.executemany("insert or replace into parsed_files values (?, ?)", self.new.items())
+        except sqlite3.OperationalError:
+            pass  # a store not writable now (busy past the wait, read-only): parsed again next time
+        self.new.clear()
 
 
 def insert(db: sqlite_utils.Database, table: str, row: dict[str, Any]) -> int:
