@@ -48,7 +48,6 @@ class PigReport:
     over: bool
     next_turn: int | None
     goes: tuple[Go, ...]
-    squares: int  # the last square
 
     @property
     def busts(self) -> tuple[Go, ...]:
@@ -62,6 +61,5 @@ def report(generic: ArchiveTurn, after: PigState, events: Sequence[Any], names: 
            e.end, tuple(e.steps), e.finished, after.placings.get(e.player) if e.finished else None)
         for e in events if isinstance(e, Moved)
     )
-    squares = generic.boards[0].squares if generic.boards else 0
     return PigReport(campaign, title, generic.turns, generic.boards, generic.standings, generic.over,
-                     generic.next_turn, goes, squares)
+                     generic.next_turn, goes)
