@@ -114,7 +114,8 @@ def find_ruleset(name: str) -> Ruleset:
 def origin(name: str) -> tuple[str, str] | None:
     """(distribution, version) whose `gm.rulesets` entry point declares the ruleset `name`:
     ("gm", gm's version) for gm's own, even run from a checkout gm's metadata is absent
-    from; None for one registered at run time (or a distribution without metadata)."""
+    from; None for one registered at run time (or a distribution without metadata); raises
+    UnknownRuleset for a name nothing declares."""
     if name in _registered:
         return None
     installed = _installed().get(name)
