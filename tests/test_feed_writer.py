@@ -12,7 +12,7 @@ from feedgen.feed import FeedGenerator
 from gm.publish.feed import _Feed
 
 WHEN = ("2027-01-08T00:00:00Z", "2027-01-15T06:30:00Z", "2027-02-01T23:59:59Z")
-HOSTILE = ("Turn 3: ⁨<script>alert('x')</script>⁩ & \"Bob\" > Carol ]]>", "Zoë 🐍 & ladders ≥ 3",
+HOSTILE = ("Turn 3: ⁨<script>alert('x')</script>⁩ & \"Bob\" > Carol ]]>", "Zoë 🐍 & ladders ≥ 3 \x7f\x85",
            "a 'quoted' \"name\" & <b>bold</b>", "")
 
 
@@ -61,7 +61,8 @@ def test_the_feed_is_written_byte_for_byte_as_feedgen_wrote_it(base, count):
         assert by_gm(*made) == by_feedgen(*made)
 
 
-@pytest.mark.parametrize("bad", ["a NUL \x00 byte", "a bell \x07", "a form feed \x0c", "a lone surrogate \ud800"])
+@pytest.mark.parametrize("bad", ["a NUL \x00 byte", "a bell \x07", "a form feed \x0c", "a lone surrogate \ud800",
+                                 "not a character \ufffe", "nor \uffff"])
 def test_text_xml_cannot_hold_is_refused_as_feedgen_refused_it(bad):
     made = ("", "urn:uuid:feed", bad, "", WHEN[0], [])
     with pytest.raises(ValueError):

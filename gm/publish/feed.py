@@ -45,7 +45,8 @@ def _text(macro: Any, *args: Any) -> str:
 
 
 # what XML 1.0 cannot hold at all: lxml refused such text with a ValueError, and so does this
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+# (named as they are, not as the complement of what XML allows: that class took 8 ms to compile)
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _IN_TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\r": "&#13;"})
 _IN_ATTRIBUTE = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\n": "&#10;",
                                "\r": "&#13;", "\t": "&#9;"})
