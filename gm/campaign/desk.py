@@ -10,7 +10,6 @@ never answered; refusals to one address are capped, so gm cannot be made to mail
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 from collections.abc import Sequence
@@ -31,6 +30,8 @@ from .campaign import Campaign, check_password, deadline_text, hash_password, is
 from .proof import order_receipt, written_count
 from .signup import CODE_KIND, HOLDS
 from .signup import basics as signup_basics
+from .standing import order_view as order_view
+from .standing import standing_order as standing_order
 from .store import body_digest, dumps, insert
 
 # RULES.md 3 "a day", for the refusal caps and RESET: the 24 hours before the message is
@@ -65,26 +66,6 @@ class Outcome:
 def message_key(raw: bytes, mail: InboundMail) -> str:
     """The Message-ID, or for mail without one a stable id made from its bytes."""
     return mail.message_id or f"<sha256-{hashlib.sha256(raw).hexdigest()[:32]}@gm.invalid>"
-
-
-def standing_order(campaign: Campaign, turn: int, player: str) -> tuple[Any, int]:
-    """The player's order for `turn` as it stands, and its receipt number (0: none)."""
-    row = campaign.store.one(
-        "select standing, receipt from orders where turn = ? and player = ? order by receipt desc limit 1",
-        (turn, player),
-    )
-    if row is None:
-        return campaign.ruleset.empty_order(), 0
-    return campaign.ruleset.order_from_json(json.loads(row["standing"])), row["receipt"]
-
-
-def order_view(campaign: Campaign, player: str, state: Any = None) -> dict[str, Any]:
-    """A player's standing order for the current turn, for their eyes only (the ruleset
-    words it for the ack, refusal, help and reminder templates)."""
-    state = state if state is not None else campaign.state()
-    order, receipt = standing_order(campaign, state.turn, player)
-    view = campaign.ruleset.order_view(campaign.setup, state, player, order)
-    return {"turn": state.turn, "receipt": receipt} | view
 
 
 class Desk:
