@@ -110,7 +110,7 @@ def standings_from_json(data: Mapping[str, Any]) -> Standings:
 def standings_of(ruleset: Any, setup: Any, state: Any) -> Standings:
     """The ruleset's standings, as gm's generic readers take them: `ruleset.standings` when it
     gives Standings, else read from its state_json. A ruleset written before typed standings
-    may have a method of that name meaning something else (postal's gives each player's
+    may have a method of that name meaning something else (a built-in's gives each player's
     aggregate and place): its state_json, which it must have written, is then the truth."""
     if not getattr(type(ruleset).standings, "derived", False):
         found = ruleset.standings(setup, state)

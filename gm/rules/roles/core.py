@@ -213,7 +213,7 @@ class RulesCore(ABC):
     @_derived
     def state_json(self, setup: Setup, state: Any) -> dict[str, Any]:
         """The ruleset's part of `gm state --json` (CONTRACT.md). Default: the standings'
-        keys; a ruleset adds its own (postal: trapdoor, numbers_left) by overriding it."""
+        keys; a ruleset adds its own keys (CONTRACT.md) by overriding it."""
         return standings_json(self.standings(setup, state))
 
     def private_json(self, setup: Setup, state: Any, player: str) -> dict[str, Any] | None:
