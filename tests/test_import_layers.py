@@ -34,7 +34,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "gm.campaign.store",
     )),
     # a board as data and as a picture: what a ruleset moves pieces on
-    ("boards", ("gm.boards", "gm.boards.board", "gm.boards.svg", "gm.boards.text")),
+    ("boards", ("gm.boards", "gm.boards.board", "gm.boards.model", "gm.boards.svg", "gm.boards.text")),
     # the ruleset interface and its parts (grammar, chance, events, problems, registry)
     ("rules", ("gm.rules.*",
                # a ruleset's own files and the one template lookup: they ask the registry
