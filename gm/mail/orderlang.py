@@ -11,6 +11,8 @@ the caller's, with the game state at hand.
 The text is whatever a mail program produced: top-posted replies quoting the last turn
 report, Outlook replies quoting it without '>' markers, phone signatures, bold text that
 Gmail's plain alternative writes as *TURN 7*. `parse_orders` never raises on any text.
+Which lines are the player's own is gm.mail.ownlines'; whether a word misspells a command,
+gm.mail.typos'.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Collection, Hashable, Iterator, Mapping
+from collections.abc import Collection, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 
 from ..rules.grammar import (
@@ -30,8 +32,10 @@ from ..rules.grammar import (
     whole_number,
 )
 from ..rules.problem import Problem as Why
+from .ownlines import readable_lines
+from .typos import INFLECTED, NEAR_MISS_LETTERS, TYPO_BUDGET, typo_budget, typo_cost
 
-__all__ = ["ENVELOPE", "MASK", "Command", "Grammar", "OrderText", "Problem", "parse_orders"]
+__all__ = ["ENVELOPE", "MASK", "TYPO_BUDGET", "Command", "Grammar", "OrderText", "Problem", "parse_orders", "typo_cost"]
 
 MASK = "********"
 
@@ -44,27 +48,9 @@ FORMS = {
     "TURN": "TURN <turn number>",
 }
 
-# A misspelt command is a typo of one (issue 24): a letter doubled (MOVVE), dropped (MOV,
-# PASWORD, NUMBR), two letters swapped (MOEV, BUIDL) or a key struck beside the right one
-# (PLAU). Each costs 1; any other letter added or changed costs 2. A word is a near miss of
-# a command within TYPO_BUDGET of it, with the command's first letter (a typo rarely hits
-# the first key, and "Same here" and "Name: Ann" are words, not GAME) and at least
-# NEAR_MISS_LETTERS letters ("Ed" signs a mail). A plain difflib ratio could not tell MOV
-# or MOEV from "More soon": every four-letter word one letter off a command scores alike.
-NEAR_MISS_LETTERS = 3
-# keyword length -> cost allowed: one typo in a short command, two in a long one
-TYPO_BUDGET = ((5, 1), (99, 2))
-# Keys beside each other on a QWERTY layout, rows staggered as on the keys; other layouts
-# still get every doubled, dropped and swapped letter.
-_ROWS = (("QWERTYUIOP", 0.0), ("ASDFGHJKL", 0.25), ("ZXCVBNM", 0.75))
-_KEYS = {key: (row, column + offset) for row, (keys, offset) in enumerate(_ROWS)
-         for column, key in enumerate(keys)}
 # Sentence punctuation: "Move fast!", "Numbr, I think, is 3" and "Play on, everyone." are
 # words to the GM, never commands, misspelt or another game's.
 _PROSE = re.compile(r"[,.!?;]")
-# A command's word with one of these endings is English, not a typo: "Moved", "Played
-# well", "Placed third".
-_INFLECTED = ("ED", "ING")
 # Another game's keyword opening a line of more words than this, not in capitals, opens a
 # sentence ("Play nice with the others"), not a command sent to the wrong game.
 PROSE_WORDS = 4
@@ -109,108 +95,10 @@ class OrderText:
 
 # --- reading lines -----------------------------------------------------------------------
 
-# Characters phones and webmail slip into text that no one can see; they would make
-# "TURN\u200b7" look right to the player and fail here.
-_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"), None)
-
 # A keyword, then whitespace, a colon (`Turn: 7`) or the end of the line.
 _COMMAND = re.compile(r"(?P<kw>[A-Za-z]+)(?:\s*:\s*|\s+|$)(?P<rest>.*)", re.DOTALL)
 # A line that may hold a password even though it is no PASSWORD command ("Password=x").
 _PASSWORDISH = re.compile(r"(?:pass(?:word|wort|wd)?|pwd?)", re.IGNORECASE)
-
-# Where the player's own text ends and a quoted original without '>' markers begins.
-_ORIGINAL = re.compile(
-    r"-{2,}\s*(?:original message|forwarded message|ursprüngliche nachricht|"
-    r"weitergeleitete nachricht|message d'origine|mensaje original|messaggio originale|"
-    r"oorspronkelijk bericht)\s*-{2,}"
-    r"|(?:begin forwarded message|anfang der weitergeleiteten nachricht)\s*:"
-    # An inline PGP signature: armour, not orders.
-    r"|-----BEGIN PGP SIGNATURE-----",
-    re.IGNORECASE,
-)
-_ATTRIBUTION_VERB = re.compile(
-    r"\b(?:wrote|writes|schrieb|a écrit|escribió|ha scritto|schreef|skrev|kirjoitti|"
-    r"napisał|escreveu)\b",
-    re.IGNORECASE,
-)
-_ATTRIBUTION_START = re.compile(r"(?:on|am|le|el|il|op|den|em|w|dne)\b", re.IGNORECASE)
-_HEADER_FROM = re.compile(r"\*?(?:from|von|de|da|van)\s*:\*?\s*\S", re.IGNORECASE)
-_HEADER_NEXT = re.compile(
-    r"\*?(?:sent|date|to|subject|gesendet|datum|an|betreff|envoyé|enviado|inviato|verzonden)"
-    r"\s*:",
-    re.IGNORECASE,
-)
-_RULE = re.compile(r"_{10,}")
-
-
-def _clean(line: str) -> str:
-    """The line as the player sees it: invisible characters gone, outer spaces trimmed."""
-    line = line.translate(_INVISIBLE).strip()
-    # Gmail's plain alternative writes bold text as *TURN 7*.
-    if len(line) > 2 and line[0] == "*" and line[-1] == "*":
-        line = line.strip("*").strip()
-    return line
-
-
-def _is_quoted(line: str) -> bool:
-    return line.lstrip().startswith(">")
-
-
-def _is_signature(line: str, strict: bool = False) -> bool:
-    # RFC 3676 says "-- "; many clients strip the trailing space, and iOS turns a typed
-    # "--" into an em dash. A strict grammar (unleashed, RULES.md 6.13: `-k` is a card
-    # code) takes only a line that is exactly "--", trailing spaces allowed.
-    if strict:
-        return line.rstrip() == "--"
-    return line.strip() in ("--", "\u2014")
-
-
-def _next_nonblank(lines: list[str], start: int) -> int | None:
-    for i in range(start, min(len(lines), start + 6)):
-        if lines[i].strip():
-            return i
-    return None
-
-
-def _looks_like_attribution(line: str) -> bool:
-    # "As I wrote:" is the player's own text; a real attribution starts like one
-    # ("On <date>", "Am <date> schrieb <name>:") or names an address.
-    return (
-        line.endswith(":")
-        and bool(_ATTRIBUTION_VERB.search(line))
-        and (bool(_ATTRIBUTION_START.match(line)) or "@" in line)
-    )
-
-
-def _attribution_length(lines: list[str], i: int) -> int:
-    """How many lines (0, 1 or 2) an `On <date>, <name> wrote:` line takes at i."""
-    first = lines[i].strip()
-    if _looks_like_attribution(first):
-        return 1
-    # Gmail wraps a long attribution after the name: "On ..., Snakes GM <\ngm@x> wrote:".
-    if i + 1 < len(lines) and _ATTRIBUTION_START.match(first):
-        return 2 if _looks_like_attribution(first + " " + lines[i + 1].strip()) else 0
-    return 0
-
-
-def _is_header_block(lines: list[str], i: int) -> bool:
-    """An Outlook-style quoted header: `From: ...` followed by `Sent:` or `To:` lines."""
-    if not _HEADER_FROM.match(lines[i].strip()):
-        return False
-    following = _next_nonblank(lines, i + 1)
-    return following is not None and bool(_HEADER_NEXT.match(lines[following].strip()))
-
-
-def _quoted_original_starts(lines: list[str], i: int) -> bool:
-    """True when line i starts a quoted original that carries no '>' markers."""
-    line = lines[i].strip()
-    if _ORIGINAL.fullmatch(line) or _is_header_block(lines, i):
-        return True
-    if _RULE.fullmatch(line):
-        following = _next_nonblank(lines, i + 1)
-        return following is not None and _is_header_block(lines, following)
-    return False
-
 
 # --- commands ----------------------------------------------------------------------------
 
@@ -388,12 +276,12 @@ class _Reader:
             return None
         costs = [(typo_cost(word, keyword), keyword) for keyword in self.known
                  if keyword[0] == word[0] and keyword != word]
-        costs = [(cost, keyword) for cost, keyword in costs if cost <= _budget(keyword)]
+        costs = [(cost, keyword) for cost, keyword in costs if cost <= typo_budget(keyword)]
         if not costs:
             return None
         meant = min(costs, key=lambda found: found[0])[1]
         if any(word.endswith(end) and not meant.endswith(end)
-               and typo_cost(word[: -len(end)], meant) <= _budget(meant) for end in _INFLECTED):
+               and typo_cost(word[: -len(end)], meant) <= typo_budget(meant) for end in INFLECTED):
             return None  # the command's own word, inflected (not RESING: RES is no stem)
         rest = match["rest"].strip()
         if match["kw"].isupper() or self.reads_as(meant, tuple(rest.split()), rest):
@@ -419,54 +307,6 @@ class _Reader:
         return True
 
 
-def _budget(keyword: str) -> int:
-    return next(cost for longest, cost in TYPO_BUDGET if len(keyword) <= longest)
-
-
-def _beside(a: str, b: str) -> bool:
-    """True when keys a and b touch on a QWERTY layout."""
-    if a not in _KEYS or b not in _KEYS or a == b:
-        return False
-    (row_a, column_a), (row_b, column_b) = _KEYS[a], _KEYS[b]
-    if row_a == row_b:
-        return abs(column_a - column_b) == 1
-    return abs(row_a - row_b) == 1 and abs(column_a - column_b) < 1
-
-
-@functools.lru_cache(maxsize=4096)
-def typo_cost(word: str, keyword: str) -> int:
-    """What it takes to type `keyword` as `word` (both upper case): an edit distance in
-    which each likely typo costs 1 (a dropped letter; a doubled letter or one beside a
-    neighbour on the keys; a letter beside the right key; two letters swapped; a
-    plural s) and any other added or changed letter 2."""
-    n, m = len(word), len(keyword)
-    if abs(n - m) > 2:
-        return 3
-    far = 99
-    cost = [[far] * (m + 1) for _ in range(n + 1)]
-    cost[0][0] = 0
-    for i in range(n + 1):
-        for j in range(m + 1):
-            if i == j == 0:
-                continue
-            best = far
-            if i and j:
-                same = word[i - 1] == keyword[j - 1]
-                best = cost[i - 1][j - 1] + (0 if same else 1 if _beside(word[i - 1], keyword[j - 1]) else 2)
-            if j:  # keyword[j - 1] dropped
-                best = min(best, cost[i][j - 1] + 1)
-            if i:  # word[i - 1] added
-                extra = word[i - 1]
-                around = word[max(0, i - 2):i - 1] + word[i:i + 1]
-                plural = extra == "S" and i == n and j == m
-                likely = plural or any(extra == c or _beside(extra, c) for c in around)
-                best = min(best, cost[i - 1][j] + (1 if likely else 2))
-            if i > 1 and j > 1 and word[i - 1] == keyword[j - 2] and word[i - 2] == keyword[j - 1]:
-                best = min(best, cost[i - 2][j - 2] + 1)  # two letters swapped
-            cost[i][j] = best
-    return cost[n][m]
-
-
 def _is_prose(folded: str) -> bool:
     """A line that reads as a sentence ("Move fast!", "Play nice with the others"): another
     game's keyword at its start is a word, not a command sent to the wrong game."""
@@ -478,29 +318,6 @@ def _is_prose(folded: str) -> bool:
 def _shown(line: str) -> str:
     """A line fit to be listed back: one that may hold a password is masked."""
     return _masked(line) if _PASSWORDISH.match(line) else line
-
-
-def _readable_lines(lines: list[str], strict_signature: bool = False) -> Iterator[tuple[int, str]]:
-    """(line number, cleaned line) of every line that may hold a command: blank and
-    quoted lines skipped, stopping at a signature or a quoted original."""
-    i = 0
-    while i < len(lines):
-        raw, lineno = lines[i], i + 1
-        i += 1
-        line = _clean(raw)
-        if not line or _is_quoted(line):
-            continue
-        if _is_signature(raw, strict_signature) or _quoted_original_starts(lines, i - 1):
-            return
-        attribution = _attribution_length(lines, i - 1)
-        if attribution:
-            following = _next_nonblank(lines, i - 1 + attribution)
-            if following is None or not _is_quoted(lines[following]):
-                return  # the quoted original has no '>' markers: nothing below is ours
-            i += attribution - 1  # a bottom-posted reply: read on below the quote
-            continue
-        yield lineno, line
-
 
 
 def parse_orders(
@@ -526,7 +343,7 @@ def parse_orders(
     if other_keywords is None:
         other_keywords = ruleset_keywords()
     reader = _Reader(grammar, other_keywords)
-    for counted, (lineno, line) in enumerate(_readable_lines(str(text).splitlines(), grammar.strict_signature), 1):
+    for counted, (lineno, line) in enumerate(readable_lines(str(text).splitlines(), grammar.strict_signature), 1):
         if counted > max_lines:
             reader.problems.append(Problem(lineno, _shown(line), Why("too_many_lines", {"max_lines": max_lines}, lineno)))
             break
