@@ -9,6 +9,7 @@ from typing import Any
 
 from ...errors import ProblemsError
 from ...yamlfile import is_int
+from ..base import Setup
 from .cards import BLANK, DEFAULT_DECK, DEFAULT_WHITE_DOTS, read_code
 from .items import MIX_KEYS, MIX_MOST, default_mix
 
@@ -194,3 +195,8 @@ def _cross_checks(options: UnleashedOptions, line_of: Any) -> list[str]:
         problems.append(f"line {line_of('blank_removal')}: option blank_removal removes {options.blank_removal} "
                         f"blanks, but the deck holds {blanks}")
     return problems
+
+
+def options_of(setup: Setup) -> UnleashedOptions:
+    """The campaign's options, or the defaults where a setup carries none."""
+    return setup.options if setup.options is not None else UnleashedOptions()

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .items import Grid
+from .items import KINDS, Grid, is_long
 
 __all__ = ["Pawn", "UnleashedState"]
 
@@ -67,3 +67,30 @@ class UnleashedState:
         values = dict(data)
         values["pawns"] = {p: Pawn(**pawn) for p, pawn in data["pawns"].items()}
         return cls(**values)
+
+
+@dataclass(frozen=True)
+class ItemLine:
+    """An item in play; `source` and `target` the way a pawn travels it now (a snake down,
+    a ladder up, the other way while the board is reversed; a lamppost both ways)."""
+
+    item: str
+    kind: str  # snake, ladder, lamppost
+    size: str  # short, long
+    lower: int
+    upper: int
+    source: int
+    target: int
+    both_ways: bool
+
+
+def item_lines(state: UnleashedState) -> tuple[ItemLine, ...]:
+    lines = []
+    for item, (low, high) in sorted(state.items.items()):
+        # 6.7: a snake is entered at its head and a ladder at its foot; reversed, the
+        # other way round (6.8); a lamppost at either end
+        down = (item[0] == "S") != state.reversed
+        source, target = (high, low) if down and item[0] != "P" else (low, high)
+        lines.append(ItemLine(item, KINDS[item[0]], "long" if is_long(item) else "short", low, high,
+                              source, target, item[0] == "P"))
+    return tuple(lines)
