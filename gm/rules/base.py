@@ -22,7 +22,7 @@ from typing import ClassVar
 
 from ..errors import RulesError
 from .chance import Chance, Draw
-from .grammar import Command, Grammar
+from .commands import Command, Grammar
 from .options import OptionsError
 from .problem import Problem
 from .roles.archive import (

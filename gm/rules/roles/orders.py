@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..codec import from_json, to_json
-from ..grammar import Command, Grammar
+from ..commands import Command, Grammar
 from ..problem import Problem
 from ..standings import standings_of
 
