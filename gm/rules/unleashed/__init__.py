@@ -33,7 +33,7 @@ from .boardfile import SIZES, board_items, board_problems, grid_of
 from .cards import canonical_sorted
 from .deal import deal, setup_picks, shortfall, shuffled
 from .happenings import Picked, Seated, read_event
-from .options import MAX_DECK, OPTION_KEYS, UnleashedOptions, parse_options
+from .options import MAX_DECK, OPTION_KEYS, UnleashedOptions, options_of, parse_options
 from .orders import Receipt, UnleashedOrder, merge, unleashed_grammar
 from .play import Round, end_campaign
 from .state import Pawn, UnleashedState
@@ -43,10 +43,6 @@ from .words import REACTIONS, as_read
 __all__ = ["Unleashed", "UnleashedOrder", "UnleashedState", "board_items"]
 
 RESERVED_IDS = ("me", "leader", "last", "next", "none")  # words of the order language (6.13)
-
-
-def _options(setup: Setup) -> UnleashedOptions:
-    return setup.options if setup.options is not None else UnleashedOptions()
 
 
 def _board(setup: Setup) -> Board:
@@ -153,7 +149,7 @@ class Unleashed(Ruleset):
     # -- turn 0 -----------------------------------------------------------------------------
 
     def start(self, setup: Setup, chance: Chance) -> Outcome:
-        options = _options(setup)
+        options = options_of(setup)
         board = _board(setup)
         grid = grid_of(board)
         players = list(setup.players)
@@ -176,7 +172,7 @@ class Unleashed(Ruleset):
 
     def resolve(self, setup: Setup, state: UnleashedState, orders: Mapping[str, UnleashedOrder],
                 chance: Chance) -> Outcome:
-        options = _options(setup)
+        options = options_of(setup)
         after = state.copy()
         events: list[Any] = []
         for player in setup.players:
@@ -227,7 +223,7 @@ class Unleashed(Ruleset):
 
     def receipt(self, setup: Setup, state: UnleashedState, player: str) -> Receipt:
         return Receipt(setup.players, player, state.grid, state.hands.get(player, ()), state.setup,
-                       _options(setup).snake_eyes == "evil", state.former)
+                       options_of(setup).snake_eyes == "evil", state.former)
 
     def merge(self, setup: Setup, state: UnleashedState, player: str, standing: UnleashedOrder,
               commands: Iterable[Command]) -> tuple[UnleashedOrder, list[Problem]]:
@@ -363,7 +359,7 @@ class Unleashed(Ruleset):
     # -- what players see (6.14) -------------------------------------------------------------
 
     def opening_view(self, setup: Setup, events: Sequence[Any], names: Mapping[str, str]) -> Any:
-        options, board = _options(setup), _board(setup)
+        options, board = options_of(setup), _board(setup)
         grid = grid_of(board)
         return opening_view(setup, events, names, setup_mode(options, board), grid.rows, grid.columns,
                             options.hand_size)
@@ -394,7 +390,7 @@ class Unleashed(Ruleset):
         return deal_view(first, names) if first is not None else None
 
     def mail_facts(self, setup: Setup) -> dict[str, Any]:
-        options, board = _options(setup), _board(setup)
+        options, board = options_of(setup), _board(setup)
         grid = grid_of(board)
         return {"rows": grid.rows, "columns": grid.columns, "squares": grid.squares,
                 "hand_size": options.hand_size, "plays_per_go": options.plays_per_go,
