@@ -39,6 +39,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..rules.moving import landing as landing
+from .board import START as START
 from .board import Board
 from .chain import DENSE_LIMIT as DENSE_LIMIT
 from .chain import EXACT as EXACT

@@ -16,7 +16,9 @@ import numpy as np
 
 from ..errors import BoardError
 from ..rules.registry import DEFAULT, find_ruleset
+from .analysis import analysing_rulesets as analysing_rulesets
 from .board import Board
+from .board import board_from_data as board_from_data
 from .designfile import DEFAULT_TRIES as DEFAULT_TRIES
 from .designfile import DESIGN_KEYS as DESIGN_KEYS
 from .designfile import RANDOM_KEYS as RANDOM_KEYS

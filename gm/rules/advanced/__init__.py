@@ -31,10 +31,13 @@ from ..base import (
 )
 from ..chance import Chance
 from ..dice import OpeningThrow, OrderOfPlay
+from ..dice import parse_dice_options as parse_dice_options
+from ..events import event_reader as event_reader
 from ..geometry import steps
 from ..grammar import Command, Grammar
 from ..moving import Step, landing
 from ..problem import Problem, problem
+from ..ranking import competition_places as competition_places
 from . import views
 from .building import DIE_FOR_THROW as DIE_FOR_THROW
 from .building import REASONS as REASONS

@@ -23,7 +23,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...boards.board import START, Board
+from ...boards.text import MARKS as MARKS
 from ...boards.text import Window
+from ...boards.text import draw as draw
+from ...boards.text import item_marks as item_marks
+from ...boards.text import rows as rows
 from ..base import ArchiveBoard, ArchivePicture, ArchivePiece, ArchiveStanding, Setup
 from ..dice import OpeningThrow
 from ..dice.views import Named, OpeningRound
@@ -31,6 +35,7 @@ from ..dice.views import opening_view as dice_opening_view
 from ..geometry import within
 from ..moving import Step
 from .building import die_for, item_ends, least_successful_face
+from .building import items as items
 from .drawing import MAIL_COLUMNS as MAIL_COLUMNS
 from .drawing import MAIL_LEVELS as MAIL_LEVELS
 from .drawing import SEVERAL as SEVERAL

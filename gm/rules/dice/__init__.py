@@ -28,8 +28,14 @@ from ..base import (
     renamed_in,
 )
 from ..chance import Chance
+from ..events import event_reader as event_reader
 from ..grammar import Command, Grammar
+from ..moving import Finish as Finish
+from ..moving import Step as Step
+from ..moving import aim as aim
+from ..moving import landing as landing
 from ..problem import Problem, problem
+from ..ranking import competition_places as competition_places
 from . import views
 from .events import CampaignOver as CampaignOver
 from .events import OpeningThrow as OpeningThrow

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ...boards.board import START as START
 from ...boards.board import Board
 from ...errors import RulesError
 from ..base import (
@@ -22,8 +23,10 @@ from ..base import (
     renamed,
 )
 from ..chance import Chance
+from ..events import event_reader as event_reader
 from ..grammar import Command, Grammar
 from ..moving import Step as Step  # events name it; tests import it from here
+from ..moving import landing as landing
 from ..problem import Problem
 from ..ranking import competition_places
 from .events import BoardClosed as BoardClosed

@@ -20,6 +20,8 @@ from typing import Any
 from ..base import ArchiveBoard, ArchivePicture, ArchivePiece, ArchiveStanding, Setup
 from ..dice.views import Named
 from .cards import BLANK, canonical_sorted, is_movement, sent
+from .cards import action_type as action_type
+from .cards import movement as movement
 from .happenings import (
     Acted,
     Crossed,
@@ -34,6 +36,8 @@ from .happenings import (
     Stepped,
 )
 from .items import BOX, KINDS, fits_reach, is_long
+from .items import ends_ok_with as ends_ok_with
+from .items import placements as placements
 from .options import UnleashedOptions, options_of
 from .ready import NEAR as NEAR
 from .ready import PREFERENCE as PREFERENCE
