@@ -1,5 +1,5 @@
 """A board (RULES.md 1) as a value: its squares and shape, snakes and ladders, the limits on
-both, its geometry (levels, columns, where a trapdoor drops) and the canonical text that
+both, its geometry (levels, columns, the square below each square) and the canonical text that
 commitments are made over (CONTRACT.md). Reading one from a board file is
 gm.boards.board's."""
 
