@@ -464,6 +464,8 @@ class Postal(Ruleset):
         }
 
     def board_figures(self, board: Board, *, until: float) -> Any:
+        # imported when a board is analysed only: the analysis needs numpy, which a
+        # campaign's every command would otherwise load
         from .analysis import postal
 
         return postal(board, until=until)

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ...boards.board import Board
+from ...yamlfile import LineDict
 from ..base import (
     ArchivePicture,
     ArchiveStanding,
@@ -33,6 +34,7 @@ from .boardfile import SIZES, board_items, board_problems, grid_of
 from .cards import canonical_sorted
 from .deal import deal, setup_picks, shortfall, shuffled
 from .happenings import Picked, Seated, read_event
+from .items import MIX_KEYS
 from .options import MAX_DECK, OPTION_KEYS, UnleashedOptions, options_of, parse_options
 from .orders import Receipt, UnleashedOrder, merge, unleashed_grammar
 from .play import Round, end_campaign
@@ -90,9 +92,6 @@ class Unleashed(Ruleset):
         """The options as the audit record writes them, read with every check campaign.yaml's
         get, the deck's limit included: the record comes from the GM, and a deck of 100,000
         cards would be shuffled before anything else could refuse it (issue 25)."""
-        from ...yamlfile import LineDict
-        from .items import MIX_KEYS
-
         raw = {key: value for key, value in data.items() if value is not None}
         if raw.get("white_dots") == {} and "deck" in raw:  # a deck without dots: campaign.yaml leaves them out
             del raw["white_dots"]
