@@ -4,6 +4,11 @@ while any change to a file's bytes is parsed anew and checked against the start 
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from campaignkit import PLAIN_PLAYERS, CampaignKit
 
@@ -74,3 +79,16 @@ def test_the_store_keeps_only_the_contents_last_read(kit):
     finally:
         campaign.close()
     assert len(kept) == 3  # campaign.yaml as edited and the kit's two board files, not the first campaign.yaml
+
+
+def test_a_command_on_a_campaign_opened_before_imports_no_yaml_parser(kit):
+    kit.close()
+    opened_config(kit.folder)
+    root = Path(__file__).resolve().parent.parent
+    script = "import sys\nfrom gm.cli import main\nsys.argv = ['gm', *sys.argv[1:]]\ntry:\n    main()\nfinally:\n" \
+             "    sys.stderr.write('modules: ' + ' '.join(sorted(sys.modules)))\n"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(root), os.environ.get("PYTHONPATH")))))
+    done = subprocess.run([sys.executable, "-c", script, "-C", str(kit.folder), "status"],
+                          capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "yaml" not in done.stderr.rpartition("modules: ")[2].split()
