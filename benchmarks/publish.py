@@ -17,8 +17,9 @@ removed first) and the incremental one over the previous turn's archive. Every c
 stands at the same path, as the memo keeps pages under the archive's path. Prints the
 medians, their ratio (aim: at most 0.2) and the pages each wrote, as gm said them, and a
 floor timed in the same runs: the interpreter importing click and Jinja2 and nothing of
-gm, which any publish that renders a page pays; with `--profile`, a cProfile of one more
-incremental command, imports included.
+gm, which any publish that renders a page pays, and rendering the pages the incremental
+publish writes, alone and in-process (`render_floor`); with `--profile`, a cProfile of one
+more incremental command, imports included.
 
     .venv/bin/python benchmarks/publish.py [--players 500] [--turns 6] [--runs 3] [--profile] [--keep DIR]
     .venv/bin/python benchmarks/publish.py --command --turns 1 [--runs 5] [--profile]
@@ -158,6 +159,26 @@ def pages_said(said: str) -> tuple[int, int]:
     return int(found[1]), int(found[2])
 
 
+def render_floor(folder: Path) -> tuple[float, float]:
+    """In-process, gm and Jinja imported: the wall and CPU time of rendering the pages an
+    incremental publish of `folder` must render (those its memo does not know fresh), and
+    nothing else; what any publish that shows the new turn pays on top of its imports."""
+    from gm.publish.archive import build_site, load_archive
+    from gm.publish.memo import Memo
+    from gm.publish.render import render_page
+
+    campaign = Campaign.open(folder)
+    try:
+        memo = Memo(campaign.store, folder / "archive")
+        pages = [page for page in build_site(load_archive(campaign, memo)) if not memo.fresh(page)]
+        began, cpu = time.perf_counter(), time.process_time()
+        for page in pages:
+            render_page(page)
+        return time.perf_counter() - began, time.process_time() - cpu
+    finally:
+        campaign.close()
+
+
 def commands(args: argparse.Namespace, work: Path, before: Path) -> None:
     """--command: the full and the incremental `gm publish` as commands (module docstring)."""
     run, after = work / "run", work / "after"
@@ -168,12 +189,13 @@ def commands(args: argparse.Namespace, work: Path, before: Path) -> None:
     gm_publish(run, args.turns)
     resolve_turns(run, turn, 1)
     run.rename(after)
-    times: dict[str, list[tuple[float, float]]] = {"full": [], "incremental": [], "floor": []}
+    times: dict[str, list[tuple[float, float]]] = {"full": [], "incremental": [], "floor": [], "render": []}
     for number in range(args.runs):
         times["floor"].append(tuple(gm_publish(run, turn, FLOOR)[:2]))
         empty_archive(fresh_copy(after, run))
         *full, full_said = gm_publish(run, turn)
         fresh_copy(after, run)
+        times["render"].append(render_floor(run))
         *incremental, said = gm_publish(run, turn)
         times["full"].append(tuple(full))
         times["incremental"].append(tuple(incremental))
@@ -181,16 +203,18 @@ def commands(args: argparse.Namespace, work: Path, before: Path) -> None:
         print(f"run {number + 1}: full {full[0]:.2f} s, CPU {full[1]:.2f} s ({pages_said(full_said)[0]} pages "
               f"written); incremental {incremental[0]:.2f} s, CPU {incremental[1]:.2f} s ({written} written, "
               f"{unchanged} unchanged)", flush=True)
-    (full, full_cpu), (incremental, incremental_cpu), (floor, floor_cpu) = (
+    (full, full_cpu), (incremental, incremental_cpu), (floor, floor_cpu), (render, render_cpu) = (
         tuple(statistics.median(run[i] for run in times[kind]) for i in (0, 1))
-        for kind in ("full", "incremental", "floor"))
+        for kind in ("full", "incremental", "floor", "render"))
     print(f"{args.players} players, 3 boards (100, 200, 300 squares), `gm publish` as a command at turn {turn} "
           f"(median of {args.runs}): full {full:.2f} s, incremental {incremental:.2f} s, ratio "
           f"{incremental / full:.2f}; CPU full {full_cpu:.2f} s, incremental {incremental_cpu:.2f} s, ratio "
           f"{incremental_cpu / full_cpu:.2f} (aim: at most 0.2); incremental wrote {written} of "
           f"{written + unchanged} pages")
     print(f"floor: `python -c '{FLOOR}'` {floor:.2f} s, CPU {floor_cpu:.2f} s: {floor / full:.2f} of the full "
-          f"publish's time, {floor_cpu / full_cpu:.2f} of its CPU")
+          f"publish's time, {floor_cpu / full_cpu:.2f} of its CPU; rendering the {written} pages alone, in-process: "
+          f"{render:.3f} s, CPU {render_cpu:.3f} s ({render_cpu / full_cpu:.2f} of the full publish's CPU); the two "
+          f"together {(floor_cpu + render_cpu) / full_cpu:.2f}")
     if args.profile:
         fresh_copy(after, run)
         print(gm_publish(run, turn, GM_PROFILED)[2])
