@@ -80,8 +80,9 @@ def cli(ctx: click.Context, campaign_dir: str) -> None:
 
 def main() -> None:
     # A command lives a second or less and makes few reference cycles, but the default
-    # threshold runs the cycle collector over and over through its imports, YAML and
-    # events: about 17 ms of a weekly gm publish (issue 27). Cycles are still collected.
+    # threshold runs the cycle collector over and over through its imports, parsed files
+    # and events; with the exit's freeze below, 15-20 ms of the 0.25 s of CPU of a weekly
+    # gm publish (issue 27, docs/benchmarks.md). Cycles are still collected.
     gc.set_threshold(10_000)
     try:
         cli(prog_name="gm")
@@ -95,9 +96,9 @@ def main() -> None:
         sys.exit(1)
     finally:
         # The interpreter's exit then skips its last collections over every object a
-        # command made (a publish's templates, YAML, a turn's events): about 20 ms of each
-        # gm command (issue 27). Everything else of the exit runs as before: files and the
-        # store are closed by the command, atexit and the threads' join still run.
+        # command made (a publish's templates, parsed files, a turn's events). Everything
+        # else of the exit runs as before: files and the store are closed by the command,
+        # atexit and the threads' join still run (os._exit saved no more than this).
         gc.freeze()
 
 
