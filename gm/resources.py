@@ -20,3 +20,14 @@ def shipped(name: str) -> Path:
     if installed.is_dir():
         return installed
     raise FileNotFoundError(f"gm is installed without its {name}/ folder")
+
+
+def shipped_file(folder: str, *parts: str) -> str | None:
+    """A file or folder of gm's `folder` (a rules page, the boards folder) as gm's own rulesets name
+    their files in their class attributes, exactly as a plugin names its own; None when this
+    installation lacks it (a wheel ships no docs/)."""
+    try:
+        path = shipped(folder).joinpath(*parts)
+    except FileNotFoundError:
+        return None
+    return str(path) if path.exists() else None

@@ -75,10 +75,9 @@ def template_folders(rulesets: Iterable[str]) -> tuple[Path, ...]:
     folders: list[Path] = []
     for name in rulesets:
         cls = ruleset_class(name)
-        for folder in _class_folders(cls) if cls is not None else ():
-            if folder not in folders:
-                folders.append(folder)
-    return (*folders, shipped("templates"))
+        folders.extend(_class_folders(cls) if cls is not None else ())
+    # gm's own rulesets name gm's templates/ as their folder: each folder is searched once
+    return tuple(dict.fromkeys((*folders, shipped("templates"))))
 
 
 def _classes_by_name(rulesets: tuple[str, ...]) -> dict[str, type]:

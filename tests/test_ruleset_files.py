@@ -252,3 +252,16 @@ def test_mail_imports_nothing_from_publish_and_the_lookup_nothing_from_either():
     for name in ("templating", "ruleset_files", "pagenames", "resources"):
         imported = _imported_modules(GM / f"{name}.py", f"gm.{name}")
         assert not {m for m in imported if m.startswith(("gm.mail", "gm.publish", "gm.campaign"))}, name
+
+
+@pytest.mark.parametrize("name", ["postal", "classic", "doubles", "advanced", "unleashed"])
+def test_a_built_in_names_its_files_by_the_class_attributes_a_plugin_uses(name):
+    """gm's own rulesets are a plugin's equals: their templates folder, rules page and boards
+    folder are class attributes read by the same lookup, not a special case of it."""
+    cls = type(registry.find_ruleset(name))
+    assert Path(cls.templates) == shipped("templates")
+    assert Path(cls.boards_folder) == shipped("boards")
+    assert Path(cls.rules_page) == shipped("docs") / "rules" / f"{name}.md"
+    assert rules_file(lineage(name)) == Path(cls.rules_page)
+    assert template_folders(lineage(name)) == (shipped("templates"),)  # gm's folder once, not twice
+    assert ruleset_board(cls(), cls.starter_board) == shipped("boards") / cls.starter_board

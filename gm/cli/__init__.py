@@ -79,10 +79,10 @@ def cli(ctx: click.Context, campaign_dir: str) -> None:
 
 
 def main() -> None:
-    # A command lives a second or less and makes few reference cycles, but the default
-    # threshold runs the cycle collector over and over through its imports, parsed files
-    # and events; with the exit's freeze below, 15-20 ms of the 0.25 s of CPU of a weekly
-    # gm publish (issue 27, docs/benchmarks.md). Cycles are still collected.
+    # A command lives a second or less and leaves little garbage that only the collector
+    # frees, but the default threshold runs the collector over and over through its imports,
+    # parsed files and events; with the exit's freeze below, 15-20 ms of the 0.25 s of CPU
+    # of a weekly gm publish (issue 27, docs/benchmarks.md). Garbage is still collected.
     gc.set_threshold(10_000)
     try:
         cli(prog_name="gm")

@@ -18,6 +18,7 @@ from typing import Any
 
 from ...boards.board import START, Board
 from ...errors import RulesError
+from ...resources import shipped_file
 from ..base import (
     ArchivePicture,
     ArchiveStanding,
@@ -88,6 +89,10 @@ __all__ = [
 
 class Advanced(Ruleset):
     name = "advanced"
+    # its files, named as a plugin names its own (gm.ruleset_files, docs/plugins.md)
+    templates = shipped_file("templates")
+    rules_page = shipped_file("docs", "rules", "advanced.md")
+    boards_folder = shipped_file("boards")
     starter_board = "advanced.yaml"  # the seed's own board (RULES.md 4.4)
     option_keys = ("max_turns",)
     player_keys = ("team",)

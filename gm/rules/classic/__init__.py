@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...boards.board import Board
+from ...resources import shipped_file
 from ..base import Setup
 from ..chance import Chance
 from ..dice import Dice, DiceOptions, OpeningThrow, Race
@@ -21,6 +22,7 @@ class ClassicOptions(DiceOptions):
 
 class Classic(Dice):
     name = "classic"
+    rules_page = shipped_file("docs", "rules", "classic.md")  # templates and boards: Dice's
     options_type = ClassicOptions
     option_keys = tuple(ClassicOptions.__dataclass_fields__)
     starter_options = (

@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from ...errors import RulesError
+from ...resources import shipped_file
 from ..base import (
     ArchivePiece,
     ArchiveTurn,
@@ -82,6 +83,9 @@ class Dice(Ruleset):
     """RULES.md 4.1, common to classic and doubles; not a ruleset a campaign names."""
 
     name = "dice"
+    # its files, named as a plugin names its own (gm.ruleset_files, docs/plugins.md)
+    templates = shipped_file("templates")
+    boards_folder = shipped_file("boards")
     options_type: ClassVar[type] = DiceOptions
     option_keys: ClassVar[tuple[str, ...]] = tuple(DiceOptions.__dataclass_fields__)
     one_board = True

@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import Any
 
 from ...boards.board import Board
+from ...resources import shipped_file
 from ..base import Setup
 from ..chance import Chance
 from ..dice import Dice, Race
@@ -18,6 +19,7 @@ THIRD = 3
 
 class Doubles(Dice):
     name = "doubles"
+    rules_page = shipped_file("docs", "rules", "doubles.md")  # templates and boards: Dice's
     dice_per_throw = 2
     starter_options = (
         "  close_after: 1             # finishers that end the game, or all\n"

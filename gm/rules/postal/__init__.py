@@ -10,6 +10,7 @@ from typing import Any
 from ...boards.board import START as START
 from ...boards.board import Board
 from ...errors import RulesError
+from ...resources import shipped_file
 from ..base import (
     ArchiveBoard,
     ArchivePicture,
@@ -59,6 +60,10 @@ TRAPDOOR_COLOUR = "#4a2a6b"  # how the archive frames an elected trapdoor
 
 class Postal(Ruleset):
     name = "postal"
+    # its files, named as a plugin names its own (gm.ruleset_files, docs/plugins.md)
+    templates = shipped_file("templates")
+    rules_page = shipped_file("docs", "rules", "postal.md")
+    boards_folder = shipped_file("boards")
     option_keys = OPTION_KEYS
     starter_options = (
         "  numbers: shared            # or per-board\n"

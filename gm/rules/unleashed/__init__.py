@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ...boards.board import Board
+from ...resources import shipped_file
 from ...yamlfile import LineDict
 from ..base import (
     ArchivePicture,
@@ -61,6 +62,10 @@ def setup_mode(options: UnleashedOptions, board: Board) -> str:
 
 class Unleashed(Ruleset):
     name = "unleashed"
+    # its files, named as a plugin names its own (gm.ruleset_files, docs/plugins.md)
+    templates = shipped_file("templates")
+    rules_page = shipped_file("docs", "rules", "unleashed.md")
+    boards_folder = shipped_file("boards")
     option_keys = OPTION_KEYS
     private_player_keys = ("hand",)
     board_keys = ("cards", "lampposts")
