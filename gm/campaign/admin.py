@@ -15,16 +15,12 @@ from .. import clock
 from ..errors import GmError
 from ..mail.calendar import deadline_attachment, file_name, meets_deadline
 from ..mail.mailout import compose, queue
-from .campaign import (
-    Campaign,
-    deadline_text,
-    hash_password,
-    issue_password,
-    next_deadline,
-    welcome_context,
-)
 from .config import EMAIL_PATTERN, ID_PATTERN, PlayerConfig
+from .deadlines import deadline_text, next_deadline
+from .folder import Campaign
+from .passwords import hash_password, issue_password
 from .store import dumps
+from .welcome import welcome_context
 
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
 # kinds of the mails sent here: a password in clear goes as a kind whose body `gm send`

@@ -13,7 +13,7 @@ import dataclasses
 import json
 from typing import Any
 
-from .campaign import Campaign
+from .folder import Campaign
 from .proof import distribution_of, ruleset_version
 
 __all__ = ["FORMAT", "audit_record", "end_entry"]

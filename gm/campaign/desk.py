@@ -14,7 +14,6 @@ import os
 import re
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -26,10 +25,15 @@ from ..mail.orderlang import OrderText, parse_orders
 from ..mail.words import problem_texts
 from ..rules.grammar import ruleset_keywords
 from ..rules.problem import Problem, problem
-from .campaign import Campaign, check_password, deadline_text, hash_password, issue_password
+from .deadlines import deadline_text
+from .folder import Campaign
+from .outcome import Outcome as Outcome
+from .outcome import kept_reply as _kept_reply
+from .passwords import check_password, hash_password, issue_password
 from .proof import order_receipt, written_count
 from .signup import CODE_KIND, HOLDS
 from .signup import basics as signup_basics
+from .signup_desk import SignupDesk
 from .standing import order_view as order_view
 from .standing import standing_order as standing_order
 from .store import body_digest, dumps, insert
@@ -50,19 +54,6 @@ RESET_KIND = "reset"
 _ADDRESS = re.compile(r"[^@\s]+@[^@\s]+")
 
 
-@dataclass
-class Outcome:
-    """What became of one message; `reply` is the outbox id of the one reply, if any."""
-
-    # applied, refused, help, reset, loop, duplicate, seen; and never answered: capped
-    # (past a refusal cap), unreadable (no address to answer); hostile (refused unread)
-    outcome: str
-    player: str | None = None
-    detail: str = ""
-    reply: int | None = None
-    problems: list[str] = field(default_factory=list)
-
-
 def message_key(raw: bytes, mail: InboundMail) -> str:
     """The Message-ID, or for mail without one a stable id made from its bytes."""
     return mail.message_id or f"<sha256-{hashlib.sha256(raw).hexdigest()[:32]}@gm.invalid>"
@@ -72,8 +63,6 @@ class Desk:
     """Handles order mail for one opened campaign."""
 
     def __init__(self, campaign: Campaign):
-        from .signup_desk import SignupDesk
-
         self.campaign = campaign
         self.config = campaign.config
         # mail changes orders, never the state or the deadline: read them once per batch.
@@ -526,13 +515,6 @@ class Desk:
         outbox_id = queue(db, message, kind=kind, now=now, player=player, turn=self.turn)
         return Outcome(outcome, player=player, detail="; ".join(problems)[:2000], reply=outbox_id,
                        problems=list(problems))
-
-
-def _kept_reply(answered: str) -> Outcome:
-    """A reply to our refusal or help that does not authenticate: kept, never answered
-    (RULES.md 3), and shown to the GM by `gm status` with its sender and subject."""
-    return Outcome("loop", detail=f"answers our {answered}, not authenticated: an auto-responder, "
-                                  "or a correction without the password")
 
 
 def _size(n: int) -> str:

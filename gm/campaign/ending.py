@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Any
 
 from .. import clock
 from ..counts import count
 from ..errors import GmError
 from ..mail.views import EndView, ProofView
-from ..rules.base import rules_end
 from .admin import _log
-from .campaign import Campaign
+from .ended import End as End
+from .ended import end_of
+from .folder import Campaign
+from .holders import as_now, ids_as_now
 from .store import dumps
 from .turns import queue_results
 
@@ -33,32 +35,10 @@ REASON_LIMIT = 500
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-@dataclass(frozen=True)
-class End:
-    """How a campaign that is over came to its end: `by` the rules (`rules`), the option
-    `max_turns`, or the GM's `gm end` (`gm`); `turn` the last turn played; `reason` the
-    GM's words, or None."""
-
-    by: str
-    turn: int
-    reason: str | None = None
-    at: str | None = None  # when the GM ended it (UTC, ISO 8601); None for the rules' end
-
-    def to_json(self) -> dict[str, Any]:
-        return {"by": self.by, "turn": self.turn, "reason": self.reason}
-
-
 def how_it_ended(campaign: Campaign, state: Any = None) -> End | None:
     """How the campaign ended; None while it runs."""
     state = campaign.state() if state is None else state
-    if not state.over:
-        return None
-    stored = campaign.row().get("ended")
-    if stored:
-        data = json.loads(stored)
-        return End(data["by"], data["turn"], data["reason"], data.get("at"))
-    by, turn = rules_end(campaign.setup, state)
-    return End(by, turn)
+    return end_of(campaign.row(), campaign.setup, state)
 
 
 def end_campaign(campaign: Campaign, reason: str | None = None) -> tuple[int, Any]:
@@ -114,12 +94,10 @@ def _last_turn(campaign: Campaign, row: dict[str, Any]) -> tuple[Any, tuple[Any,
     """The last resolved turn as its final results tell it: the state before it, its events
     and the orders played, each keyed by the seats' holders now (a seat may have changed
     hands since: gm player replace)."""
-    from ..publish.archive import _as_now, _ids_as_now
-
     ruleset = campaign.ruleset
     aliases = {old: now for old, now in campaign.seat_holders().items() if old != now}
-    before = _as_now(ruleset, ruleset.load_state(json.loads(row["state_before"])), aliases)
-    events = tuple(ruleset.event_from_json(_ids_as_now(e, aliases)) for e in json.loads(row["events"]))
+    before = as_now(ruleset, ruleset.load_state(json.loads(row["state_before"])), aliases)
+    events = tuple(ruleset.event_from_json(ids_as_now(e, aliases)) for e in json.loads(row["events"]))
     orders = {aliases.get(p, p): ruleset.order_from_json(o) for p, o in json.loads(row["orders"]).items()}
     return before, events, orders
 

@@ -32,8 +32,8 @@ from pathlib import Path
 from ..errors import GmError
 from ..mail.inbound import HEAD_SCAN, header_times
 from ..progress import QUIET, Progress
-from .campaign import Campaign
 from .desk import Desk
+from .folder import Campaign
 from .signup import refresh
 
 

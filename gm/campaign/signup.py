@@ -35,6 +35,8 @@ from typing import TYPE_CHECKING, Any
 from .. import clock
 from ..errors import GmError
 from .config import PlayerConfig, SignupConfig, stand_in_problems
+from .deadlines import deadline_text
+from .folder import joined_players as joined_players
 from .signup_codes import CODE_ALPHABET as CODE_ALPHABET
 from .signup_codes import CODE_LENGTH as CODE_LENGTH
 from .signup_codes import campaign_key as campaign_key
@@ -60,7 +62,7 @@ from .store import insert
 
 if TYPE_CHECKING:
     from ..rules.base import Ruleset
-    from .campaign import Campaign
+    from .folder import Campaign
 
 
 # -- statuses -------------------------------------------------------------------------------
@@ -193,8 +195,6 @@ def standing_context(campaign: Campaign) -> dict[str, Any]:
 
 
 def _closes_text(campaign: Campaign) -> dict[str, Any] | None:
-    from .campaign import deadline_text
-
     signup = campaign.config.signup
     return deadline_text(signup.closes, campaign.config.timezone) if signup and signup.closes else None
 
@@ -275,24 +275,6 @@ def refresh(campaign: Campaign, now: datetime | None = None) -> list[str]:
     with campaign.store.transaction() as db:
         note_config(campaign, db, now)
         return settle(campaign, db, now)
-
-
-def joined_players(store: Any) -> tuple[PlayerConfig, ...]:
-    """The players who joined by mail, as gm start seated them (Fixed.joined): config's
-    `joined` for a started campaign. Their first holder's id, address, name and keys."""
-    row = store.one("select fixed from campaign") if "campaign" in store.table_names() else None
-    if not row or not row["fixed"]:
-        return ()
-    from .fixed import Fixed
-
-    fixed = Fixed.from_json(row["fixed"])
-    if not fixed.joined:
-        return ()
-    names = {r["id"]: (r["name"], r["timezone"]) for r in store.rows("select id, name, timezone from players")}
-    return tuple(PlayerConfig(id=player, name=names.get(player, (player, None))[0], email=email,
-                              timezone=names.get(player, (None, None))[1],
-                              extra=dict(fixed.player_keys.get(player, {})))
-                 for player, email in fixed.players[-fixed.joined:])
 
 
 def accepted(campaign: Campaign) -> tuple[PlayerConfig, ...]:

@@ -8,22 +8,20 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import clock
 from ..mail.inbound import InboundMail
 from ..rules.problem import Problem, problem
 from . import signup
+from .outcome import OrderDesk, Outcome, kept_reply
 from .store import insert
-
-if TYPE_CHECKING:
-    from .desk import Desk, Outcome
 
 
 class SignupDesk:
     """Sign-up mail for the order desk's campaign."""
 
-    def __init__(self, desk: Desk):
+    def __init__(self, desk: OrderDesk):
         self.desk = desk
         self.campaign = desk.campaign
         self.config = desk.config
@@ -54,13 +52,11 @@ class SignupDesk:
         """One sign-up mail. A reply to a code, refusal or help mail of ours is taken only
         from a CONFIRM whose code is right (RULES.md 3: it authenticates); otherwise it
         is kept unanswered, as the order desk keeps an order that does not authenticate."""
-        from .desk import _kept_reply
-
         found = None
         if request.kind == signup.CONFIRM and request.code and not request.problems:
             found = signup.matching_request(self.campaign.store, self.key, mail.sender, request.code)
         if answered and found is None:
-            return _kept_reply(answered)
+            return kept_reply(answered)
         if request.problems:
             return self.refuse(db, mail, now, list(request.problems), request)
         if self.config.signup is None:
@@ -200,8 +196,6 @@ class SignupDesk:
     def _told(self, db: Any, mail: InboundMail, row: dict[str, Any] | None, now: datetime, detail: str) -> Outcome:
         """The reply that tells the sender where they stand, which the confirmation proved is
         theirs: never capped, and it counts as telling them (`told`)."""
-        from .desk import Outcome
-
         if row is None:
             return self.refuse(db, mail, now, [problem("signup_no_place")])
         reply = signup.notice(self.campaign, db, row, now, in_reply_to=mail,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .campaign import Campaign
+from .folder import Campaign
 
 
 def standing_order(campaign: Campaign, turn: int, player: str) -> tuple[Any, int]:

@@ -18,8 +18,9 @@ from ..mail.views import BoardSize, EndView, PlayerMail, PlayerRef, ProofView, d
 from ..rules.base import INLINE_PLAYERS, Outcome, Ruleset
 from ..rules.chance import SeededChance, played
 from .admin import deadline_sequence, welcome_observers
-from .campaign import Campaign, deadline_text, next_deadline
+from .deadlines import deadline_text, next_deadline
 from .desk import order_view, standing_order
+from .folder import Campaign
 from .proof import chain_link, receipts_played
 from .store import dumps, record_digest
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 from .. import clock
 from ..errors import GmError
-from .campaign import Campaign, deadline_text
+from .deadlines import deadline_text
+from .folder import Campaign
 from .turns import OrderStatus, Resolution, awaited, order_statuses, resolve
 
 

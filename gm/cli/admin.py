@@ -9,7 +9,7 @@ import click
 
 from ..campaign import admin
 from ..campaign.campaign import deadline_text
-from .campaign import opened
+from .opening import opened
 
 SEND = "; run gm send to deliver the mail"
 END_SHOWN = 10  # the places gm end prints; gm status lists every player

@@ -4,7 +4,6 @@ it did in a line or two."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -12,24 +11,17 @@ import click
 from .. import clock
 from ..campaign.campaign import WEAK_SEED, Campaign, deadline_text, start
 from ..campaign.store import command_lock
-from ..campaign.weekly import TurnRun, due, resolved_summary, run_turn
+from ..campaign.weekly import TurnRun, resolved_summary, run_turn
 from ..counts import count, one_or_many
 from ..errors import GmError
 from ..progress import Progress
 from ..rules.registry import DEFAULT
 from .opening import opened
-
-UNANSWERED_WHY = {
-    "capped": "past the refusals a day to one address, not answered",
-    "hostile": "too large, too deep or unreadable as mail, refused unread",
-    "unreadable": "no usable sender, not answered",
-    "loop": "auto-replies, bounces, bulk mail, our own, or replies to our refusals that do not authenticate; "
-            "not answered",
-}
-# gm status lists kept mail by sender and subject (RULES.md 3), this many lines a kind at
-# most: a flood of forged mail must not bury the rest of the summary
-KEPT_LINES = 20
-
+from .status import KEPT_LINES as KEPT_LINES
+from .status import UNANSWERED_WHY as UNANSWERED_WHY
+from .status import orders_in as orders_in
+from .status import state_cmd as state_cmd
+from .status import status_cmd as status_cmd
 
 # -- setting up ---------------------------------------------------------------------------
 
@@ -229,19 +221,6 @@ def orders_cmd(ctx: click.Context, full: bool) -> None:
         click.echo(line)
 
 
-def orders_in(campaign: Campaign, statuses) -> str:
-    """How many orders are in and how many players have written: `gm orders` and `gm
-    status` say it alike. In classic and doubles nobody has to write, so no order is
-    missing; saying "0 of 0 orders in" would read as if something were."""
-    must = sum(s.must_send for s in statuses)
-    written = sum(1 for s in statuses if s.receipt)
-    if must or campaign.ruleset.resolves_early:
-        orders = f"{sum(s.complete for s in statuses if s.must_send)} of {count(must, 'order')} in"
-    else:
-        orders = f"nobody has to write in {campaign.ruleset.name}"
-    return f"{orders}; {count(written, 'player')} {one_or_many(written, 'has', 'have')} written"
-
-
 @click.command("remind")
 @click.pass_context
 def remind_cmd(ctx: click.Context) -> None:
@@ -333,213 +312,6 @@ def send_summary(report) -> str:
 
 
 # -- reading ---------------------------------------------------------------------------------
-
-
-@click.command("state")
-@click.option("--json", "as_json", is_flag=True, help="The state as JSON (its keys: docs/campaign.md).")
-@click.option("--player", "player", metavar="ID",
-              help="Only what player ID may see: no other player's hand, plus their private facts (unleashed).")
-@click.pass_context
-def state_cmd(ctx: click.Context, as_json: bool, player: str | None) -> None:
-    """Print the campaign's state: every piece and what each player holds (the GM's view);
-    --json gives the JSON that scripts read (docs/campaign.md); --player ID what ID may see.
-
-    Example: gm -C campaigns/spring-2027 state --json
-    """
-    with opened(ctx, lock=False) as campaign:
-        if player is None:
-            data, notes = campaign.state_json(), campaign.state_notes()
-        else:  # the GM's notes name every hand: none beside one player's view
-            data, notes = campaign.player_state_json(player), {}
-    if as_json:
-        click.echo(json.dumps(data, indent=2))
-        return
-    click.echo(f"{data['campaign']} ({data['ruleset']}): "
-               + (_over(data) if data["over"] else f"turn {data['turn']} next"))
-    for board_id, board in data["boards"].items():
-        note = f", {notes[board_id]}" if notes.get(board_id) else ""
-        click.echo(f"board {board_id} ({board['squares']} squares, {'closed' if board['closed'] else 'open'}{note})")
-        for player, piece in board["players"].items():
-            where = "Start" if piece["square"] == 0 else str(piece["square"])
-            done = " finished" if piece["finished"] else ""
-            placed = f", placed {piece['placing']}" if piece["placing"] else ""
-            click.echo(f"  {player:<16} {where}{done}{placed}")
-    for player, facts in data["players"].items():
-        note = f" {notes[player]}" if notes.get(player) else ""
-        aggregate = f"; aggregate {facts['aggregate']}, place {facts['place']}" if facts["place"] else ""
-        click.echo(f"{player:<18}{note}{aggregate}")
-
-
-def _over(data: dict) -> str:
-    """How the campaign ended, for the GM (`end` of gm state --json): the last turn played
-    and, when the GM ended it (gm end), the reason given."""
-    end, why = data["end"], ""
-    if end["by"] == "gm":
-        why = f" (ended by the GM: {end['reason']})" if end["reason"] else " (ended by the GM)"
-    return f"over after turn {end['turn']}{why}"
-
-
-def _piece_text(piece: dict) -> str:
-    """Where a piece is, for the GM: its square, or its placing once placed."""
-    if piece["placing"]:
-        return f"placed {piece['placing']}"
-    return "Start" if piece["square"] == 0 else f"on {piece['square']}"
-
-
-@click.command("status")
-@click.pass_context
-def status_cmd(ctx: click.Context) -> None:
-    """A summary for the GM: turn, deadline, orders in, boards open, standings, failing addresses.
-
-    Example: gm -C campaigns/spring-2027 status
-    """
-    from ..campaign.turns import order_statuses
-
-    with opened(ctx, lock=False) as campaign:
-        if not campaign.started():
-            for line in _signup_status(campaign):
-                click.echo(line)
-            return
-        # CONTRACT.md's state keys are every ruleset's, so this summary fits them all
-        config, data, notes = campaign.config, campaign.state_json(), campaign.state_notes()
-        names = campaign.names()
-        click.echo(f"{config.title} ({config.id}), {config.ruleset_name}, {count(len(config.players), 'player')}"
-                   + (f", {count(len(config.observers), 'observer')}" if config.observers else ""))
-        if data["over"]:
-            click.echo(_over(data))
-        elif data["paused"]:
-            click.echo(f"turn {data['turn']}: PAUSED (gm resume [WHEN] goes on)")
-        else:
-            text = deadline_text(campaign.deadline(), config.timezone)
-            click.echo(f"turn {data['turn']}, deadline {(text['local'] or text['utc']) if text else '-'}")
-        if not data["over"]:
-            statuses = order_statuses(campaign)
-            click.echo(f"orders: {orders_in(campaign, statuses)}")
-            # what `gm turn` would do now, in its own words: the two never disagree
-            ready, why = due(campaign, statuses)
-            click.echo(f"gm turn: resolves turn {data['turn']}" if ready else f"gm turn: not yet: {why}")
-            for line in _mail_lines(campaign, data, statuses):
-                click.echo(line)
-        for board_id, board in data["boards"].items():
-            crossed = sum(piece["finished"] for piece in board["players"].values())
-            status = "closed" if board["closed"] else f"open, {crossed} finished"
-            note = f", {notes[board_id]}" if notes.get(board_id) else ""
-            click.echo(f"board {board_id} ({board['squares']} squares): {status}{note}")
-        click.echo("standings:")
-        for player, facts in sorted(data["players"].items(), key=lambda pf: (pf[1]["place"] is None, pf[1]["place"] or 0)):
-            where = " ".join(_piece_text(board["players"][player]) for board in data["boards"].values())
-            place = f", place {facts['place']}" if facts["place"] else ""
-            click.echo(f"  {names.get(player, player):<20} {where}{place}")
-        pool = _pool_line(campaign)
-        if pool:
-            click.echo(pool)
-        lines = _mail_summary(campaign)
-    for line in lines:
-        click.echo(line)
-
-
-def _mail_summary(campaign: Campaign) -> list[str]:
-    """The end of gm status, started or not: the outbox, failing addresses, mail kept."""
-    failing = campaign.store.rows("select id, email, failing from players where failing is not null")
-    broken = campaign.store.one("select count(*) as n from messages where outcome = 'error'")["n"]
-    queued = campaign.store.one("select count(*) as n from outbox where status = 'queued'")["n"]
-    failed = campaign.store.one("select count(*) as n from outbox where status = 'failed'")["n"]
-    lines = [f"outbox: {queued} queued, {failed} refused for good"]
-    lines += [f"FAILING address {row['email']} ({row['id']}): {row['failing']}" for row in failing]
-    if broken:
-        lines.append(f"UNANSWERED: {count(broken, 'message')} gm could not handle "
-                     f"{one_or_many(broken, 'is', 'are')} kept in the database (messages with outcome 'error')")
-    return lines + _kept_lines(campaign)
-
-
-def _signup_status(campaign: Campaign) -> list[str]:
-    """gm status before the start (RULES.md 3.1): how sign-up stands, counted."""
-    from ..campaign import signup
-    from .signup import sign_up_state
-
-    config = campaign.config
-    found = signup.counts(campaign)
-    free = signup.places(config)
-    taken = found.get(signup.IN, 0)
-    places = f" of {free} places" if free is not None else ""
-    lines = [f"{config.title} ({config.id}), {config.ruleset_name}: {sign_up_state(campaign)}",
-             f"sign-ups: {taken} in{places}, {found.get(signup.WAITING, 0)} waiting, "
-             f"{found.get(signup.AWAITING, 0)} awaiting the GM, {found['unconfirmed']} unconfirmed, "
-             f"{found.get(signup.LEFT, 0)} left, {found.get(signup.REJECTED, 0)} rejected (gm signup lists them)",
-             f"gm start: {count(len(config.players) + taken, 'player')} ({len(config.players)} listed in "
-             f"campaign.yaml, {taken} joined by mail)"]
-    return lines + _mail_summary(campaign)
-
-
-def _pool_line(campaign: Campaign) -> str | None:
-    """After the start: those left waiting by sign-up, the GM's pool for gm player replace."""
-    from ..campaign import signup
-
-    pool = signup.count_status(campaign.store, signup.POOL)
-    return (f"sign-up pool: {count(pool, 'person', 'people')} waiting for a seat (gm signup lists them; "
-            "gm player replace OLD ID seats one)") if pool else None
-
-
-def _kept_lines(campaign: Campaign) -> list[str]:
-    """Mail kept but not answered (RULES.md 3), for the GM to look at: per kind a count and
-    why, then each sender and subject (the same ones once, with how many), newest first."""
-    lines = []
-    for outcome, why in sorted(UNANSWERED_WHY.items()):
-        rows = campaign.store.rows(
-            # a loop's detail says which kind (a bounce, our own, a reply to a refusal); others' vary
-            # message by message (a cap's count), so they group by sender and subject alone
-            "select sender, subject, case when outcome = 'loop' then detail end as detail, count(*) as n, "
-            "max(received_at) as last from messages where outcome = ? group by 1, 2, 3 order by last desc, sender",
-            (outcome,))
-        if not rows:
-            continue
-        total = sum(row["n"] for row in rows)
-        lines.append(f"kept: {count(total, outcome + ' message')} ({why})")
-        for row in rows[:KEPT_LINES]:
-            times = f" (x{row['n']})" if row["n"] > 1 else ""
-            detail = f": {_short(row['detail'])}" if row["detail"] else ""
-            lines.append(f"  {row['sender'] or '(no sender)'}, \"{_short(row['subject']) or '(no subject)'}\""
-                         f"{times}{detail}")
-        if len(rows) > KEPT_LINES:
-            rest = sum(row["n"] for row in rows[KEPT_LINES:])
-            lines.append(f"  and {count(rest, 'more message')} from other senders or with other subjects")
-    return lines
-
-
-def _short(text: str | None, width: int = 100) -> str:
-    text = " ".join((text or "").split())
-    return text if len(text) <= width else text[: width - 3] + "..."
-
-
-def _mail_lines(campaign: Campaign, data: dict, statuses) -> list[str]:
-    """What became of each player's mail this turn: their order as it stands, and every
-    message refused (why, in the words the player got), so the GM can answer "I did send
-    it!" at a glance. Refused mail that failed to authenticate is matched by its sender."""
-    by_address = {p.email: p.id for p in campaign.config.players}
-    refused: dict[str, list[str]] = {}
-    for row in campaign.store.rows(
-            "select outcome, player, sender, detail from messages where turn = ? and outcome in "
-            "('refused', 'hostile', 'capped') order by id", (data["turn"],)):
-        player = row["player"] or by_address.get(row["sender"])
-        if player is not None:
-            why = row["detail"] or row["outcome"]
-            refused.setdefault(player, []).append(why if len(why) <= 90 else why[:87] + "...")
-    lines = ["players this turn:"]
-    for s in statuses:
-        facts = data["players"].get(s.player, {})
-        if facts.get("dropped"):
-            mark = "left the game (moved as one who sends no order)"
-        elif s.complete and s.receipt:
-            mark = f"ok, order #{s.receipt}"
-        elif s.receipt:
-            mark = f"INCOMPLETE, order #{s.receipt}"
-        else:
-            mark = "MISSING" if s.must_send else "nothing needed"
-        if facts.get("held_by"):
-            mark += f"; seat held before by {', '.join(facts['held_by'])}"
-        lines.append(f"  {s.player:<16} {mark}")
-        lines += [f"      refused: {why}" for why in refused.get(s.player, [])]
-    return lines
 
 
 @click.command("turn")

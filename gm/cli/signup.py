@@ -11,7 +11,7 @@ from .. import clock
 from ..campaign import signup
 from ..campaign.campaign import deadline_text
 from ..counts import count
-from .campaign import opened
+from .opening import opened
 
 SEND = "; run gm send to deliver the mail"
 # the order gm signup lists the requests in, with the heading of each

@@ -38,6 +38,8 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..campaign.holders import as_now as _as_now
+from ..campaign.holders import ids_as_now as _ids_as_now
 from ..pagenames import numbered_page, turn_page
 from ..rules.base import (
     INLINE_PLAYERS,
@@ -453,27 +455,6 @@ def _audit_bytes(campaign: Any) -> bytes:
 
 # a turn's summary as the memo keeps it: a new format makes every kept summary stale
 SUMMARY_FORMAT = "summary 1"
-
-
-def _as_now(ruleset: Ruleset, state: Any, aliases: Mapping[str, str]) -> Any:
-    """A stored state keyed by the seats' current holders (Ruleset.rename_player)."""
-    for old, now in aliases.items():
-        state = ruleset.rename_player(state, old, now)
-    return state
-
-
-def _ids_as_now(value: Any, aliases: Mapping[str, str]) -> Any:
-    """A stored event's JSON with every former holder's id (as a value or a key) replaced
-    by the seat's current holder's."""
-    if not aliases:
-        return value
-    if isinstance(value, str):
-        return aliases.get(value, value)
-    if isinstance(value, list):
-        return [_ids_as_now(v, aliases) for v in value]
-    if isinstance(value, dict):
-        return {aliases.get(k, k): _ids_as_now(v, aliases) for k, v in value.items()}
-    return value
 
 
 def rules_text(rulesets: Sequence[str]) -> str | None:

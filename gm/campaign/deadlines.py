@@ -1,0 +1,29 @@
+"""A campaign's deadlines: the next one, and one as mail and the terminal show it."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from .. import clock
+
+if TYPE_CHECKING:
+    from .config import CampaignConfig
+
+
+def next_deadline(config: CampaignConfig, after: datetime) -> datetime:
+    return after + timedelta(days=config.turn_days)
+
+
+def deadline_text(deadline: datetime | None, zone: str | None = None) -> dict[str, str | None] | None:
+    """A deadline in UTC and, when given, in a zone: for mail and the terminal."""
+    if deadline is None:
+        return None
+    from zoneinfo import ZoneInfo
+
+    utc = deadline.astimezone(ZoneInfo("UTC"))
+    result = {"utc": utc.strftime("%A %d %B %Y, %H:%M UTC"), "iso": clock.iso(deadline), "local": None}
+    if zone and zone != "UTC":
+        local = deadline.astimezone(ZoneInfo(zone))
+        result["local"] = local.strftime(f"%A %d %B %Y, %H:%M {zone} (%Z)")
+    return result

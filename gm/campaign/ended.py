@@ -1,0 +1,38 @@
+"""How a campaign that is over came to its end, read from its stored row: below the opened
+campaign (gm.campaign.folder's `gm state --json` says it) and `gm end` (gm.campaign.ending,
+which re-exports it)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from ..rules.base import rules_end
+
+
+@dataclass(frozen=True)
+class End:
+    """How a campaign that is over came to its end: `by` the rules (`rules`), the option
+    `max_turns`, or the GM's `gm end` (`gm`); `turn` the last turn played; `reason` the
+    GM's words, or None."""
+
+    by: str
+    turn: int
+    reason: str | None = None
+    at: str | None = None  # when the GM ended it (UTC, ISO 8601); None for the rules' end
+
+    def to_json(self) -> dict[str, Any]:
+        return {"by": self.by, "turn": self.turn, "reason": self.reason}
+
+
+def end_of(row: dict[str, Any], setup: Any, state: Any) -> End | None:
+    """How the campaign whose stored row is `row` ended in `state`; None while it runs."""
+    if not state.over:
+        return None
+    stored = row.get("ended")
+    if stored:
+        data = json.loads(stored)
+        return End(data["by"], data["turn"], data["reason"], data.get("at"))
+    by, turn = rules_end(setup, state)
+    return End(by, turn)
