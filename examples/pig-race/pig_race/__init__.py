@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from gm.boards.board import Board
 from gm.rules.base import (
     ArchiveTurn,
     BoardStanding,
@@ -71,6 +72,20 @@ class PigRace(Ruleset):
         final = {p: state.placings[p] if state.over else None for p in setup.players}
         return Standings(state.turn, state.over, {board_id: BoardStanding(board_id, board.squares, state.over, pieces)},
                          {p: PlayerStanding(final[p], final[p]) for p in setup.players})
+
+    # -- board tools (gm board analyze, gm board design) ------------------------------
+
+    def board_figures(self, board: Board, *, until: float) -> Any:
+        """Turns for one player alone who always ROLLs the number of dice that is fastest
+        on this board (pig_race.analysis; rules.md's notes)."""
+        from .analysis import pig  # numpy, only when a board is analysed
+
+        return pig(board, until=until)
+
+    def board_expected(self, board: Board) -> float | None:
+        from .analysis import pig_expected_turns
+
+        return pig_expected_turns(board)
 
     # -- orders by mail --------------------------------------------------------------
 
