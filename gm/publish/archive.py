@@ -15,10 +15,10 @@ The archive knows no ruleset. It asks the ruleset, through gm.rules.base:
 * `archive_standings(setup, state, names)`: the standings now;
 * `archive_boards(setup, state, history)`: every board drawn, asked for before the reveal
   only when the ruleset's `hidden_boards` is false (RULES.md 2.6, 4.1);
-* `state_json(setup, state)`: only its CONTRACT.md keys `turn`, `over` and each board's
-  `closed`.
+* its standings (gm.rules.standings.standings_of): the turn, whether it is over, each
+  board's `closed` and each piece's square.
 
-Each has a default in gm.rules.base that reads the CONTRACT.md keys of `state_json`, so a
+Each has a default in gm.rules.base that reads the ruleset's typed standings, so a
 ruleset with nothing of its own gets a plain archive from the generic templates. Pages name
 their templates generically; `template_rulesets` gives the lookup order (gm.publish.render).
 
@@ -50,6 +50,7 @@ from ..rules.base import (
     Ruleset,
     Setup,
 )
+from ..rules.standings import Standings, standings_from_json, standings_of
 from ..ruleset_files import lineage, rules_file
 from .chart import COLOURS, Chart, FieldAt, Series, race_chart
 
@@ -397,8 +398,8 @@ def load_archive(campaign: Any, memo: Any = None) -> ArchiveInput:
             salts={b: board_rows[b]["salt"] for b in setup.boards},
             canonical={b: board_rows[b]["canonical"] for b in setup.boards},
         )
-    now = ruleset.state_json(setup, state)
-    deadline = None if now["over"] else deadline_text(campaign.deadline(), config.timezone)
+    now = standings_of(ruleset, setup, state)
+    deadline = None if now.over else deadline_text(campaign.deadline(), config.timezone)
     resolved = tuple(r["resolved_at"] or "" for r in turn_rows)
     return assemble(
         ruleset, setup,
@@ -488,10 +489,12 @@ def _formers(holders: Sequence[Holder]) -> dict[str, tuple[FormerHolder, ...]]:
     return {player: tuple(formers) for player, formers in result.items()}
 
 
-def positions_of(setup: Setup, now: Mapping[str, Any]) -> dict[str, tuple[Position, ...]]:
-    """Each player's piece on every board, from the CONTRACT.md keys of `state_json`."""
+def positions_of(setup: Setup, now: Standings | Mapping[str, Any]) -> dict[str, tuple[Position, ...]]:
+    """Each player's piece on every board, from the standings (or, as before typed standings,
+    the CONTRACT.md keys of a `state_json`)."""
+    now = now if isinstance(now, Standings) else standings_from_json(now)
     return {
-        p: tuple(Position(now["boards"][b]["players"][p]["square"], bool(now["boards"][b]["players"][p]["finished"]))
+        p: tuple(Position(now.boards[b].pieces[p].square, bool(now.boards[b].pieces[p].finished))
                  for b in setup.boards)
         for p in setup.players
     }
@@ -529,7 +532,7 @@ def assemble(
     memo: Any = None,
     audit: bytes | None = None,
     game_commitment: str | None = None,
-    now: Mapping[str, Any] | None = None,
+    now: Standings | Mapping[str, Any] | None = None,
     ended: Any = None,
 ) -> ArchiveInput:
     """The archive's input from a ruleset's views of a campaign (no store: the tests feed
@@ -561,7 +564,11 @@ def assemble(
             if memo is not None and turn_digests:
                 memo.keep_summary(index, turn_digests[index], kept)
         summaries.append(kept)
-    now = ruleset.state_json(setup, state) if now is None else now  # `state_json(setup, state)`
+    # the standings now; a mapping is a state_json's CONTRACT.md keys, as callers gave it before
+    if now is None:
+        now = standings_of(ruleset, setup, state)
+    elif not isinstance(now, Standings):
+        now = standings_from_json(now)
     shown = secrets is not None or not ruleset.hidden_boards
     pictures: dict[str, ArchivePicture] = {}
     if shown:
@@ -572,7 +579,7 @@ def assemble(
             id=b,
             squares=board.squares,
             commitment=commitments[b],
-            closed=now["boards"][b]["closed"],
+            closed=now.boards[b].closed,
             name=board.name if shown else None,
             picture=pictures.get(b),
         )
@@ -613,8 +620,8 @@ def assemble(
         seed_commitment=seed_commitment,
         turns=turns,
         standings=ruleset.archive_standings(setup, state, names),
-        over=bool(now["over"]),
-        next_turn=None if now["over"] else now["turn"],
+        over=bool(now.over),
+        next_turn=None if now.over else now.turn,
         deadline=deadline,
         revealed=revealed,
         opening=opening,
