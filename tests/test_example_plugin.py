@@ -446,3 +446,151 @@ def test_a_pig_demo_archive_passes_gm_audit(demo):
     result = CliRunner().invoke(cli, ["audit", str(folder / "archive")])
     assert result.exit_code == 0, result.output
     assert "replays exactly" in result.output
+
+
+# -- board analysis (gm board analyze, gm board design) -------------------------------
+
+
+def brute_force_expected_turns(board: Board, dice: int) -> float:
+    """E[turns] of `always ROLL dice` for one player alone, from the rules core itself:
+    every sequence of faces a turn can throw (stopping at a 1) played by pig_race.rules'
+    own go from every square, its chance (1/6)^faces thrown, then (I - Q) E = 1 solved
+    densely: nothing of gm's chain engine."""
+    import itertools
+
+    import numpy as np
+    from pig_race import rules as core
+
+    sequences = [seq for k in range(1, dice + 1) for seq in itertools.product(range(1, 7), repeat=k)
+                 if (1 not in seq[:-1]) and (seq[-1] == 1 or k == dice)]
+    n = board.squares
+    q = np.zeros((n, n))
+    for square in range(n):
+        for seq in sequences:
+            faces = {f"ann/{i}": face for i, face in enumerate(seq, 1)}
+            move = core._go(1, "ann", square, order(roll=dice), n, board.jumps, scripted(faces), dice)
+            assert move.dice == seq
+            if not move.finished:
+                q[square, move.end] += 6.0 ** -len(seq)
+    return float(np.linalg.solve(np.eye(n) - q, np.ones(n))[0])
+
+
+def test_pig_analysis_of_a_three_square_board_is_the_hand_computed_one():
+    """N = 3, no items. ROLL 1 from Start: a 2 comes to square 2, 3-6 finish, a 1 stays;
+    from 2 any face but 1 finishes. E2 = 1 + E2/6 = 6/5, E0 = 1 + E0/6 + E2/6 = 36/25.
+    ROLL 2 finishes whenever no 1 shows (25/36): 36/25 too, so the tie goes to fewer
+    dice; ROLL 3: 216/125. P(T = 1) under ROLL 1 is 4/6."""
+    from pig_race.analysis import pig
+
+    figures = pig(Board.build(3), until=1e-12)
+    assert figures.dice == 1 and figures.policy == "always ROLL 1"
+    assert figures.by_dice[1] == pytest.approx(36 / 25, rel=1e-12)
+    assert figures.by_dice[2] == pytest.approx(36 / 25, rel=1e-12)
+    assert figures.by_dice[3] == pytest.approx(216 / 125, rel=1e-12)
+    assert figures.length.probabilities[1] == pytest.approx(4 / 6, rel=1e-12)
+    mean = sum(t * p for t, p in enumerate(figures.length.probabilities))
+    assert mean == pytest.approx(figures.length.expected, rel=1e-9)
+
+
+@pytest.mark.parametrize("dice", [1, 2, 3])
+def test_pig_analysis_agrees_with_the_rules_core_played_face_by_face(dice):
+    """The chain engine's expectation for each fixed ROLL n equals a brute force over
+    every throw the rules core can make, on a board with ladders, snakes, a snake on the
+    last square and a ladder up to it."""
+    from pig_race.analysis import pig
+
+    board = Board.build(30, ladders=[(3, 14), (20, 30)], snakes=[(17, 6), (29, 2), (25, 11)])
+    figures = pig(board, until=1e-12)
+    assert figures.by_dice[dice] == pytest.approx(brute_force_expected_turns(board, dice), rel=1e-9)
+    mean = sum(t * p for t, p in enumerate(figures.length.probabilities))
+    assert mean == pytest.approx(figures.length.expected, rel=1e-8)
+
+
+def test_pig_policy_is_the_fastest_fixed_roll_and_the_designer_reads_the_same_number():
+    ruleset = rules()
+    board = ruleset.read_board(Path(ruleset.boards_folder) / ruleset.starter_board)
+    figures = ruleset.board_figures(board, until=1e-3)
+    finite = {d: e for d, e in figures.by_dice.items() if e is not None}
+    assert set(figures.by_dice) == {1, 2, 3, 4, 5}
+    assert figures.length.expected == min(finite.values()) == figures.by_dice[figures.dice]
+    assert ruleset.board_expected(board) == figures.length.expected
+
+
+def test_pig_analysis_says_when_a_piece_is_caught_for_good():
+    """Squares 41-70 are snake heads falling 40: from Start to 40 every roll of up to five
+    dice (2-30 squares) stays in 0-40 or falls back there, so no policy ever finishes.
+    With heads on 41-46 alone, only ROLL 1 (2-6 squares) is caught; the policy is another."""
+    from pig_race.analysis import pig
+
+    caught = pig(Board.build(80, snakes=[(h, h - 40) for h in range(41, 71)]))
+    assert caught.length.expected is None and caught.length.never == 1.0
+    assert set(caught.by_dice.values()) == {None} and 40 in caught.length.caught_on
+    assert caught.to_json()["never_finishes"] == 1.0
+    partial = pig(Board.build(80, snakes=[(h, h - 40) for h in range(41, 47)]))
+    assert partial.by_dice[1] is None and partial.dice != 1 and partial.length.expected is not None
+
+
+def board_cli(*args: str):
+    from click.testing import CliRunner
+
+    from gm.cli import cli
+
+    return CliRunner().invoke(cli, ["board", *args])
+
+
+def pig_sty() -> str:
+    return str(EXAMPLE / "pig_race" / "boards" / "pig-sty.yaml")
+
+
+def test_gm_board_analyze_shows_pig_among_the_rulesets_with_its_policy():
+    result = board_cli("analyze", pig_sty())
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    (pig_row,) = [line for line in lines if line.startswith("pig turns")]
+    assert re.search(r"\d+\.\d\d \(\d+/\d+\)", pig_row)
+    assert any("policy (fewest turns)" in line and "always ROLL 5" in line for line in lines)
+    assert any(line.startswith("classic turns") for line in lines)
+
+
+def test_gm_board_analyze_json_has_a_pig_key_and_ruleset_pig_alone_gives_the_same():
+    whole = board_cli("analyze", "--json", pig_sty())
+    assert whole.exit_code == 0, whole.output
+    figures = json.loads(whole.output)["pig"]
+    assert figures["policy"] == f"always ROLL {figures['dice']}"
+    assert figures["expected_turns"] == figures["expected_turns_by_dice"][str(figures["dice"])]
+    assert figures["median_turns"] <= figures["p90_turns"]
+    alone = board_cli("analyze", "--json", "--ruleset", "pig", pig_sty())
+    assert alone.exit_code == 0, alone.output
+    assert json.loads(alone.output) == {"squares": 64, "pig": figures}
+    table = board_cli("analyze", "--ruleset", "pig", pig_sty()).output
+    assert "pig turns" in table and "classic" not in table and "one die" not in table
+
+
+DESIGN = """\
+name: Pig Pen
+squares: 64
+seed: 7
+rules:
+  - {{place: ladders, from: {{list: [4, 22]}}, to: {{squares: 10}}}}
+  - {{place: snakes, random: {{count: [3, 6], shortest: 5, longest: 25, keep_free: 3}}}}
+target:
+  pig_expected_turns: {target}
+"""
+
+
+def test_gm_board_design_meets_a_pig_expected_turns_target(tmp_path):
+    from pig_race.analysis import pig_expected_turns
+
+    from gm.boards.board import load_board
+
+    spec = tmp_path / "pen.yaml"
+    spec.write_text(DESIGN.format(target="[9, 11]"))
+    out = tmp_path / "pen-board.yaml"
+    result = board_cli("design", str(spec), "-o", str(out))
+    assert result.exit_code == 0, result.output
+    assert "expected pig length" in result.output
+    assert 9 <= pig_expected_turns(load_board(out)) <= 11
+    spec.write_text(DESIGN.format(target="[1, 2]"))
+    missed = board_cli("design", str(spec))
+    assert missed.exit_code == 1
+    assert missed.output.startswith("Error: ") and "target expected pig length 1..2 turns" in missed.output
