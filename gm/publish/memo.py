@@ -4,7 +4,8 @@ Each turn's summary (archive.TurnSummary) is kept under the digest of its stored
 so a weekly publish derives only the new turn; each page written is kept under the digest
 of what it shows, with its file's size and modification time, so a page whose digest is
 unchanged and whose file nobody touched is not rendered again. A new gm, template or
-page code changes every page's key (`code_digest`); a file changed or removed since is
+page code changes every page's key (`code_digest`), and so does a change to the campaign's
+ruleset's own templates or rules page (`campaign_code_digest`); a file changed or removed since is
 rendered again; a publish that fails keeps nothing.
 """
 
@@ -19,6 +20,7 @@ from typing import Any
 
 from .. import __version__
 from ..resources import shipped
+from ..ruleset_files import rules_file, template_folders
 from .archive import Page, TurnSummary, digest, summary_from_json, summary_to_json
 
 CODE_SUFFIXES = (".html", ".txt", ".py", ".ics", ".md", ".svg", ".xml")
@@ -31,22 +33,53 @@ def code_digest() -> str:
     than pathlib (a publish reads some 200 files here: pathlib took 14 ms of it)."""
     hasher = hashlib.sha256(__version__.encode("utf-8"))
     for folder in (str(shipped("templates")), os.path.dirname(__file__)):
-        for root, dirs, files in os.walk(folder):
-            dirs.sort()
-            for name in sorted(files):
-                if name.endswith(CODE_SUFFIXES):
-                    path = os.path.join(root, name)
-                    with open(path, "rb") as stream:
-                        data = stream.read()
-                    for part in (os.path.relpath(path, folder).encode("utf-8"), data):
-                        hasher.update(len(part).to_bytes(8, "big"))
-                        hasher.update(part)
+        _hash_folder(hasher, folder)
     return hasher.hexdigest()
 
 
+def campaign_code_digest(rulesets: Iterable[str]) -> str:
+    """`code_digest` plus what a campaign of the first of `rulesets` (a lineage) draws its
+    pages with beyond gm: each ruleset's own template folder and the rules page
+    (gm.ruleset_files), so editing a house ruleset's template or rules re-renders its kept
+    pages. Read at each publish, never remembered: a plugin's files change while gm does not."""
+    names = tuple(rulesets)
+    hasher = hashlib.sha256(code_digest().encode("ascii"))
+    gm_templates = shipped("templates")
+    for folder in template_folders(names):
+        if folder != gm_templates:  # gm's own are in code_digest
+            _hash_part(hasher, str(folder).encode("utf-8"))
+            _hash_folder(hasher, str(folder))
+    rules = rules_file(names)
+    if rules is not None:
+        _hash_part(hasher, str(rules).encode("utf-8"))
+        _hash_part(hasher, rules.read_bytes())
+    return hasher.hexdigest()
+
+
+def _hash_folder(hasher: Any, folder: str) -> None:
+    """Each page-drawing file under `folder`: its name there and its bytes."""
+    for root, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith(CODE_SUFFIXES):
+                path = os.path.join(root, name)
+                with open(path, "rb") as stream:
+                    data = stream.read()
+                _hash_part(hasher, os.path.relpath(path, folder).encode("utf-8"))
+                _hash_part(hasher, data)
+
+
+def _hash_part(hasher: Any, part: bytes) -> None:
+    hasher.update(len(part).to_bytes(8, "big"))
+    hasher.update(part)
+
+
 class Memo:
-    def __init__(self, store: Any, out: Path):
+    def __init__(self, store: Any, out: Path, rulesets: Iterable[str] = ()):
+        """`rulesets`: the campaign's ruleset lineage, whose own templates and rules page
+        are part of every page's key (campaign_code_digest); none: gm's code alone."""
         self.store = store
+        self._code = campaign_code_digest(rulesets) if rulesets else code_digest()
         self.out = out
         self.key = str(out.resolve())
         self._folder = str(out)
@@ -67,7 +100,7 @@ class Memo:
 
     def _page_key(self, page: Page) -> str:
         assert page.digest is not None
-        return digest(code_digest(), page.digest)
+        return digest(self._code, page.digest)
 
     def fresh(self, page: Page) -> bool:
         """The page's file holds what it would be rendered to now (as far as kept)."""

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..ruleset_files import lineage
 from .archive import Page, player_page
 from .memo import Memo
 
@@ -71,7 +72,7 @@ def publish(campaign, out: Path | None = None) -> tuple[Path, WriteReport]:
 
         refresh(campaign)  # campaign.yaml as it is now: the page tells it
         return out, write_site(signup_site(load_signup(campaign)), out)
-    memo = Memo(campaign.store, out)
+    memo = Memo(campaign.store, out, lineage(campaign.ruleset))
     data = load_archive(campaign, memo)
     pages = build_site(data)
     report = write_site(pages, out, memo)
