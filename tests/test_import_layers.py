@@ -30,8 +30,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("foundations", (
         "gm", "gm.errors", "gm.clock", "gm.counts", "gm.yamlfile", "gm.commitment",
         "gm.progress", "gm.resources", "gm.pagenames", "gm.audit_source",
-        # a campaign's files on disk: the outbox mail is queued in lives here
-        "gm.campaign.store",
+        # a campaign's files on disk: the outbox mail is queued in lives here (its schema's
+        # migrations and the digests they fill in were split from it)
+        "gm.campaign.store", "gm.campaign.migrations", "gm.campaign.digests",
     )),
     # a board as data and as a picture: what a ruleset moves pieces on
     ("boards", ("gm.boards", "gm.boards.board", "gm.boards.model", "gm.boards.svg", "gm.boards.text")),
