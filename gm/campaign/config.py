@@ -1,156 +1,45 @@
 """campaign.yaml (CONTRACT.md): read, check every key, and report every problem with its
-line. Nothing here touches the database or the mail."""
+line. Nothing here touches the database or the mail. What the file says is held in
+gm.campaign.config_values; who takes part (players, observers, sign-up) is read by
+gm.campaign.config_people; every name of both is importable from here."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import date, datetime, time
-from functools import cached_property
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ..boards.board import Board
-from ..counts import count
 from ..errors import BoardError, ConfigError, ProblemsError
-from ..rules.base import Ruleset, Setup
 from ..rules.registry import DEFAULT, UnknownRuleset, find_ruleset
 from ..yamlfile import LineDict, is_int, key_problems, read
+from .config_people import _CONTROLS, _observers, _players, _signup, _unique_casefold, _valid_zone
+from .config_people import APPROVALS as APPROVALS
+from .config_people import EMAIL_PATTERN as EMAIL_PATTERN
+from .config_people import ID_PATTERN as ID_PATTERN
+from .config_people import OBSERVER_KEYS as OBSERVER_KEYS
+from .config_people import PLAYER_KEYS as PLAYER_KEYS
+from .config_people import SIGNUP_KEYS as SIGNUP_KEYS
+from .config_people import STAND_IN as STAND_IN
+from .config_people import stand_in_problems as stand_in_problems
+from .config_values import CampaignConfig as CampaignConfig
+from .config_values import MailConfig as MailConfig
+from .config_values import Observer as Observer
+from .config_values import PlayerConfig as PlayerConfig
+from .config_values import SignupConfig as SignupConfig
 
 CONFIG_NAME = "campaign.yaml"
 TOP_KEYS = (
     "id", "title", "ruleset", "seed", "boards", "players", "options", "mail",
     "timezone", "turn_days", "first_deadline", "observers", "archive_url", "signup",
 )
-OBSERVER_KEYS = ("name", "email")
-PLAYER_KEYS = ("id", "name", "email", "password", "timezone")
 MAIL_KEYS = ("transport", "from", "imap", "smtp", "auth", "oauth2")
-SIGNUP_KEYS = ("open", "max_players", "closes", "approve")
-APPROVALS = ("auto", "gm")
 # options the campaign layer owns, beside the ruleset's own (RULES.md 3)
 CAMPAIGN_OPTIONS = {"max_order_text": 65536, "allow_other_senders": False, "max_message_bytes": 1024 * 1024}
-# Matched with fullmatch, never match: `$` also matches before a final newline, so
-# `id: "carol\n"` passed and the archive wrote `player-carol<newline>.html`.
-ID_PATTERN = re.compile(r"\w[\w.-]*")
-EMAIL_PATTERN = re.compile(r"[^@\s<>]+@[^@\s<>]+")
 URL_PATTERN = re.compile(r"https?://[^\s<>\"']+")
-_CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
 # sample boards gm renamed: an old campaign.yaml naming one is told the new name
 RENAMED_BOARDS = {"classic.yaml": "milton-bradley.yaml"}
-
-
-@dataclass(frozen=True)
-class PlayerConfig:
-    id: str
-    name: str
-    email: str
-    password: str | None = None
-    timezone: str | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)  # the ruleset's own player keys (team)
-
-
-@dataclass(frozen=True)
-class Observer:
-    """Someone who reads every public report and sends no orders (CONTRACT.md)."""
-
-    name: str
-    email: str
-
-
-@dataclass(frozen=True)
-class SignupConfig:
-    """RULES.md 3.1: players join by mail before gm start. `closes` is a moment (the
-    campaign's time zone when campaign.yaml names none); `max_players` counts every player
-    of the game, those campaign.yaml lists included (None: no limit but the ruleset's)."""
-
-    open: bool = True
-    max_players: int | None = None
-    closes: datetime | None = None
-    approve: str = "auto"  # or "gm": each confirmed request waits for gm signup accept
-
-    def taking(self, now: datetime) -> bool:
-        """Whether a JOIN now can still win a place (else it can only join the waiting list)."""
-        return self.open and (self.closes is None or now < self.closes)
-
-
-@dataclass(frozen=True)
-class MailConfig:
-    transport: str = "maildir"
-    sender: str = "Snakes GM <gm@localhost>"
-    imap: Any = None
-    smtp: Any = None
-    auth: str = "password"  # or "oauth2": SASL XOAUTH2 with the token of `gm mail login`
-    oauth2: Any = None  # gm.mail.settings.OAuth2Settings with auth oauth2
-
-    @property
-    def address(self) -> str:
-        from email.utils import parseaddr
-
-        return parseaddr(self.sender)[1].lower()
-
-
-@dataclass(frozen=True)
-class CampaignConfig:
-    id: str
-    title: str
-    ruleset_name: str
-    seed: int | None  # None until gm start draws one, when campaign.yaml has none
-    board_files: dict[str, Path]
-    boards: dict[str, Board]
-    players: tuple[PlayerConfig, ...]
-    options: Any
-    max_order_text: int = 65536
-    allow_other_senders: bool = False
-    max_message_bytes: int = 1024 * 1024
-    mail: MailConfig = field(default_factory=MailConfig)
-    timezone: str = "UTC"
-    turn_days: float = 7
-    first_deadline: str | None = None
-    observers: tuple[Observer, ...] = ()
-    archive_url: str | None = None  # ends with "/": mails link the published archive
-    signup: SignupConfig | None = None  # RULES.md 3.1; None: players only from campaign.yaml
-    # how many of `players` (the last ones) joined by mail rather than campaign.yaml
-    joined: int = 0
-
-    @property
-    def ruleset(self) -> Ruleset:
-        return find_ruleset(self.ruleset_name)
-
-    # cached: the config never changes once read, and the desk asks for the setup several
-    # times per message (read afresh it cost players x messages)
-    @cached_property
-    def setup(self) -> Setup:
-        return Setup(self.boards, tuple(p.id for p in self.players), self.options, self.seed,
-                     {p.id: dict(p.extra) for p in self.players if p.extra})
-
-    @property
-    def zone(self) -> ZoneInfo:
-        return ZoneInfo(self.timezone)
-
-    def player(self, player_id: str) -> PlayerConfig | None:
-        """The player whose id matches case-insensitively (RULES.md 3)."""
-        return self._by_id.get(player_id.casefold())
-
-    @cached_property
-    def _by_id(self) -> dict[str, PlayerConfig]:
-        # found by id for every message and every report: a scan made a turn players squared
-        return {p.id.casefold(): p for p in reversed(self.players)}
-
-    def board_id(self, written: str) -> str | None:
-        wanted = written.casefold()
-        return next((b for b in self.boards if b.casefold() == wanted), None)
-
-
-def _valid_zone(name: Any) -> bool:
-    if not isinstance(name, str):
-        return False
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return False
-    return True
 
 
 def load_config(folder: Path, *, joined: Sequence[PlayerConfig] | None = None) -> CampaignConfig:
@@ -309,70 +198,6 @@ def _config_from_data(data: LineDict, folder: Path, source: str,
     )
 
 
-STAND_IN = "gm-stand-in-"
-
-
-def stand_in_problems(ruleset: Ruleset, players: Sequence[tuple[str, Any]]) -> list[str]:
-    """What the ruleset finds wrong with these players (Ruleset.player_problems) beyond
-    what it finds with as many players of whom nothing is wrong: the problems of their ids
-    and keys (advanced: a team; unleashed: a word of its order language), not of their
-    number, for a list still filling by mail (RULES.md 3.1)."""
-    stand_ins = [(f"{STAND_IN}{i}", {}) for i in range(len(players))]
-    common = set(ruleset.player_problems(stand_ins))
-    return [p for p in ruleset.player_problems(list(players)) if p not in common]
-
-
-def _signup(data: LineDict, problems: list[str], timezone: str, ruleset: Ruleset) -> SignupConfig | None:
-    """RULES.md 3.1's `signup:` block, every key checked on its line."""
-    raw = data.get("signup")
-    if raw is None:
-        return None
-    if not isinstance(raw, LineDict):
-        problems.append(f"line {data.line_of('signup')}: signup must be a mapping of {', '.join(SIGNUP_KEYS)}")
-        return None
-    problems += key_problems(raw, SIGNUP_KEYS, "signup")
-    is_open = raw.get("open", True)
-    if not isinstance(is_open, bool):
-        problems.append(f"line {raw.line_of('open')}: signup open must be true or false, not {is_open!r}")
-        is_open = True
-    most = raw.get("max_players")
-    if most is not None and (not is_int(most) or most < 1):
-        problems.append(f"line {raw.line_of('max_players')}: signup max_players must be a whole number of at "
-                        f"least 1, not {most!r}")
-        most = None
-    elif most is not None and ruleset.max_players is not None and most > ruleset.max_players:
-        problems.append(f"line {raw.line_of('max_players')}: signup max_players is {most}, but the "
-                        f"{ruleset.name} ruleset is played by at most {count(ruleset.max_players, 'player')}")
-    approve = raw.get("approve", "auto")
-    if approve not in APPROVALS:
-        problems.append(f"line {raw.line_of('approve')}: signup approve must be auto or gm, not {approve!r}")
-        approve = "auto"
-    closes = None
-    if raw.get("closes") is not None:
-        closes = _moment(raw["closes"], timezone)
-        if closes is None:
-            problems.append(f"line {raw.line_of('closes')}: signup closes must be a date and time such as "
-                            f"\"2027-03-14 18:00\", not {raw['closes']!r}")
-    return SignupConfig(open=is_open, max_players=most, closes=closes, approve=approve)
-
-
-def _moment(value: Any, zone: str) -> datetime | None:
-    """A date and time as campaign.yaml gives it (YAML may read it as a datetime or a
-    date), in the campaign's time zone unless it names its own; None when it is none."""
-    if isinstance(value, datetime):
-        moment = value
-    elif isinstance(value, date):
-        moment = datetime.combine(value, time())
-    elif isinstance(value, str):
-        try:
-            moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-        except ValueError:
-            return None
-    else:
-        return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=ZoneInfo(zone))
-
-
 def _option_problems(error: ValueError, where: int) -> list[str]:
     """A ruleset's refusal of its options as campaign.yaml problems: OptionsError's list, or
     one problem a line of a ValueError's message; each names the options' line unless it
@@ -387,88 +212,6 @@ def _without(raw: LineDict) -> LineDict:
     result = LineDict({k: v for k, v in raw.items() if k not in CAMPAIGN_OPTIONS})
     result.line, result.lines = raw.line, raw.lines
     return result
-
-
-def _unique_casefold(ids: list[Any], what: str, problems: list[str], line: int) -> None:
-    seen: dict[str, Any] = {}
-    for value in ids:
-        key = str(value).casefold()
-        if key in seen:
-            problems.append(f"line {line}: {what} '{value}' is the same as '{seen[key]}' (ids ignore case)")
-        seen[key] = value
-
-
-def _players(data: LineDict, problems: list[str], ruleset_keys: tuple[str, ...], *,
-             empty_allowed: bool = False) -> tuple[PlayerConfig, ...]:
-    raw = data.get("players")
-    if empty_allowed and not raw:
-        return ()  # RULES.md 3.1: the players join by mail
-    if not isinstance(raw, list) or not raw:
-        problems.append(f"line {data.line_of('players')}: players must be a list of {{id, name, email}}")
-        return ()
-    players = []
-    for line, item in _entries(data, "players", "a player is a mapping with id, name and email", problems):
-        problems += key_problems(item, (*PLAYER_KEYS, *ruleset_keys), "player")
-        player_id, email = item.get("id"), item.get("email")
-        ok = True
-        if not isinstance(player_id, str) or not ID_PATTERN.fullmatch(player_id):
-            problems.append(f"line {line}: player id {player_id!r} must be letters, digits, '-', '_' or '.'")
-            ok = False
-        if not isinstance(email, str) or not EMAIL_PATTERN.fullmatch(email):
-            problems.append(f"line {line}: player {player_id}: email {email!r} is not an address")
-            ok = False
-        password = item.get("password")
-        if password is not None and (not isinstance(password, str | int) or not str(password).strip()):
-            problems.append(f"line {item.line_of('password')}: player {player_id}: password must not be empty")
-            ok = False
-        zone = item.get("timezone")
-        if zone is not None and not _valid_zone(zone):
-            problems.append(f"line {item.line_of('timezone')}: player {player_id}: unknown time zone {zone!r}")
-            ok = False
-        if ok:
-            players.append(
-                PlayerConfig(
-                    id=player_id,
-                    name=str(item.get("name") or player_id),
-                    email=email.strip().lower(),
-                    password=None if password is None else str(password),
-                    timezone=zone,
-                    extra={k: item[k] for k in ruleset_keys if k in item},
-                )
-            )
-    _unique_casefold([p.id for p in players], "player id", problems, raw.line)
-    _unique_casefold([p.email for p in players], "player email", problems, raw.line)
-    return tuple(players)
-
-
-def _entries(data: LineDict, key: str, shape: str, problems: list[str]):
-    """(line, mapping) for each entry of the list `key`; an entry that is not a mapping
-    is a problem on its line (`shape` says what it should be)."""
-    raw = data[key]
-    for index, item in enumerate(raw):
-        line = raw.line_of(index) if hasattr(raw, "line_of") else data.line_of(key)
-        if isinstance(item, LineDict):
-            yield line, item
-        else:
-            problems.append(f"line {line}: {shape}")
-
-
-def _observers(data: LineDict, problems: list[str]) -> tuple[Observer, ...]:
-    raw = data.get("observers")
-    if raw is None:
-        return ()
-    if not isinstance(raw, list):
-        problems.append(f"line {data.line_of('observers')}: observers must be a list of {{name, email}}")
-        return ()
-    observers = []
-    for line, item in _entries(data, "observers", "an observer is a mapping with name and email", problems):
-        problems += key_problems(item, OBSERVER_KEYS, "observer")
-        email = item.get("email")
-        if not isinstance(email, str) or not EMAIL_PATTERN.fullmatch(email) or _CONTROLS.search(email):
-            problems.append(f"line {line}: observer email {email!r} is not an address")
-            continue
-        observers.append(Observer(name=str(item.get("name") or email), email=email.strip().lower()))
-    return tuple(observers)
 
 
 def _mail(data: LineDict, problems: list[str]) -> MailConfig:
