@@ -284,3 +284,18 @@ def test_a_campaign_by_mail_on_the_maildir_transport_to_the_end_and_audited(tmp_
     rules_page = (archive / "rules.html").read_text()
     assert "Long jump" in rules_page and "Third fault in a row" in rules_page
     _gm(None, "audit", str(archive))
+
+
+def test_undo_and_gm_end_replay_in_the_audit(tmp_path):
+    folder = tmp_path / "ended"
+    _campaign(folder)
+    _gm(folder, "start", now="2027-02-20T12:00Z")
+    _gm(folder, "resolve", "--force", now="2027-02-21T12:00Z")
+    _gm(folder, "undo", now="2027-02-21T12:05Z")
+    _gm(folder, "resolve", "--force", now="2027-02-21T12:10Z")
+    _gm(folder, "end", "--reason", "a test", now="2027-02-22T12:00Z")
+    state = json.loads(_gm(folder, "state", "--json").stdout)
+    assert state["over"] and state["end"]["by"] == "gm" and state["turn"] == 2
+    assert sorted(p["place"] for p in state["players"].values())[0] == 1
+    _gm(folder, "reveal", now="2027-02-22T12:05Z")
+    _gm(None, "audit", str(folder / "archive"))

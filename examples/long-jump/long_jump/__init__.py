@@ -157,8 +157,8 @@ class LongJump(Ruleset):
     boards_folder = str(HERE / "boards")
     starter_board = "long-jump-pit.yaml"
     starter_options = (
-        "  max_turns: 40               # then the rest are placed by square\n"
-        "  max_jump: 12                # the longest JUMP (2 to 12)\n"
+        "  max_turns: 40              # then the rest are placed by square\n"
+        "  max_jump: 12               # the longest JUMP (2 to 12)\n"
     )
 
     # --- the rules ---------------------------------------------------------------------

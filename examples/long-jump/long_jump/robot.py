@@ -25,7 +25,7 @@ class LongJumpRobot(Robot):
 class LongJumpDemo(DemoSetup):
     robot = LongJumpRobot
     cast = (
-        dict(id="ann", name="Ann Daring", style="plain", reach=9),
+        dict(id="ann", name="Ann Daring", style="plain", reach=8),
         dict(id="ben", name="Ben Steady", style="html", reach=6),
         dict(id="cat", name="Cat Phone", style="phone", misses=2),
         dict(id="dan", name="Dan Reply", style="reply", reach=5, blunders=3),
