@@ -5,20 +5,19 @@ Authentication failures get one reply text whatever the cause, so a stranger lea
 nothing about who plays. Loop-prone mail (auto-replies, bulk, bounces, our own, replies to
 our refusals that do not authenticate) and mail with no address to answer are recorded and
 never answered; refusals to one address are capped, so gm cannot be made to mail-bomb anyone.
+Those trust rules are gm.campaign.trust's; the desk applies them to each message.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-import re
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from .. import clock
-from ..counts import count
 from ..mail.inbound import InboundMail, read_mail
 from ..mail.mailout import compose, queue
 from ..mail.orderlang import OrderText, parse_orders
@@ -31,29 +30,20 @@ from .outcome import Outcome as Outcome
 from .outcome import kept_reply as _kept_reply
 from .passwords import check_password, hash_password, issue_password
 from .proof import order_receipt, written_count
-from .signup import CODE_KIND, HOLDS
 from .signup import basics as signup_basics
 from .signup_desk import SignupDesk
 from .standing import order_view as order_view
 from .standing import standing_order as standing_order
 from .store import body_digest, dumps, insert
+from .trust import ADDRESS, answers_unasked, authenticate, capped, hostile, loop_outcome
+from .trust import CAP_ANY as CAP_ANY
+from .trust import CAP_STRANGER as CAP_STRANGER
+from .trust import DAY as DAY
+from .trust import UNASKED as UNASKED
 
-# RULES.md 3 "a day", for the refusal caps and RESET: the 24 hours before the message is
-# handled (clock.now()), a rolling window, so no burst is allowed at midnight.
-DAY = timedelta(hours=24)
-# Refusals a day to an address that is not a player's registered one, and to any address.
-CAP_STRANGER = 5
-CAP_ANY = 20
-# The replies anyone can make gm send by forging a sender: they count towards the caps, and
-# a message answering one of them is an auto-responder's loop, never answered (a sign-up's
-# confirmation code too, RULES.md 3.1: anyone can send a JOIN in another's name).
-UNASKED = ("refusal", "help", CODE_KIND)
 # The outbox kind of a RESET's new-password mail. Like a welcome it carries a password in
 # clear, and `gm send` drops its body once sent (delivery.SECRET_KINDS).
 RESET_KIND = "reset"
-_ADDRESS = re.compile(r"[^@\s]+@[^@\s]+")
-
-
 def message_key(raw: bytes, mail: InboundMail) -> str:
     """The Message-ID, or for mail without one a stable id made from its bytes."""
     return mail.message_id or f"<sha256-{hashlib.sha256(raw).hexdigest()[:32]}@gm.invalid>"
@@ -192,18 +182,18 @@ class Desk:
 
     def _decide(self, db: Any, mail: InboundMail, message_row: int, received: datetime, now: datetime) -> Outcome:
         if mail.loop:
-            return self._loop(db, mail)
-        if not _ADDRESS.fullmatch(mail.sender):
+            return loop_outcome(db, self.config, mail)
+        if not ADDRESS.fullmatch(mail.sender):
             # nobody to answer (today's reply would go to "" or to a bare word)
             why = f"no usable sender ({mail.sender[:200]!r})" + (f"; {mail.broken[:500]}" if mail.broken else "")
             return Outcome("unreadable", detail=why)
         # RULES.md 3: a reply to our refusal or help is a person correcting an order, or an
         # auto-responder that ignores Auto-Submitted; only the password tells them apart
-        answered = self._answers_unasked(db, mail)
+        answered = answers_unasked(db, mail)
         if answered and (mail.hostile or mail.oversize):
             return _kept_reply(answered)
         reply_to = mail.sender
-        unread = (self._hostile(mail.hostile) if mail.hostile else
+        unread = (hostile(self.config, mail.hostile) if mail.hostile else
                   problem("too_long", characters=self.config.max_order_text) if mail.oversize else None)
         if unread is not None and not self.started:
             # before the start every mail is sign-up mail: refused in its words
@@ -229,7 +219,7 @@ class Desk:
             return self._before_start(db, mail, parsed, now, answered)
         if parsed.reset and not parsed.problems and not answered:
             return self._reset(db, parsed, mail, now)
-        player = self._authenticate(db, parsed, mail)
+        player = authenticate(self.campaign, db, parsed, mail)
         if answered and player is None:
             return _kept_reply(answered)
         syntax = [p.why for p in parsed.problems]
@@ -354,57 +344,6 @@ class Desk:
             self._keywords = ruleset_keywords()
         return self._keywords
 
-    def _loop(self, db: Any, mail: InboundMail) -> Outcome:
-        """Never answered (RULES.md 3). A bounce marks the failed player addresses."""
-        detail = mail.loop or ""
-        if mail.loop == "bounce":
-            failed = {addr.lower() for addr in mail.bounced_recipients}
-            for player in self.config.players:
-                if player.email in failed:
-                    db["players"].update(player.id, {"failing": f"bounce: {mail.subject[:200]}"})
-                    detail += f"; marks {player.id} failing"
-        return Outcome("loop", detail=detail)
-
-    def _authenticate(self, db: Any, parsed: OrderText, mail: InboundMail):
-        """The player when PLAYER, PASSWORD and the sender all match; else None. The
-        password is checked even for an unknown id, so timing tells nothing either. A
-        RESET's pending password also matches, and its first use makes it the password."""
-        if not parsed.player or parsed.password is None:
-            return None
-        player = self.config.player(parsed.player)
-        row = self.campaign.store.one(
-            "select password_hash, pending_password_hash from players where id = ?", (player.id,)
-        ) if player else None
-        good = check_password(parsed.password, row["password_hash"] if row else None)
-        # checked only when a RESET left one: a second scrypt per order would double the cost
-        pending = not good and bool(row and row["pending_password_hash"]) and check_password(
-            parsed.password, row["pending_password_hash"])
-        if not (good or pending) or player is None:
-            return None
-        if mail.sender != player.email and not self.config.allow_other_senders:
-            return None
-        if pending:
-            db["players"].update(player.id, {"password_hash": row["pending_password_hash"],
-                                             "pending_password_hash": None})
-        return player
-
-    def _answers_unasked(self, db: Any, mail: InboundMail) -> str | None:
-        """The kind of our refusal or help reply this message's In-Reply-To or References
-        names, if any (RULES.md 3): such a reply is answered only when it authenticates.
-        Replies to acks, reports and notices are handled as any other message."""
-        ids = [i for i in mail.references if i != mail.message_id]
-        if not ids:
-            return None
-        marks = ", ".join("?" * len(ids))
-        row = db.execute(
-            f"select kind from outbox where message_id in ({marks}) and kind in ({', '.join('?' * len(UNASKED))})"
-            " limit 1", [*ids, *UNASKED]).fetchone()
-        return row[0] if row else None
-
-    def _hostile(self, reason: str) -> Problem:
-        """Why a message was refused unread (RULES.md 3 "Hostile mail")."""
-        return problem("hostile", reason=reason, size=_size(self.config.max_message_bytes))
-
     def _reset(self, db: Any, parsed: OrderText, mail: InboundMail, now: datetime) -> Outcome:
         """RULES.md 3 RESET: a new password to the player's registered address, never to
         the sender, at most once a day. The old password works until the new one is used,
@@ -434,21 +373,6 @@ class Desk:
         )
         queue(db, message, kind=RESET_KIND, now=now, player=player.id, turn=self.turn)
         return Outcome("reset", player=player.id, detail=f"{asked}: a new password mailed to {player.email}")
-
-    def _capped(self, db: Any, to: str, now: datetime) -> str | None:
-        """Why no more refusals may go to `to` today (RULES.md 3), or None. An address that
-        holds a place by sign-up (RULES.md 3.1) counts as a player's."""
-        registered = any(p.email == to for p in self.config.players) or db.execute(
-            f"select 1 from signups where email = ? and status in ({', '.join('?' * len(HOLDS))}) limit 1",
-            [to, *HOLDS]).fetchone() is not None
-        cap = CAP_ANY if registered else CAP_STRANGER
-        sent = db.execute(
-            f"select count(*) from outbox where recipient = ? and queued_at > ? and kind in ({', '.join('?' * len(UNASKED))})",
-            [to, clock.iso(now - DAY), *UNASKED]).fetchone()[0]
-        if sent < cap:
-            return None
-        who = "a player's registered address" if registered else "an address no player registered"
-        return f"not answered: {count(sent, 'refusal')} went to {to}, {who}, in the 24 hours before (cap {cap})"
 
     def _game_problems(self, parsed: OrderText, state: Any, received: datetime, zone: str) -> list[Problem]:
         problems = []
@@ -488,10 +412,10 @@ class Desk:
         problems = context.get("problems", [])
         kind = kind or template
         if kind in UNASKED:
-            capped = self._capped(db, to, now)
-            if capped:
+            refused = capped(db, self.config, to, now)
+            if refused:
                 said = "; ".join(problems) if problems else f"the {template} text"
-                return Outcome("capped", player=player, detail=f"{capped}; it would have said: {said}"[:2000],
+                return Outcome("capped", player=player, detail=f"{refused}; it would have said: {said}"[:2000],
                                problems=list(problems))
         config = self.config
         basics = self.campaign.mail_basics() if self.started else signup_basics(self.campaign)
@@ -517,9 +441,3 @@ class Desk:
                        problems=list(problems))
 
 
-def _size(n: int) -> str:
-    """A byte count as people say it: 1 MiB, 512 KiB."""
-    for unit, size in (("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= size:
-            return f"{round(n / size, 1):g} {unit}"
-    return count(n, "byte")
