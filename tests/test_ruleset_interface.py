@@ -442,3 +442,25 @@ def test_scripted_chance_still_drives_a_toy_without_draws():
     state = hop.start(SETUP, SeededChance(1)).state
     after = hop.resolve(SETUP, state, {"ann": HopOrder(roll=True), "ben": HopOrder(hold=True)}, chance).state
     assert after.squares == {"ann": 6, "ben": 1}
+
+
+def test_board_from_data_reads_a_plain_mapping_from_any_yaml_reader_and_its_problems_name_no_line():
+    from gm.errors import BoardError
+
+    text = "name: Plain\nsquares: 30\nsnakes: [[17, 4]]\nladders: [[3, 12]]\n"
+    plain = Hop().board_from_data(yaml.safe_load(text), "plain.yaml")  # a dict of lists, no line numbers
+    assert (plain.squares, plain.snakes, plain.ladders, plain.name) == (30, ((17, 4),), ((3, 12),), "Plain")
+    assert plain == Hop().board_from_data(_read_lined(text), "lined.yaml")  # the same board as gm's reader gives
+    with pytest.raises(BoardError) as refused:
+        Hop().board_from_data({"squares": 30, "snakes": [[40, 2]], "ladderz": []}, "built")
+    assert refused.value.problems and not any(p.startswith("line ") for p in refused.value.problems)
+    assert any("ladderz" in p and "did you mean 'ladders'" in p for p in refused.value.problems)
+
+
+def _read_lined(text: str) -> Any:
+    """The same text as gm's own YAML reader gives it (LineDict and LineList, with lines)."""
+    from gm.yamlfile import LineDict, parse
+
+    data = parse(text)
+    assert isinstance(data, LineDict)
+    return data

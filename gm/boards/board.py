@@ -74,7 +74,11 @@ def board_from_data(data: Any, source: str, extra_keys: tuple[str, ...] = (), ch
     """A Board from parsed YAML; raises BoardError naming every problem with its line.
     `extra_keys` are a ruleset's own keys, kept as written for it to judge; `chains` is
     the value of an absent `chains:`; `listed` keeps the snakes and ladders in the file's
-    order too (extra key `listed`), for a ruleset whose item ids follow it."""
+    order too (extra key `listed`), for a ruleset whose item ids follow it. A plain mapping
+    (parsed by any YAML reader, or built in a test) is read as well; its problems name no
+    line, since its lines are unknown."""
+    if isinstance(data, dict) and not isinstance(data, LineDict):
+        return _board_from_plain(data, source, extra_keys, chains, listed)
     if not isinstance(data, LineDict) or (data and not any(_board_like(key) for key in list(data)[:20])):
         # not a word of it is quoted: the path may name any file, a password file too
         raise BoardError(source, [NOT_A_BOARD])
@@ -158,6 +162,25 @@ def board_from_data(data: Any, source: str, extra_keys: tuple[str, ...] = (), ch
     if listed:
         extra["listed"] = {"snakes": [list(p) for p in snakes], "ladders": [list(p) for p in ladders]}
     return board.with_extra(**extra)
+
+
+def _board_from_plain(data: dict[Any, Any], source: str, extra_keys: tuple[str, ...], chains: bool,
+                      listed: bool) -> Board:
+    """board_from_data of a mapping without line numbers: read as gm's own YAML at line 0,
+    each problem told without the line it cannot know."""
+    try:
+        return board_from_data(_lined(data), source, extra_keys, chains, listed)
+    except BoardError as error:
+        raise BoardError(source, [p.removeprefix("line 0: ") for p in error.problems]) from None
+
+
+def _lined(value: Any) -> Any:
+    """A plain parsed mapping or list as gm's YAML gives it (LineDict, LineList), every line 0."""
+    if isinstance(value, dict):
+        return LineDict({key: _lined(item) for key, item in value.items()})
+    if isinstance(value, list | tuple):
+        return LineList([_lined(item) for item in value])
+    return value
 
 
 def _plain(value: Any) -> Any:

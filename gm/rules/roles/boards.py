@@ -36,7 +36,9 @@ class BoardTools:
     one_board: ClassVar[bool] = False  # exactly one board per campaign (RULES.md 4.1)
 
     def board_from_data(self, data: Any, source: str) -> Board:
-        """A board file's parsed YAML read with this ruleset's keys and defaults."""
+        """A board file's parsed YAML read with this ruleset's keys and defaults: gm's own
+        reader's, or a plain mapping from any YAML reader (its problems then name no line);
+        raises BoardError. `source` names the file in problems."""
         from ...boards.board import board_from_data
 
         return board_from_data(data, source, self.board_keys, self.board_chains, self.board_listed)
