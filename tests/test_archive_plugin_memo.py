@@ -9,8 +9,10 @@ from click.testing import CliRunner
 from test_ruleset_files import ARCHIVE_MARK, play_toy_campaign, toy_files
 from toyrules import Step
 
+from gm.campaign.campaign import Campaign
 from gm.cli import cli
-from gm.publish.memo import campaign_code_digest, code_digest
+from gm.publish.archive import build_site, load_archive
+from gm.publish.memo import Memo, campaign_code_digest, code_digest
 from gm.rules import registry
 from gm.ruleset_files import lineage
 
@@ -63,3 +65,17 @@ def test_a_plugins_templates_and_rules_are_part_of_its_campaigns_code_digest(toy
     assert len({before, after_template, after_rules}) == 3
     # a plugin's files key its own campaigns' pages, no other ruleset's
     assert campaign_code_digest(lineage("postal")) == postal
+
+
+def test_a_memo_opened_without_a_lineage_keys_pages_as_the_publish_did(toy_package, tmp_path):
+    # benchmarks and tools open a campaign's memo by its store alone: the pages gm publish
+    # just kept must be fresh to it, so it reads the lineage of the campaign's ruleset itself
+    folder = tmp_path / "toy"
+    play_toy_campaign(folder)
+    campaign = Campaign.open(folder)
+    try:
+        memo = Memo(campaign.store, folder / "archive")
+        pages = [page for page in build_site(load_archive(campaign, memo)) if page.digest is not None]
+        assert pages and all(memo.fresh(page) for page in pages)
+    finally:
+        campaign.close()
