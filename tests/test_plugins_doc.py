@@ -3,20 +3,23 @@ its example must work as printed: every listing marked `file: <path>` is copied 
 page into a package, installed by pip as a GM would install it, and played: `gm campaign
 new`, a campaign by mail on Maildir through `gm start` and `gm turn` to its end, `gm
 publish`, `gm reveal` and `gm audit`, `gm end`'s contract, and `gm demo` with the page's
-robots."""
+robots. The page's unit tests run under pytest, its test helper delivers the campaign's
+order mail, and its board analysis is held against the chain solved by hand."""
 
 from __future__ import annotations
 
 import dataclasses
 import email
 import email.policy
+import importlib.util
 import json
+import os
 import re
 import subprocess
 import sys
-from datetime import UTC, datetime, timedelta
-from email.message import EmailMessage
+from datetime import datetime, timedelta
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 import yaml
@@ -51,7 +54,8 @@ def test_the_page_lists_every_file_of_the_package_layout_it_shows():
     shown = {line.split()[0] for line in layout if not line.split()[0].endswith("/")}
     listed = {path.removeprefix(f"{PACKAGE}/") for path in page_files()}
     assert listed == shown == {"pyproject.toml", "__init__.py", "rules.md", "templates/mail/toss/problems.txt",
-                               "boards/toss-track.yaml", "robot.py"}
+                               "templates/mail/toss/_order.txt", "boards/toss-track.yaml", "robot.py", "analysis.py",
+                               "tests/test_toss_race.py", "tests/ordermail.py"}
 
 
 @pytest.fixture(scope="module")
@@ -81,12 +85,21 @@ def _gm(*args: str, now: str = "2027-01-01T00:00:00Z", code: int = 0) -> str:
     return result.output
 
 
-def _mail(folder: Path, number: int, player: str, password: str, lines: str) -> None:
-    mail = EmailMessage()
-    mail["From"], mail["To"], mail["Subject"] = f"{player}@example.org", "gm@example.org", "my order"
-    mail["Message-ID"] = f"<{number}@example.org>"
-    mail.set_content(f"PLAYER {player}\nPASSWORD {password}\n{lines}")
-    (folder / "mail" / "inbox" / "new" / f"{number}.eml").write_bytes(bytes(mail))
+def _page_module(site: Path, path: str) -> ModuleType:
+    """A module the page lists outside the package (its tests/), loaded from where the page's files were written."""
+    spec = importlib.util.spec_from_file_location(Path(path).stem, site.parent / "src" / path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _when(text: str) -> datetime:
+    return datetime.fromisoformat(text)  # gm state --json's deadline: "2027-01-08T18:00:00Z"
+
+
+def _gm_now(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _texts(folder: Path) -> list[str]:
@@ -114,22 +127,28 @@ def test_the_page_s_ruleset_plays_a_campaign_by_mail_to_the_end_and_its_archive_
     }))
     root = ("-C", str(folder))
     _gm(*root, "start")
+    deliver = _page_module(installed, "tests/ordermail.py").deliver  # the page's helper
+
+    def send(player: str, lines: str, received: datetime) -> None:
+        nonlocal sent
+        sent += 1
+        deliver(folder, f"m{sent}", f"{player}@example.org", f"PLAYER {player}\nPASSWORD {passwords[player]}\n{lines}",
+                received)
+
     sent, orders = 0, {"ann": "TOSS\n", "ben": "STEP 2\n", "cat": "STEP 2\n"}
     for week in range(1, 26):
         state = json.loads(_gm(*root, "state", "--json"))
         if state["over"]:
             break
+        deadline = _when(state["deadline"])
         playing = [p for p in orders if not state["boards"]["A"]["players"][p]["finished"]]
         if week == 1:  # refused whole: a reader's problem, an exclusive group; the refusals read mid-week
             for player, wrong in (("ben", "STEP 9\n"), ("cat", "STEP 2\nTOSS\n")):
-                sent += 1
-                _mail(folder, sent, player, passwords[player], wrong)
-            assert "2 refused" in _gm(*root, "turn", now="2027-01-05T12:00:00Z")
+                send(player, wrong, deadline - timedelta(days=3, hours=1))
+            assert "2 refused" in _gm(*root, "turn", now=_gm_now(deadline - timedelta(days=3)))
         for player in playing:
-            sent += 1
-            _mail(folder, sent, player, passwords[player], orders[player])
-        deadline = datetime(2027, 1, 8, 19, tzinfo=UTC) + timedelta(days=7 * (week - 1))
-        assert f"turn {week} resolved" in _gm(*root, "turn", now=deadline.strftime("%Y-%m-%dT%H:%M:%SZ"))
+            send(player, orders[player], deadline - timedelta(hours=2))
+        assert f"turn {week} resolved" in _gm(*root, "turn", now=_gm_now(deadline + timedelta(hours=1)))
     later = "2027-09-01T00:00:00Z"
     final = json.loads(_gm(*root, "state", "--json", now=later))
     assert final["over"] and all(p["place"] for p in final["players"].values())
@@ -137,6 +156,10 @@ def test_the_page_s_ruleset_plays_a_campaign_by_mail_to_the_end_and_its_archive_
     assert any('line 3: STEP needs a whole number of squares from 1 to 2, got "9"' in t for t in texts)  # its words
     assert any("line 4: TOSS and STEP exclude each other" in t for t in texts)  # gm's words for its group
     assert any("STEP <1-2>  or  TOSS" in t for t in texts)
+    # its own _order.txt words the standing order (ack, refusal), gm's generic one the rest
+    assert any("Your order for turn 1: TOSS\n" in t.replace("\r\n", "\n") for t in texts)
+    assert any("Your order for turn 1: none yet, so you step 1" in t for t in texts)
+    assert any("How to order: write to gm@example.org with these lines:" in t for t in texts)  # welcome
 
     _gm(*root, "publish", now=later)
     _gm(*root, "reveal", now=later)
@@ -171,3 +194,29 @@ def test_gm_demo_plays_the_page_s_robots_to_the_end_and_its_archive_audits(insta
     out = _gm("demo", str(tmp_path / "demo"), "--ruleset", RULESET, "--quiet")
     assert "The Robot Toss Race is over" in out and "Ann Bold" in out
     assert "final standings" in _gm("audit", str(tmp_path / "demo" / "archive")).lower()
+
+
+def test_the_page_s_unit_tests_pass_under_pytest(installed):
+    tests = installed.parent / "src" / "tests" / "test_toss_race.py"
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tests)],
+                          capture_output=True, text=True, cwd=tests.parent.parent,
+                          env=os.environ | {"PYTHONPATH": str(installed)})
+    assert done.returncode == 0 and "3 passed" in done.stdout, done.stdout + done.stderr
+
+
+def test_the_page_s_board_analysis_is_the_always_toss_chain_solved_by_hand(installed, tmp_path):
+    from gm.boards.designfile import target_keys
+    from gm.rules.registry import find_ruleset
+
+    path = installed / PACKAGE / "boards" / "toss-track.yaml"
+    board = find_ruleset(RULESET).read_board(path)
+    # E[p] = 1 + E[p]/2 + E[after heads]/2 (0 once finished): iterated to its fixed point
+    expected = [0.0] * board.squares
+    for _ in range(2000):
+        for p in range(board.squares):
+            ahead = p + 5
+            end = ahead if ahead >= board.squares else board.jumps.get(ahead, ahead)
+            expected[p] = 1 + expected[p] / 2 + (0 if end >= board.squares else expected[end]) / 2
+    figures = json.loads(_gm("board", "analyze", str(path), "--ruleset", RULESET, "--json"))
+    assert figures[RULESET]["expected_turns"] == pytest.approx(expected[0], abs=1e-4)
+    assert "toss_expected_turns" in target_keys()
