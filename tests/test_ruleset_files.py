@@ -265,3 +265,35 @@ def test_a_built_in_names_its_files_by_the_class_attributes_a_plugin_uses(name):
     assert rules_file(lineage(name)) == Path(cls.rules_page)
     assert template_folders(lineage(name)) == (shipped("templates"),)  # gm's folder once, not twice
     assert ruleset_board(cls(), cls.starter_board) == shipped("boards") / cls.starter_board
+
+
+@pytest.mark.parametrize("ext", ["txt", "html"])
+def test_the_generic_turn_part_defines_every_macro_the_generic_mails_call(ext):
+    """A ruleset without its own mail/<name>/_turn.* gets gm's: every macro a generic mail
+    calls on it (observer mail's leaders and top_standings for a large campaign among them)
+    must be there, or that mail fails for a plugin that attaches a table but keeps gm's part."""
+    import re
+
+    mail = shipped("templates") / "mail"
+    imports = re.compile(r'import (?:"mail/_turn\.%s"|partial\("_turn\.%s"\)) as t' % (ext, ext))
+    called: set[str] = set()
+    for path in mail.glob(f"*.{ext}"):
+        text = path.read_text(encoding="utf-8")
+        if imports.search(text):
+            called |= set(re.findall(r"\bt\.(\w+)\(", text)) | set(re.findall(r'once\(t, "(\w+)"', text))
+    defined = set(re.findall(r"\{%-? macro (\w+)\(", (mail / f"_turn.{ext}").read_text(encoding="utf-8")))
+    assert {"leaders", "top_standings", "boards", "standings"} <= called
+    assert called <= defined, f"called but not defined: {sorted(called - defined)}"
+
+
+@pytest.mark.parametrize("ext", ["txt", "html"])
+def test_the_generic_top_standings_lists_the_first_ten_of_many(ext):
+    from gm.mail.mailout import environment
+    from gm.rules.views import PublicView
+
+    fields = {f: None for f in PublicView.__dataclass_fields__}
+    standings = [type("S", (), {"place": i + 1, "name": f"Player {i + 1}"})() for i in range(60)]
+    view = PublicView(**{**fields, "turns": (3,), "boards": (), "standings": tuple(standings), "over": False})
+    module = environment(ext if ext == "html" else "text").get_template(f"generic:mail/_turn.{ext}").module
+    shown = str(module.top_standings(view))
+    assert "Player 10" in shown and "Player 11" not in shown and "10 of 60" in shown.replace("</span>", "")
