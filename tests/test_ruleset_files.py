@@ -275,7 +275,8 @@ def test_the_generic_turn_part_defines_every_macro_the_generic_mails_call(ext):
     import re
 
     mail = shipped("templates") / "mail"
-    imports = re.compile(r'import (?:"mail/_turn\.%s"|partial\("_turn\.%s"\)) as t' % (ext, ext))
+    part = re.escape(f"_turn.{ext}")
+    imports = re.compile(rf'import (?:"mail/{part}"|partial\("{part}"\)) as t')
     called: set[str] = set()
     for path in mail.glob(f"*.{ext}"):
         text = path.read_text(encoding="utf-8")
