@@ -27,15 +27,15 @@ POSTAL = re.compile(
 
 # (file, line text) -> why the word must stay there
 HISTORY = {
-    ("gm/campaign/store.py", '"numbers": str,  # JSON: hand -> number, after this message'):
+    ("gm/campaign/migrations.py", '"numbers": str,  # JSON: hand -> number, after this message'):
         "migration 001 created the orders table with postal's columns; 005 moves them to JSON",
-    ("gm/campaign/store.py", '"trapdoors": str,  # JSON: board -> square, after this message'):
+    ("gm/campaign/migrations.py", '"trapdoors": str,  # JSON: board -> square, after this message'):
         "as above",
-    ("gm/campaign/store.py", "\"update orders set standing = json_object('numbers', json(numbers), 'trapdoors', json(trapdoors))\""):
+    ("gm/campaign/migrations.py", "\"update orders set standing = json_object('numbers', json(numbers), 'trapdoors', json(trapdoors))\""):
         "migration 005 reads the old columns into the ruleset's JSON",
-    ("gm/campaign/store.py", 'db["orders"].transform(drop={"numbers", "trapdoors"})'):
+    ("gm/campaign/migrations.py", 'db["orders"].transform(drop={"numbers", "trapdoors"})'):
         "migration 005 drops the old columns",
-    ("gm/campaign/store.py", "# JSON (Ruleset.order_to_json), no longer postal's numbers and trapdoors columns."):
+    ("gm/campaign/migrations.py", "# JSON (Ruleset.order_to_json), no longer postal's numbers and trapdoors columns."):
         "says what migration 005 does",
     ("gm/campaign/audit_record.py", '"nmr": [p for p in players if p not in orders and p not in gone'):
         "the audit record's key for the players who sent no order, as issue 17 names them (docs/audit.md)",

@@ -46,7 +46,7 @@ def load_archive(campaign: Any, memo: Any = None) -> ArchiveInput:
     only once `gm reveal` has run. A turn is read from the store and derived only when a
     page needs it: `memo` (gm.publish.memo.Memo) keeps each turn's summary from the last
     publish under the digest of its stored record, so only new or changed turns are."""
-    from ..campaign.campaign import deadline_text
+    from ..campaign.deadlines import deadline_text
 
     config, setup, ruleset = campaign.config, campaign.setup, campaign.ruleset
     row = campaign.row()

@@ -44,7 +44,7 @@ def load_signup(campaign: Any) -> SignupInput:
     """The front page's input from an opened campaign taking sign-ups."""
     from .. import clock
     from ..campaign import signup
-    from ..campaign.campaign import deadline_text
+    from ..campaign.deadlines import deadline_text
 
     config, ruleset = campaign.config, campaign.ruleset
     settings = config.signup
