@@ -9,173 +9,30 @@ end. Then `gm reveal`, and `gm audit` on the archive with every mail the players
 
 from __future__ import annotations
 
-import email
-import email.policy
-import json
-import mailbox
 import re
-import smtplib
-import sqlite3
-import ssl
 from collections import Counter
 from datetime import UTC, datetime, timedelta
-from email.message import EmailMessage
-from pathlib import Path
 
 import pytest
-import yaml
-from click.testing import CliRunner
+from servergame import GM_ADDRESS, server_games  # noqa: F401 - the fixture
 from test_example_plugin import pig_installed  # noqa: F401 - the fixture: gm-pig-race installed
-
-from gm.cli import cli
 
 pytestmark = pytest.mark.servers
 
-START = datetime(2027, 1, 1, tzinfo=UTC)
-FIRST_DEADLINE = datetime(2027, 1, 8, 18, tzinfo=UTC)
 PLAYERS = {"ann": "pw-ann-1", "ben": "pw-ben-2", "cat": "pw-cat-3"}
-NAMES = {p: p.title() for p in PLAYERS}
-GM_ADDRESS = "gm@example.org"
 LANE = "name: The Short Sty\nsquares: 24\nladders: [[3, 12], [9, 16]]\nsnakes: [[14, 5], [22, 10]]\n"
 # ann pushes her luck (five dice bust more often than not), ben plays safe-ish, cat holds
 ORDERS = {"ann": "ROLL 5", "ben": "ROLL 2", "cat": "HOLD"}
 MAX_TURNS = 12
 
 
-def iso(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-class PigServerGame:
-    """A pig race campaign whose mail goes through the test Dovecot and aiosmtpd, players'
-    orders included."""
-
-    def __init__(self, folder: Path, imap_account, smtp_server, monkeypatch):
-        self.folder, self.imap, self.smtp = folder, imap_account, smtp_server
-        self.monkeypatch = monkeypatch
-        self.runner = CliRunner()
-        self.submitted: list[str] = []  # Message-IDs of the players' order mails, in order
-        self.delivered = 0  # how many of the SMTP server's mails were looked at for the GM's inbox
-
-    def gm(self, *args: str, now: datetime, ok: bool = True):
-        self.monkeypatch.setenv("GM_NOW", iso(now))
-        result = self.runner.invoke(cli, ["-C", str(self.folder), *args], catch_exceptions=False)
-        if ok:
-            assert result.exit_code == 0, result.output
-        return result.output if ok else result
-
-    def send_order(self, player: str, *lines: str, at: datetime) -> None:
-        """The player's mail client submits an order mail to the SMTP server (STARTTLS,
-        AUTH); the server's mail for the GM is then delivered to Dovecot, dated `at`."""
-        message = EmailMessage()
-        message["From"] = f"{NAMES[player]} <{player}@example.org>"
-        message["To"] = GM_ADDRESS
-        message["Subject"] = "my go"
-        message["Date"] = email.utils.format_datetime(at)
-        message["Message-ID"] = f"<{len(self.submitted) + 1}.{player}@example.org>"
-        message.set_content("".join(f"{line}\n" for line in (f"PLAYER {player}", f"PASSWORD {PLAYERS[player]}",
-                                                             *lines)))
-        self.submitted.append(message["Message-ID"])
-        settings = self.smtp.settings()
-        with smtplib.SMTP(settings.host, settings.port, timeout=10) as client:
-            client.starttls(context=ssl.create_default_context(cafile=settings.cafile))
-            client.login(self.smtp.user, self.smtp.password)
-            client.send_message(message, from_addr=f"{player}@example.org", to_addrs=[GM_ADDRESS])
-        self.deliver(at)
-
-    def deliver(self, at: datetime) -> None:
-        """What the SMTP server took from players for the GM, APPENDed to the GM's INBOX."""
-        new = self.smtp.received[self.delivered:]
-        self.delivered = len(self.smtp.received)
-        raws = [item.data for item in new if item.sender != GM_ADDRESS and GM_ADDRESS in item.recipients]
-        assert raws, "the SMTP server took no order mail"
-        self.imap.append(raws, msg_time=at)
-
-    def deadline(self) -> datetime:
-        with sqlite3.connect(self.folder / "gm.sqlite") as db:
-            (text,) = db.execute("select deadline from campaign").fetchone()
-        return datetime.fromisoformat(text)
-
-    def state(self) -> dict:
-        return json.loads(self.gm("state", "--json", now=START))
-
-    def sent_by_gm(self):
-        return [item for item in self.smtp.received if item.sender == GM_ADDRESS]
-
-    def received(self) -> list[tuple[str, str, str, str]]:
-        """(recipient, Message-ID, subject, plain text folded) of every mail gm sent."""
-        mails = []
-        for item in self.sent_by_gm():
-            message = email.message_from_bytes(item.data, policy=email.policy.default)
-            plain = message.get_body(("plain",))
-            text = " ".join(plain.get_content().split()) if plain else ""
-            mails.append((item.recipients[0], str(message["Message-ID"]), str(message["Subject"]), text))
-        return mails
-
-    def to(self, player: str, subject_part: str) -> list[str]:
-        address = f"{player}@example.org" if player in PLAYERS else player
-        words = re.compile(rf"(?<!\w){re.escape(subject_part)}(?!\w)")
-        return [text for to, _, subject, text in self.received() if to == address and words.search(subject)]
-
-    def assert_nothing_lost_or_doubled(self) -> None:
-        """Every order mail was ingested once and moved out of INBOX; every queued mail was
-        sent, and the SMTP server took each from gm exactly once."""
-        db = sqlite3.connect(self.folder / "gm.sqlite")
-        ingested = Counter(m for (m,) in db.execute("select message_id from messages"))
-        assert ingested == Counter(self.submitted)
-        assert self.imap.count("INBOX") == 0
-        assert self.imap.count("gm-processed") == len(self.submitted)
-        queued = db.execute("select message_id, status, recipient from outbox").fetchall()
-        db.close()
-        assert {status for _, status, _ in queued} == {"sent"}, queued
-        received = Counter((mid, to) for to, mid, _, _ in self.received())
-        assert received == Counter((mid, to) for mid, _, to in queued)
-        assert set(received.values()) == {1}
-
-    def players_mail(self, folder: Path) -> Path:
-        """Every mail gm sent to the players, as one Maildir (what they would hand to gm audit)."""
-        box = mailbox.Maildir(folder, create=True)
-        for item in self.sent_by_gm():
-            if item.recipients[0] != GM_ADDRESS:
-                box.add(item.data)
-        return folder
-
-
 @pytest.fixture
-def pig_server_game(tmp_path, monkeypatch, imap_account, smtp_server, pig_installed):  # noqa: F811
-    """A started pig race of ann, ben and cat on the `imap+smtp` transport (the mail
-    settings of test_rulesets_real_servers.py's `server_game`)."""
-    monkeypatch.setenv("GM_IMAP_PASSWORD", imap_account.password)
-    monkeypatch.setenv("GM_SMTP_PASSWORD", smtp_server.password)
-    monkeypatch.setattr("gm.mail.delivery.smtp_backoff", lambda attempt: 0.0)  # no waits on retries
-    folder = tmp_path / "sty"
-    folder.mkdir()
-    (folder / "board.yaml").write_text(LANE)
-    imap, smtp = imap_account.settings(), smtp_server.settings()
-    config = {
-        "id": "pig-servers",
-        "title": "The pig race on real servers",
-        "ruleset": "pig",
-        "seed": 2**128 + 26,
-        "first_deadline": iso(FIRST_DEADLINE),
-        "turn_days": 7,
-        "boards": {"A": "board.yaml"},
-        "players": [{"id": p, "name": NAMES[p], "email": f"{p}@example.org", "password": pw}
-                    for p, pw in PLAYERS.items()],
-        "options": {"max_turns": MAX_TURNS},
-        "mail": {
-            "transport": "imap+smtp",
-            "from": f"Snakes GM <{GM_ADDRESS}>",
-            "imap": {"host": imap.host, "port": imap.port, "user": imap.user, "ssl": False,
-                     "starttls": True, "cafile": imap.cafile, "timeout": 10},
-            "smtp": {"host": smtp.host, "port": smtp.port, "user": smtp.user, "ssl": False,
-                     "starttls": True, "cafile": smtp.cafile, "timeout": 10, "connections": 2},
-        },
-    }
-    (folder / "campaign.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
-    game = PigServerGame(folder, imap_account, smtp_server, monkeypatch)
-    game.gm("start", now=START)
-    return game
+def pig_server_game(server_games, pig_installed):  # noqa: F811
+    """A started pig race of ann, ben and cat on the `imap+smtp` transport, its players'
+    orders submitted over SMTP."""
+    own = {"id": "pig-servers", "title": "The pig race on real servers", "ruleset": "pig", "seed": 2**128 + 26,
+           "options": {"max_turns": MAX_TURNS}}
+    return server_games("sty", LANE, own, PLAYERS)
 
 
 def test_a_whole_pig_race_by_mail_on_real_servers(pig_server_game, tmp_path):

@@ -7,143 +7,34 @@ results; no mail lost or doubled on either side; and `gm state --json`'s end."""
 
 from __future__ import annotations
 
-import email
-import email.policy
-import json
-import re
-import sqlite3
-from collections import Counter
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
-import yaml
-from click.testing import CliRunner
-from test_mail_e2e import PLAYERS, order
-
-from gm.cli import cli
+from servergame import FIRST_DEADLINE, GM_ADDRESS, server_games  # noqa: F401 - the fixture
+from test_mail_e2e import PLAYERS
 
 pytestmark = pytest.mark.servers
 
-START = datetime(2027, 1, 1, tzinfo=UTC)
-FIRST_DEADLINE = datetime(2027, 1, 8, 18, tzinfo=UTC)
 DICE_BOARD = "name: Short Lane\nsquares: 20\nsnakes: [[17, 4]]\nladders: [[3, 11]]\n"
 # staggered rows (RULES.md 4.4), long enough for builds to come before the end
 STAIR_BOARD = "name: Stair\nsquares: 30\nshape: {levels: [8, 8, 7, 7], offsets: [1, 2, 1, 2]}\nladders: [[2, 9]]\n"
 NAMES = {p: p.title() for p in PLAYERS}
-GM_ADDRESS = "gm@example.org"
-
-
-def iso(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-class ServerGame:
-    """A campaign in a folder whose mail goes through the test Dovecot and aiosmtpd."""
-
-    def __init__(self, folder: Path, imap_account, smtp_server, monkeypatch):
-        self.folder, self.imap, self.smtp = folder, imap_account, smtp_server
-        self.monkeypatch = monkeypatch
-        self.runner = CliRunner()
-        self.appended: list[str] = []  # Message-IDs of the order mails, in order
-
-    def gm(self, *args: str, now: datetime) -> str:
-        self.monkeypatch.setenv("GM_NOW", iso(now))
-        result = self.runner.invoke(cli, ["-C", str(self.folder), *args], catch_exceptions=False)
-        assert result.exit_code == 0, result.output
-        return result.output
-
-    def send_order(self, player: str, *lines: str, at: datetime) -> None:
-        """A player's order mail, delivered to the GM's IMAP inbox at `at` (its INTERNALDATE)."""
-        number = len(self.appended) + 1
-        self.appended.append(f"<{number}.{player}@example.org>")
-        self.imap.append([order(player, "".join(f"{line}\n" for line in lines), number)], msg_time=at)
-
-    def deadline(self) -> datetime:
-        """The current turn's deadline: FIRST_DEADLINE, then `turn_days` after each resolution."""
-        with sqlite3.connect(self.folder / "gm.sqlite") as db:
-            (text,) = db.execute("select deadline from campaign").fetchone()
-        return datetime.fromisoformat(text)
-
-    def state(self) -> dict:
-        return json.loads(self.gm("state", "--json", now=START))
-
-    def received(self) -> list[tuple[str, str, str, str]]:
-        """(recipient, Message-ID, subject, plain text) of every mail the SMTP server took."""
-        mails = []
-        for item in self.smtp.received:
-            message = email.message_from_bytes(item.data, policy=email.policy.default)
-            plain = message.get_body(("plain",))
-            text = " ".join(plain.get_content().split()) if plain else ""
-            mails.append((item.recipients[0], str(message["Message-ID"]), str(message["Subject"]), text))
-        return mails
-
-    def to(self, player: str, subject_part: str) -> list[str]:
-        """The plain texts (whitespace folded) the SMTP server delivered to `player` (or an
-        address) whose subject holds `subject_part` as words ("turn 1" is not "turn 10")."""
-        address = f"{player}@example.org" if player in PLAYERS else player
-        words = re.compile(rf"(?<!\w){re.escape(subject_part)}(?!\w)")
-        return [text for to, _, subject, text in self.received() if to == address and words.search(subject)]
-
-    def assert_nothing_lost_or_doubled(self) -> None:
-        """Every order mail was ingested once and moved out of INBOX; every queued mail was
-        sent, and the SMTP server took each exactly once."""
-        db = sqlite3.connect(self.folder / "gm.sqlite")
-        ingested = Counter(m for (m,) in db.execute("select message_id from messages"))
-        assert ingested == Counter(self.appended)
-        assert self.imap.count("INBOX") == 0
-        assert self.imap.count("gm-processed") == len(self.appended)
-        queued = db.execute("select message_id, status, recipient from outbox").fetchall()
-        db.close()
-        assert {status for _, status, _ in queued} == {"sent"}, queued
-        received = Counter((mid, to) for to, mid, _, _ in self.received())
-        assert received == Counter((mid, to) for mid, _, to in queued)
-        assert set(received.values()) == {1}
 
 
 @pytest.fixture
-def server_game(tmp_path, monkeypatch, imap_account, smtp_server):
+def server_game(server_games):  # noqa: F811
     """make(ruleset, options, board, teams): a started campaign of ann, ben and cat on the
-    `imap+smtp` transport (the same mail settings as test_mail_e2e.py's `mailgame`)."""
-    monkeypatch.setenv("GM_IMAP_PASSWORD", imap_account.password)
-    monkeypatch.setenv("GM_SMTP_PASSWORD", smtp_server.password)
-    # retries within a run wait on the backoff: none of that in tests
-    monkeypatch.setattr("gm.mail.delivery.smtp_backoff", lambda attempt: 0.0)
+    `imap+smtp` transport, its order mail APPENDed straight into the GM's Dovecot inbox."""
 
-    def make(ruleset: str, options: dict, board: str, teams: dict[str, str] | None = None) -> ServerGame:
-        folder = tmp_path / ruleset
-        folder.mkdir()
-        (folder / "board.yaml").write_text(board)
-        imap, smtp = imap_account.settings(), smtp_server.settings()
-        players = []
-        for player, password in PLAYERS.items():
-            entry = {"id": player, "name": NAMES[player], "email": f"{player}@example.org", "password": password}
-            if teams and player in teams:
-                entry["team"] = teams[player]
-            players.append(entry)
-        config = {
+    def make(ruleset: str, options: dict, board: str, teams: dict[str, str] | None = None):
+        own = {
             "id": f"{ruleset}-servers",
             "title": f"The {ruleset} campaign on real servers",
             "ruleset": ruleset,
             "seed": 2**128 + 13,  # advanced needs at least 2^128 (RULES.md 5)
-            "first_deadline": iso(FIRST_DEADLINE),
-            "turn_days": 7,
-            "boards": {"A": "board.yaml"},
-            "players": players,
             "options": options,
-            "mail": {
-                "transport": "imap+smtp",
-                "from": f"Snakes GM <{GM_ADDRESS}>",
-                "imap": {"host": imap.host, "port": imap.port, "user": imap.user, "ssl": False,
-                         "starttls": True, "cafile": imap.cafile, "timeout": 10},
-                "smtp": {"host": smtp.host, "port": smtp.port, "user": smtp.user, "ssl": False,
-                         "starttls": True, "cafile": smtp.cafile, "timeout": 10, "connections": 2},
-            },
         }
-        (folder / "campaign.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
-        game = ServerGame(folder, imap_account, smtp_server, monkeypatch)
-        game.gm("start", now=START)
-        return game
+        return server_games(ruleset, board, own, PLAYERS, teams)
 
     return make
 
@@ -175,10 +66,10 @@ def test_a_whole_dice_campaign_on_real_servers(server_game, ruleset, options):
     # turn 1: cat resigns; ben resigns and withdraws it; ann asks for HELP
     assert game.deadline() == FIRST_DEADLINE
     day_before = FIRST_DEADLINE - timedelta(days=1)
-    game.send_order("cat", "TURN 1", "RESIGN", at=day_before)
-    game.send_order("ben", "RESIGN", at=day_before)
-    game.send_order("ben", "RESIGN NONE", at=day_before + timedelta(minutes=5))
-    game.send_order("ann", "HELP", at=day_before + timedelta(minutes=10))
+    game.append_order("cat", "TURN 1", "RESIGN", at=day_before)
+    game.append_order("ben", "RESIGN", at=day_before)
+    game.append_order("ben", "RESIGN NONE", at=day_before + timedelta(minutes=5))
+    game.append_order("ann", "HELP", at=day_before + timedelta(minutes=10))
     early = game.gm("turn", now=day_before + timedelta(hours=1))
     assert "ingest: 4 new messages" in early and "resolve: not yet" in early  # nobody must write
     assert "send: 8 delivered" in early  # three welcomes, the GM's summary, three acks, the help
@@ -202,7 +93,7 @@ def test_a_whole_dice_campaign_on_real_servers(server_game, ruleset, options):
     assert len(game.to(GM_ADDRESS, "GM report, turn 1")) == 1
 
     # turn 2: cat, out of play, cannot resign again; then week after week to the end
-    game.send_order("cat", "RESIGN", at=game.deadline() - timedelta(days=1))
+    game.append_order("cat", "RESIGN", at=game.deadline() - timedelta(days=1))
     state, turn, logs = after_1, 2, {1: after_1["log"]}
     while not state["over"]:
         assert turn <= 30, "the campaign did not end"
@@ -270,9 +161,9 @@ def test_a_whole_advanced_campaign_with_a_team_on_real_servers(server_game):
             action = "MOVE"
             if player == "ben" and not built_tried and square >= 3 and not {square, square - 1} & ends:
                 action, built_tried = f"BUILD SNAKE {square - 1}", True
-            game.send_order(player, f"TURN {turn}", action, at=at)
+            game.append_order(player, f"TURN {turn}", action, at=at)
         if turn == 1:
-            game.send_order("ann", "BUILD LADDER 1", at=at + timedelta(minutes=5))  # from Start: refused
+            game.append_order("ann", "BUILD LADDER 1", at=at + timedelta(minutes=5))  # from Start: refused
             refused = True
         out = game.gm("turn", now=deadline + timedelta(hours=1))
         assert f"turn {turn} resolved" in out, out
