@@ -10,7 +10,7 @@ import threading
 import pytest
 from campaignkit import PLAIN_PLAYERS, CampaignKit
 
-import gm.campaign.campaign
+import gm.campaign.passwords
 from gm.campaign.campaign import check_password
 from gm.campaign.desk import Desk
 
@@ -23,14 +23,14 @@ def kit(tmp_path, monkeypatch):
 
 
 def counted_scrypt(monkeypatch) -> list[int]:
-    calls, lock, real = [0], threading.Lock(), gm.campaign.campaign.hashlib.scrypt
+    calls, lock, real = [0], threading.Lock(), gm.campaign.passwords.hashlib.scrypt
 
     def scrypt(*args, **kwargs):
         with lock:
             calls[0] += 1
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(gm.campaign.campaign.hashlib, "scrypt", scrypt)
+    monkeypatch.setattr(gm.campaign.passwords.hashlib, "scrypt", scrypt)
     return calls
 
 

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from gm.mail import mailout
+from gm.mail import mailout, mime
 
 NOW = datetime(2027, 3, 21, 18, 0, tzinfo=UTC)
 ICS = (b"BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n", "text", "calendar", "deadline.ics")
@@ -91,7 +91,7 @@ def test_a_boundary_never_stands_in_a_body(monkeypatch):
     mail.as_bytes()  # the skeleton for this shape is made with boundaries of its own
     drawn = iter(["===============1111111111111111111==", "===============2222222222222222222==",
                   "===============3333333333333333333=="])
-    monkeypatch.setattr(mailout.Generator, "_make_boundary", classmethod(lambda cls, text=None: next(drawn)))
+    monkeypatch.setattr(mime.Generator, "_make_boundary", classmethod(lambda cls, text=None: next(drawn)))
     message = email.message_from_bytes(mail.as_bytes(), policy=email.policy.default)
     assert message.get_boundary() == "===============2222222222222222222=="
     assert lf(message.get_body(("plain",)).get_content()) == text

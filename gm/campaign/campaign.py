@@ -5,7 +5,6 @@ ended have modules of their own below it; every name offered here before still i
 from __future__ import annotations
 
 import dataclasses
-import hashlib as hashlib  # where passwords were hashed before gm.campaign.passwords: tests reach scrypt here
 import secrets
 from pathlib import Path
 

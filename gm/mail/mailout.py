@@ -21,7 +21,6 @@ import re
 import sqlite3
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from email.generator import Generator as Generator  # tests draw boundaries through mailout
 from email.utils import format_datetime, formataddr, make_msgid, parseaddr
 from functools import cache, lru_cache
 from pathlib import Path
