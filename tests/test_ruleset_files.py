@@ -7,17 +7,13 @@ mail, calendar and archive templates, its rules page and its boards; gm's mail, 
 from __future__ import annotations
 
 import ast
-import email
-import email.policy
-import json
-from datetime import UTC, datetime, timedelta
-from email.message import EmailMessage
 from pathlib import Path
 
 import jinja2
 import pytest
 import yaml
 from click.testing import CliRunner
+from maildirkit import START, MaildirGame
 from toyrules import Step
 
 from gm.cli import cli
@@ -161,55 +157,30 @@ def test_campaign_new_names_gms_rules_page_for_a_built_in(tmp_path):
 # -- a campaign of the toy, by mail, published ------------------------------------------------
 
 
-def play_toy_campaign(folder: Path) -> None:
+def play_toy_campaign(folder: Path) -> MaildirGame:
     """gm start, one order mail a player a week, gm turn after each deadline, gm publish."""
-    folder.mkdir()
-    (folder / "lane.yaml").write_text(BOARD)
-    players = {"ann": "pw-ann-1", "ben": "pw-ben-2"}
-    (folder / "campaign.yaml").write_text(yaml.safe_dump({
-        "id": "toy", "ruleset": "toysteps", "seed": 2**70, "first_deadline": "2027-01-08T18:00:00Z",
-        "boards": {"A": "lane.yaml"},
-        "players": [{"id": p, "name": p.title(), "email": f"{p}@example.org", "password": pw}
-                    for p, pw in players.items()],
-        "options": {"max_turns": 2},
-    }))
-    runner = CliRunner()
-
-    def gm(*args: str, now: str) -> str:
-        result = runner.invoke(cli, ["-C", str(folder), *args], env={"GM_NOW": now})
-        assert result.exit_code == 0, result.output
-        return result.output
-
-    gm("start", now="2027-01-01T00:00:00Z")
-    sent = 0
-    for week in range(2):
-        for player in players:
-            sent += 1
-            mail = EmailMessage()
-            mail["From"], mail["To"], mail["Subject"] = f"{player}@example.org", "gm@example.org", "my step"
-            mail["Message-ID"] = f"<{sent}@example.org>"
-            mail.set_content(f"PLAYER {player}\nPASSWORD {players[player]}\nSTEP 2\n")
-            (folder / "mail" / "inbox" / "new" / f"{sent}.eml").write_bytes(bytes(mail))
-        deadline = datetime(2027, 1, 8, 19, tzinfo=UTC) + timedelta(days=7 * week)
-        gm("turn", now=deadline.strftime("%Y-%m-%dT%H:%M:%SZ"))
-    assert json.loads(gm("state", "--json", now="2027-03-01T00:00:00Z"))["over"]
-    gm("publish", now="2027-03-01T00:00:00Z")
-
-
-def outbox(folder: Path) -> list[email.message.EmailMessage]:
-    return [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
-            for p in sorted((folder / "mail" / "outbox" / "new").iterdir())]
+    game = MaildirGame.create(folder, ruleset="toysteps", seed=2**70, board=BOARD, board_file="lane.yaml",
+                              players={"ann": "pw-ann-1", "ben": "pw-ben-2"}, options={"max_turns": 2},
+                              campaign_id="toy")
+    game.gm("start", now=START)
+    for week in (1, 2):
+        for player in game.players:
+            game.mail(player, "STEP 2")
+        game.turn(week)
+    assert game.state()["over"]
+    game.gm("publish")
+    return game
 
 
 def test_a_toy_campaign_uses_its_archive_template_mail_partial_and_rules_page(toy, tmp_path):
-    folder = tmp_path / "toy"
-    play_toy_campaign(folder)
+    game = play_toy_campaign(tmp_path / "toy")
+    folder = game.folder
     # gm publish: the toy's own archive/toysteps/_turn_body.html, and its rules page
     assert ARCHIVE_MARK in (folder / "archive" / "turn-001.html").read_text()
     rules_page = (folder / "archive" / "rules.html").read_text()
     assert "Toy Steps" in rules_page and "toy rules page" in rules_page
     assert 'href="rules.html"' in (folder / "archive" / "index.html").read_text()
-    mails = outbox(folder)
+    mails = game.outbox()
     # report.txt (generic) imports "mail/_turn.txt": the toy's own copy
     reports = [m for m in mails if "report" in str(m["Subject"]).lower() and "GM report" not in str(m["Subject"])]
     assert reports and all(MAIL_MARK in m.get_body(("plain",)).get_content() for m in reports)

@@ -5,6 +5,7 @@ and played through gm's own layers."""
 from __future__ import annotations
 
 import pytest
+from maildirkit import START, MaildirGame
 from toyrules import Step, StepOrder
 
 from gm.boards.board import Board
@@ -53,70 +54,32 @@ def test_toy_ruleset_grammar_reads_its_command_with_the_common_envelope():
 def test_toy_ruleset_plays_a_whole_campaign_by_mail_through_start_turn_and_publish(step_registered, tmp_path):
     """gm start, players' order mail dropped in the campaign's Maildir inbox, gm turn each
     week, gm publish and gm reveal: no change to gm outside the toy's own code."""
-    import email
-    import email.policy
-    import json
-    from datetime import UTC, datetime, timedelta
-    from email.message import EmailMessage
-
-    import yaml
-    from click.testing import CliRunner
-
-    from gm.cli import cli
-
-    folder = tmp_path / "steps"
-    folder.mkdir()
-    (folder / "lane.yaml").write_text("squares: 8\n")
-    players = {"ann": "pw-ann-1", "ben": "pw-ben-2"}
-    (folder / "campaign.yaml").write_text(yaml.safe_dump({
-        "id": "steps", "ruleset": "step", "seed": 2**70, "first_deadline": "2027-01-08T18:00:00Z",
-        "boards": {"A": "lane.yaml"},
-        "players": [{"id": p, "name": p.title(), "email": f"{p}@example.org", "password": pw}
-                    for p, pw in players.items()],
-        "options": {"max_turns": 10},
-    }))
-    runner = CliRunner()
-
-    def gm(*args, now):
-        result = runner.invoke(cli, ["-C", str(folder), *args], env={"GM_NOW": now})
-        assert result.exit_code == 0, result.output
-        return result.output
-
-    gm("start", now="2027-01-01T00:00:00Z")
-    sent = 0
+    game = MaildirGame.create(tmp_path / "steps", ruleset="step", seed=2**70, board="squares: 8\n",
+                              board_file="lane.yaml", players={"ann": "pw-ann-1", "ben": "pw-ben-2"},
+                              options={"max_turns": 10})
+    game.gm("start", now=START)
     for week in range(1, 10):
-        state = json.loads(gm("state", "--json", now="2027-01-01T00:00:00Z"))
+        state = game.state(now=START)
         if state["over"]:
             break
         for player, step in (("ann", 3), ("ben", 2)):
             if state["boards"]["A"]["players"][player]["finished"]:
                 continue
-            sent += 1
-            mail = EmailMessage()
-            mail["From"], mail["To"], mail["Subject"] = f"{player}@example.org", "gm@example.org", "my step"
-            mail["Message-ID"] = f"<{sent}@example.org>"
-            mail.set_content(f"PLAYER {player}\nPASSWORD {players[player]}\nSTEP {step}\n")
-            (folder / "mail" / "inbox" / "new" / f"{sent}.eml").write_bytes(bytes(mail))
-        after_deadline = datetime(2027, 1, 8, 19, tzinfo=UTC) + timedelta(days=7 * (week - 1))
-        out = gm("turn", now=after_deadline.strftime("%Y-%m-%dT%H:%M:%SZ"))
+            game.mail(player, f"STEP {step}")
+        out = game.turn(week)
         assert f"turn {week} resolved" in out, out
-    state = json.loads(gm("state", "--json", now="2027-03-01T00:00:00Z"))
+    state = game.state()
     # ann: 3+3+3 = 9 > 8 in turn 3; ben: five steps of 2 = 10 > 8 in turn 5, which ends it
     assert state["over"] and state["turn"] == 6
     placings = {p: v["placing"] for p, v in state["boards"]["A"]["players"].items()}
     assert placings == {"ann": 1, "ben": 2}
-    status = gm("status", now="2027-03-01T00:00:00Z")  # the GM's summary knows no ruleset
+    status = game.gm("status")  # the GM's summary knows no ruleset
     assert "  Ann                  placed 1, place 1" in status and "over after turn 5" in status
-    gm("publish", now="2027-03-01T00:00:00Z")
-    index = (folder / "archive" / "index.html").read_text()
+    game.gm("publish")
+    index = (game.folder / "archive" / "index.html").read_text()
     assert "Ann" in index and "Ben" in index
-    boxes = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
-             for p in sorted((folder / "mail" / "outbox" / "new").iterdir())]
-    texts = [m.get_body(("plain",)).get_content() for m in boxes]
-    import sqlite3
-
-    kinds = [k for (k,) in sqlite3.connect(folder / "gm.sqlite").execute("select kind from outbox")]
-    assert {"welcome", "ack", "report"} <= set(kinds) and kinds.count("ack") == sent
-    assert len(boxes) == len(kinds)  # every queued mail was delivered
+    texts, kinds = game.texts(), game.kinds()
+    assert {"welcome", "ack", "report"} <= set(kinds) and kinds.count("ack") == game.sent
+    assert len(texts) == len(kinds)  # every queued mail was delivered
     assert any("STEP" in t for t in texts)  # the toy's own command reaches its players
     assert not any("TRAPDOOR" in t or "NUMBER" in t for t in texts)
