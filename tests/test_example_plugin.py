@@ -16,7 +16,6 @@ import json
 import re
 import subprocess
 import sys
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -267,63 +266,19 @@ LANE = "name: The Short Sty\nsquares: 24\nladders: [[3, 12], [9, 16]]\nsnakes: [
 ORDERS = {"ann": "ROLL 5", "ben": "ROLL 2", "cat": "HOLD"}
 
 
-class MailCampaign:
-    def __init__(self, folder: Path):
-        from click.testing import CliRunner
-
-        self.folder = folder
-        self.runner = CliRunner()
-        self.sent = 0
-        self.outputs: list[str] = []
-
-    def gm(self, *args, now="2027-03-01T00:00:00Z", ok=True):
-        from gm.cli import cli
-
-        result = self.runner.invoke(cli, ["-C", str(self.folder), *args], env={"GM_NOW": now})
-        if ok:
-            assert result.exit_code == 0, result.output
-        return result
-
-    def mail(self, player: str, body: str) -> None:
-        from email.message import EmailMessage
-
-        self.sent += 1
-        message = EmailMessage()
-        message["From"], message["To"], message["Subject"] = f"{player}@example.org", "gm@example.org", "my go"
-        message["Message-ID"] = f"<pig-{self.sent}@example.org>"
-        message.set_content(f"PLAYER {player}\nPASSWORD {PLAYERS[player]}\n{body}\n")
-        (self.folder / "mail" / "inbox" / "new" / f"{self.sent}.eml").write_bytes(bytes(message))
-
-    def texts(self) -> list[str]:
-        import email
-        import email.policy
-
-        boxes = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
-                 for p in sorted((self.folder / "mail" / "outbox" / "new").iterdir())]
-        return [m.get_body(("plain",)).get_content() for m in boxes]
-
-
 @pytest.fixture(scope="module")
 def by_mail(tmp_path_factory, pig_installed):
     """gm start, order mail dropped in the campaign's Maildir inbox, gm turn each week until
     the race is over, gm publish and gm reveal: nothing of gm changed for the plugin."""
-    import yaml
+    from maildirkit import START, MaildirGame
 
     folder = tmp_path_factory.mktemp("pig") / "sty"
-    folder.mkdir()
-    (folder / "sty.yaml").write_text(LANE)
-    (folder / "campaign.yaml").write_text(yaml.safe_dump({
-        "id": "sty", "ruleset": "pig", "seed": SEED, "first_deadline": "2027-01-08T18:00:00Z",
-        "boards": {"A": "sty.yaml"},
-        "players": [{"id": p, "name": p.title(), "email": f"{p}@example.org", "password": pw}
-                    for p, pw in PLAYERS.items()],
-        "options": {"max_turns": 12},
-    }))
-    run = MailCampaign(folder)
-    run.gm("start", now="2027-01-01T00:00:00Z")
+    run = MaildirGame.create(folder, ruleset="pig", seed=SEED, board=LANE, board_file="sty.yaml", players=PLAYERS,
+                             options={"max_turns": 12})
+    run.gm("start", now=START)
     played = []  # each turn's orders, for the rules core to replay
     for week in range(1, 13):
-        state = json.loads(run.gm("state", "--json").output)
+        state = run.state()
         if state["over"]:
             break
         racing = [p for p in PLAYERS if not state["boards"]["A"]["players"][p]["finished"]]
@@ -331,12 +286,10 @@ def by_mail(tmp_path_factory, pig_installed):
         for player, text in said.items():
             run.mail(player, text)
         if week == 1:
-            run.mail("cat", "ROLL 3\nHOLD")
+            run.mail("cat", "ROLL 3", "HOLD")
         played.append(said)
-        after = datetime(2027, 1, 8, 19, tzinfo=UTC) + timedelta(days=7 * (week - 1))
-        out = run.gm("turn", now=after.strftime("%Y-%m-%dT%H:%M:%SZ")).output
+        out = run.turn(week)
         assert f"turn {week} resolved" in out, out
-        run.outputs.append(out)
     run.played = played
     run.gm("publish")
     run.gm("reveal")
@@ -353,7 +306,7 @@ def test_a_pig_campaign_by_mail_ends_as_the_rules_core_says(by_mail):
                   for p, text in orders.items()}
         state = ruleset.resolve(s, state, orders, SeededChance(SEED)).state
     assert state.over
-    final = json.loads(by_mail.gm("state", "--json").output)
+    final = by_mail.state()
     expected = ruleset.state_json(s, state)
     assert final["over"] and (final["turn"], final["boards"]) == (expected["turn"], expected["boards"])
     assert {p: (v["aggregate"], v["place"]) for p, v in final["players"].items()} == {
@@ -361,10 +314,7 @@ def test_a_pig_campaign_by_mail_ends_as_the_rules_core_says(by_mail):
 
 
 def test_a_pig_campaign_by_mail_words_its_commands_and_refusals_from_the_plugin(by_mail):
-    import sqlite3
-
-    texts = by_mail.texts()
-    kinds = [k for (k,) in sqlite3.connect(by_mail.folder / "gm.sqlite").execute("select kind from outbox")]
+    texts, kinds = by_mail.texts(), by_mail.kinds()
     assert {"welcome", "ack", "refusal", "report"} <= set(kinds), kinds
     assert any("ROLL <1-5>  or  HOLD" in t for t in texts)  # the plugin's commands reach its players
     # its reports tell each go in its own words (templates/mail/pig/_turn.txt)
