@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from campaignkit import PLAIN_PLAYERS, CampaignKit, KitPlayer
+from commandkit import gm_command
 
 import gm.campaign.campaign
 from gm.campaign.turns import undo
@@ -95,24 +94,12 @@ def test_publish_after_undo_tells_the_turn_as_played_again(kit, tmp_path):
 
 # -- the command a GM runs (issue 27) ------------------------------------------------------------
 
-ROOT = Path(__file__).resolve().parent.parent
 # what an incremental gm publish has no use for: the mail desk and the turn machinery, the
 # board analysis (numpy, also imported by sqlite-utils when installed), the calendar, the
 # audit, Markdown (the rules page is unchanged), and the mail out
 NOT_FOR_PUBLISHING = ("numpy", "sqlite_utils", "icalendar", "markdown", "gm.campaign.desk", "gm.campaign.turns",
                       "gm.campaign.weekly", "gm.campaign.admin", "gm.cli.campaign", "gm.boards.analysis",
                       "gm.audit", "gm.mail.mailout")
-
-
-def gm_command(*args: str) -> tuple[str, set[str]]:
-    """`gm ARGS` in a fresh interpreter, as a GM runs it (GM_NOW from this process's
-    environment): what it printed, and every module it imported."""
-    script = ("import sys\nfrom gm.cli import main\nsys.argv = ['gm', *sys.argv[1:]]\ntry:\n    main()\n"
-              "finally:\n    sys.stderr.write('modules: ' + ' '.join(sorted(sys.modules)))\n")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH")))))
-    done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, env=env)
-    assert done.returncode == 0, done.stderr
-    return done.stdout, set(done.stderr.rpartition("modules: ")[2].split())
 
 
 def files(folder: Path) -> dict[str, tuple[bytes, int]]:

@@ -4,14 +4,11 @@ and lxml was 12 ms of every weekly publish). feedgen stays the reference here.""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from campaignkit import PLAIN_PLAYERS, CampaignKit
+from commandkit import gm_command
 from feedgen.feed import FeedGenerator
 
 from gm.publish.feed import _Feed
@@ -89,13 +86,7 @@ def test_gm_publish_writes_the_feed_without_importing_feedgen_or_lxml(tmp_path, 
     kit = CampaignKit.create(tmp_path / "c", setenv=monkeypatch.setenv, players=PLAIN_PLAYERS)
     kit.play_turn()
     kit.close()
-    root = Path(__file__).resolve().parent.parent
-    script = "import sys\nfrom gm.cli import main\nsys.argv = ['gm', *sys.argv[1:]]\ntry:\n    main()\nfinally:\n" \
-             "    sys.stderr.write('modules: ' + ' '.join(sorted(sys.modules)))\n"
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(root), os.environ.get("PYTHONPATH")))))
-    done = subprocess.run([sys.executable, "-c", script, "-C", str(kit.folder), "publish"],
-                          capture_output=True, text=True, env=env)
-    assert done.returncode == 0, done.stderr
-    imported = {name.partition(".")[0] for name in done.stderr.rpartition("modules: ")[2].split()}
+    _, modules = gm_command("-C", str(kit.folder), "publish")
+    imported = {name.partition(".")[0] for name in modules}
     assert b"<entry>" in (kit.folder / "archive" / "feed.xml").read_bytes()
     assert not imported & {"feedgen", "lxml"}

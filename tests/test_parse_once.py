@@ -4,13 +4,9 @@ while any change to a file's bytes is parsed anew and checked against the start 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 from campaignkit import PLAIN_PLAYERS, CampaignKit
+from commandkit import gm_command
 
 from gm import yamlfile
 from gm.campaign.campaign import Campaign
@@ -84,11 +80,5 @@ def test_the_store_keeps_only_the_contents_last_read(kit):
 def test_a_command_on_a_campaign_opened_before_imports_no_yaml_parser(kit):
     kit.close()
     opened_config(kit.folder)
-    root = Path(__file__).resolve().parent.parent
-    script = "import sys\nfrom gm.cli import main\nsys.argv = ['gm', *sys.argv[1:]]\ntry:\n    main()\nfinally:\n" \
-             "    sys.stderr.write('modules: ' + ' '.join(sorted(sys.modules)))\n"
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, (str(root), os.environ.get("PYTHONPATH")))))
-    done = subprocess.run([sys.executable, "-c", script, "-C", str(kit.folder), "status"],
-                          capture_output=True, text=True, env=env)
-    assert done.returncode == 0, done.stderr
-    assert "yaml" not in done.stderr.rpartition("modules: ")[2].split()
+    _, modules = gm_command("-C", str(kit.folder), "status")
+    assert "yaml" not in modules
