@@ -15,6 +15,7 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from servergame import server_games  # noqa: F401 - the fixture server_game builds on
 from test_rulesets_real_servers import (  # noqa: F401  (server_game is a fixture)
     FIRST_DEADLINE,
     GM_ADDRESS,
