@@ -171,3 +171,45 @@ def test_demo_refuses_a_known_ruleset_without_robots_in_one_line(tmp_path):
     assert result.output.startswith("Error: the step ruleset has no robots for gm demo (it plays postal, classic")
     assert result.output.count("\n") == 1 and "Traceback" not in result.output
     assert not (tmp_path / "toy").exists()
+
+
+@pytest.fixture
+def broken_site(tmp_path, monkeypatch):
+    """gm-broken 0.1 on sys.path (a dist-info folder, as pip leaves one): its entry point
+    names a module that raises when imported, as a package with a bug or a missing
+    dependency does."""
+    (tmp_path / "broken_ruleset.py").write_text("raise RuntimeError('oops in the plugin')\n")
+    info = tmp_path / "gm_broken-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: gm-broken\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[gm.rulesets]\nbroken = broken_ruleset:Broken\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield
+    sys.modules.pop("broken_ruleset", None)
+
+
+def test_registry_an_installed_ruleset_that_fails_to_load_is_refused_in_one_line_naming_its_package(
+        broken_site, tmp_path):
+    assert "broken" in registry.known()
+    with pytest.raises(registry.RulesetUnavailable) as error:
+        registry.find_ruleset("broken")
+    assert str(error.value) == ("the ruleset 'broken' (gm-broken 0.1) cannot be loaded: "
+                                "RuntimeError: oops in the plugin")
+    result = CliRunner().invoke(cli, ["campaign", "new", str(tmp_path / "camp"), "--ruleset", "broken"])
+    assert result.exit_code == 1
+    assert result.output.strip() == f"Error: {error.value}"
+    assert not (tmp_path / "camp").exists()
+
+
+def test_registry_a_broken_installed_ruleset_stops_no_other_ruleset(broken_site, tmp_path):
+    """One package that fails to load must not stop a GM's board analysis, demo or campaign
+    of another ruleset."""
+    from gm.resources import shipped
+
+    board = str(shipped("boards") / "milton-bradley.yaml")
+    analysed = CliRunner().invoke(cli, ["board", "analyze", board, "--json"])
+    assert analysed.exit_code == 0, analysed.output
+    assert "postal" in analysed.output and "broken" not in analysed.output
+    demo = CliRunner().invoke(cli, ["demo", "--help"])
+    assert demo.exit_code == 0 and "postal" in demo.output and "broken" not in demo.output
+    assert registry.board_ruleset(["squares"]) == registry.DEFAULT

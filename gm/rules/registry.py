@@ -12,10 +12,12 @@ from functools import cache
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+from ..errors import GmError
+
 if TYPE_CHECKING:
     from .base import Ruleset
 
-__all__ = ["BUILT_IN", "DEFAULT", "ENTRY_POINT_GROUP", "UnknownRuleset", "board_ruleset", "find_ruleset", "known",
+__all__ = ["BUILT_IN", "DEFAULT", "ENTRY_POINT_GROUP", "RulesetUnavailable", "UnknownRuleset", "board_ruleset", "find_ruleset", "known",
            "origin", "register", "unregister"]
 
 ENTRY_POINT_GROUP = "gm.rulesets"
@@ -32,6 +34,16 @@ BUILT_IN = {
 }
 DEFAULT = "postal"  # campaign.yaml without `ruleset:` plays RULES.md 2
 _registered: dict[str, type[Ruleset]] = {}
+
+
+class RulesetUnavailable(GmError):
+    """An installed ruleset whose package fails to load (broken, or needing what is not
+    installed): a refusal naming it and its distribution, never an internal error of gm."""
+
+    def __init__(self, name: str, source: tuple[str, str] | None, error: BaseException):
+        where = f" ({source[0]} {source[1]})" if source else ""
+        super().__init__(f"the ruleset {name!r}{where} cannot be loaded: {type(error).__name__}: {error}")
+        self.name = name
 
 
 class UnknownRuleset(KeyError):
@@ -96,15 +108,23 @@ def board_ruleset(keys: Iterable[object]) -> str:
 
 
 def find_ruleset(name: str) -> Ruleset:
-    """A fresh instance of the ruleset called `name`; raises UnknownRuleset."""
+    """A fresh instance of the ruleset called `name`; raises UnknownRuleset, or
+    RulesetUnavailable for an installed one whose package fails to load."""
     if name in _registered:
         return _registered[name]()
     target = BUILT_IN.get(name)
-    if target is None:
-        installed = _installed().get(name)
-        if installed is None:
-            raise UnknownRuleset(name)
-        target = installed[0]
+    if target is not None:
+        return _load(target)
+    installed = _installed().get(name)
+    if installed is None:
+        raise UnknownRuleset(name)
+    try:
+        return _load(installed[0])
+    except Exception as error:  # noqa: BLE001 - whatever another package's import raises
+        raise RulesetUnavailable(name, installed[1], error) from error
+
+
+def _load(target: str) -> Ruleset:
     module, _, attribute = target.partition(":")
     # sys.modules first: every template lookup asks for the ruleset, and import_module's own
     # checks cost five times the rest of the look-up once the module is imported
