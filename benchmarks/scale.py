@@ -17,7 +17,9 @@ the growth exponent between consecutive sizes (log(t2/t1) / log(n2/n1)), the ave
 largest queued report (raw bytes), the bytes the resolve queued, the size of the
 write-ahead log (gm.sqlite-wal) right after the resolve, and the peak RSS with the state
 read and after the resolve; then t(2000) / t(500) when both were run (goal: at most 4.8,
-i.e. no worse than about n**1.13).
+i.e. no worse than about n**1.13). Last, what one report holds, decoded (the README's
+table): its text part, its HTML part and the table of every player a large campaign
+attaches, averaged over the first PARTS_SAMPLE players' copies.
 
 Only the outbox table's columns kind, player, turn, raw and status (and SQLite's rowid)
 are read, so a change in what a report contains does not break this script.
@@ -26,6 +28,8 @@ are read, so a change in what a report contains does not break this script.
 from __future__ import annotations
 
 import argparse
+import email
+import email.policy
 import math
 import multiprocessing
 import shutil
@@ -72,6 +76,26 @@ def boards(folder: Path) -> dict[str, str]:
     return {"A": str(ROOT / "boards" / "milton-bradley.yaml"),
             "B": str(tiled_board(folder, 200)),
             "C": str(tiled_board(folder, 300))}
+
+
+PARTS_SAMPLE = 50  # reports whose parts are measured: every player's copy is alike in size
+
+
+def report_parts(raw: bytes) -> dict[str, int]:
+    """The bytes of a report's text part, its HTML part and its attached table of every
+    player (a large campaign's `<campaign>-turn-<n>-players.txt`), decoded, as a mail app
+    shows and fetches them: the README's table of what a report holds."""
+    message = email.message_from_bytes(raw, policy=email.policy.default)
+    sizes = {"text": 0, "html": 0, "table": 0}
+    for part in message.walk():
+        if part.is_multipart():
+            continue
+        content = part.get_payload(decode=True) or b""
+        if part.get_filename():
+            sizes["table"] += len(content) if part.get_filename().endswith("-players.txt") else 0
+        elif part.get_content_type() in ("text/plain", "text/html"):
+            sizes["text" if part.get_content_type() == "text/plain" else "html"] += len(content)
+    return sizes
 
 
 def peak_rss() -> int:
@@ -131,14 +155,20 @@ def one_size(work: Path, players: int, board_files: dict[str, str]) -> dict[str,
         # the mail as sent (a large campaign's table of every player is stored once,
         # gm.mail.mailout.stored_mail puts it back), and what the outbox itself holds
         conn = campaign.store.db.conn
-        mails = [(kind, player, len(stored_mail(conn, raw))) for kind, player, raw in conn.execute(
-            "select kind, player, raw from outbox where rowid > ? and status = 'queued'", (before,))]
+        mails, parts = [], []
+        for kind, player, raw in conn.execute(
+                "select kind, player, raw from outbox where rowid > ? and status = 'queued'", (before,)):
+            sent = stored_mail(conn, raw)
+            mails.append((kind, player, len(sent)))
+            if kind == "report" and player is not None and len(parts) < PARTS_SAMPLE:
+                parts.append(report_parts(sent))
         sizes = [size for kind, player, size in mails if kind == "report" and player is not None]
         stored = conn.execute("select coalesce(sum(length(raw)), 0) from outbox where rowid > ?", (before,)
                               ).fetchone()[0] + conn.execute("select coalesce(sum(length(data)), 0) from shared_parts"
                                                              ).fetchone()[0]
         queued = {"n": len(mails), "bytes": sum(size for _, _, size in mails)}
         reports = {"n": len(sizes), "avg": sum(sizes) / len(sizes) if sizes else 0, "max": max(sizes, default=0)}
+        part_avg = {name: sum(p[name] for p in parts) / len(parts) if parts else 0 for name in ("text", "html", "table")}
     finally:
         campaign.close()
     shutil.rmtree(folder, ignore_errors=True)  # 2,000 players' reports take room
@@ -147,7 +177,7 @@ def one_size(work: Path, players: int, board_files: dict[str, str]) -> dict[str,
     return {"players": players, "seconds": seconds, "reports": reports["n"],
             "avg": reports["avg"] or 0, "max": reports["max"] or 0,
             "queued": queued["n"], "bytes": queued["bytes"], "stored": stored, "wal": wal_bytes,
-            "state_rss": state_read, "peak_rss": peak}
+            "state_rss": state_read, "peak_rss": peak, "parts": part_avg}
 
 
 def main() -> None:
@@ -197,6 +227,15 @@ def main() -> None:
         print(f"\nt(2000) / t(500) = {ratio:.2f} (goal <= 4.8: {'met' if ratio <= 4.8 else 'NOT met'})")
     else:
         print("\nt(2000) / t(500): not measured (run with --players 50,500,2000)")
+    print("\nwhat one report holds (decoded, the average of the first "
+          f"{PARTS_SAMPLE} players' copies; the whole report as sent):\n")
+    print("| players | text part | HTML part | table attached | whole report | a turn's reports |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: |")
+    for row in rows:
+        parts = row["parts"]
+        table = f"{parts['table'] / 1024:.1f} KB" if parts["table"] else "(in the body)"
+        print(f"| {row['players']} | {parts['text'] / 1024:.1f} KB | {parts['html'] / 1024:.1f} KB | {table} "
+              f"| {row['avg'] / 1024:.0f} KB | {row['reports'] * row['avg'] / 2**20:.1f} MB |")
 
 
 if __name__ == "__main__":
