@@ -242,7 +242,7 @@ class ArchiveInput:
 class Page:
     """One file of the site: rendered from `template` with `context`, or raw `data`.
     `template` is a generic name (archive/turn.html); the rulesets in `rulesets` have
-    their own copy looked up first (gm.publish.render.template_candidates)."""
+    their own copy looked up first (gm.templating, the one lookup)."""
 
     path: str
     template: str | None
