@@ -139,16 +139,7 @@ def check_login(settings: SmtpSettings, password: str | TokenSource) -> None:
     run = _Run(settings=settings, password=password, messages=(), on_outcome=lambda _: None,
                connections=1, retries=0, backoff=default_backoff, sleep=asyncio.sleep,
                progress=None, window=1)
-    run.context = tls_context(settings.cafile) if (settings.ssl or settings.starttls) else None
-    run.local_hostname = socket.getfqdn() or "localhost"
-    try:
-        connection = run.connect()
-    except _Fatal as fatal:
-        raise MailError(str(fatal), cause=fatal.cause) from None
-    except (smtplib.SMTPException, OSError) as error:
-        raise MailError(f"{run.where}: cannot connect: {run.clean(str(error))}",
-                        cause="unreachable") from None
-    connection.quit()
+    run.first_connection().quit()
 
 
 class _Run:
@@ -281,6 +272,22 @@ class _Run:
                              "tls") from None
             raise
 
+    def first_connection(self) -> Connection:
+        """Set up what every connection shares (the TLS context, this host's name), then
+        connect: a one-line MailError at once on a wrong password, a refused certificate
+        or no server, before any message is taken."""
+        s = self.settings
+        self.context = tls_context(s.cafile) if (s.ssl or s.starttls) else None
+        # getfqdn() can wait on DNS; smtplib would ask once per connection.
+        self.local_hostname = socket.getfqdn() or "localhost"
+        try:
+            return self.connect()
+        except _Fatal as fatal:
+            raise MailError(str(fatal), cause=fatal.cause) from None
+        except (smtplib.SMTPException, OSError) as error:
+            raise MailError(f"{self.where}: cannot connect: {self.clean(str(error))}",
+                            cause="unreachable") from None
+
     def reconnect(self) -> Connection | None:
         """Connect again after a drop, retrying with backoff; None when the server stays
         away (this worker then stops; the others, if any, carry on)."""
@@ -324,17 +331,7 @@ class _Run:
         self.refill()
         if not self.work:
             return SendSummary(0, 0, 0)
-        s = self.settings
-        self.context = tls_context(s.cafile) if (s.ssl or s.starttls) else None
-        # getfqdn() can wait on DNS; smtplib would ask once per connection.
-        self.local_hostname = socket.getfqdn() or "localhost"
-        try:
-            first = self.connect()  # fails fast on a wrong password or certificate
-        except _Fatal as fatal:
-            raise MailError(str(fatal), cause=fatal.cause) from None
-        except (smtplib.SMTPException, OSError) as error:
-            raise MailError(f"{self.where}: cannot connect: {self.clean(str(error))}",
-                            cause="unreachable") from None
+        first = self.first_connection()
         # as many connections as there are messages, when fewer than `connections` came
         pool_size = max(1, min(self.connections, len(self.work)))
         threads = [threading.Thread(target=self.worker, args=(first if n == 0 else None,),
