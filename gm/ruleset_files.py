@@ -23,10 +23,10 @@ from .resources import shipped
 
 def ruleset_class(name: str) -> type | None:
     """The class of the ruleset called `name`, or None for a name no ruleset has."""
-    from .rules.registry import UnknownRuleset, find_ruleset
+    from .rules.registry import UnknownRuleset, ruleset_type
 
     try:
-        return type(find_ruleset(name))
+        return ruleset_type(name)
     except UnknownRuleset:
         return None
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .base import Ruleset
 
 __all__ = ["BUILT_IN", "DEFAULT", "ENTRY_POINT_GROUP", "RulesetUnavailable", "UnknownRuleset", "board_ruleset", "find_ruleset", "known",
-           "origin", "register", "unregister"]
+           "origin", "register", "ruleset_type", "unregister"]
 
 ENTRY_POINT_GROUP = "gm.rulesets"
 # gm's own, as gm's pyproject.toml declares them (name -> "module:Class", imported only when a
@@ -110,8 +110,21 @@ def board_ruleset(keys: Iterable[object]) -> str:
 def find_ruleset(name: str) -> Ruleset:
     """A fresh instance of the ruleset called `name`; raises UnknownRuleset, or
     RulesetUnavailable for an installed one whose package fails to load."""
+    cls = ruleset_type(name)
+    try:
+        return cls()
+    except Exception as error:  # noqa: BLE001 - whatever another package's ruleset raises
+        if name in _registered or name in BUILT_IN:
+            raise
+        raise RulesetUnavailable(name, _installed()[name][1], error) from error
+
+
+def ruleset_type(name: str) -> type[Ruleset]:
+    """The class of the ruleset called `name`, without making one (what a template lookup
+    asks for every mail and page); raises as find_ruleset does. One registered at run time
+    is asked of the registry each time, so a ruleset registered again is found anew."""
     if name in _registered:
-        return _registered[name]()
+        return _registered[name]
     target = BUILT_IN.get(name)
     if target is not None:
         return _load(target)
@@ -124,11 +137,13 @@ def find_ruleset(name: str) -> Ruleset:
         raise RulesetUnavailable(name, installed[1], error) from error
 
 
-def _load(target: str) -> Ruleset:
+def _load(target: str) -> type[Ruleset]:
     module, _, attribute = target.partition(":")
     # sys.modules first: every template lookup asks for the ruleset, and import_module's own
-    # checks cost five times the rest of the look-up once the module is imported
-    return getattr(sys.modules.get(module) or import_module(module), attribute)()
+    # checks cost five times the rest of the look-up once the module is imported. sys.modules
+    # is the cache of the class: one of our own would outlive a package taken out of it to be
+    # imported afresh from elsewhere (a test's copy, a GM's upgraded house rules)
+    return getattr(sys.modules.get(module) or import_module(module), attribute)
 
 
 def origin(name: str) -> tuple[str, str] | None:
