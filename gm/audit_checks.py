@@ -8,13 +8,12 @@ or None; none opens a database or trusts a value it can recompute."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .commitment import GAME_FORMAT, canonical_json, receipt, record_hash
+from .commitment import canonical_json, game_commitment, game_text, receipt, record_hash
 from .errors import RulesError
 from .rules.base import last_resolved, rules_end
 
@@ -63,14 +62,15 @@ def check_game(record: Mapping[str, Any]) -> Difference | None:
     fields = json.loads(text)
     if canonical_json(fields) != text:
         return Difference(None, "game text: canonical JSON (docs/audit.md)", None, None, canonical_json(fields), text)
-    made = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    made = game_commitment(fields)  # the text is canonical, so this is the hash of the text itself
     if made != claimed:
         return Difference(None, "game commitment", None, None, made, claimed)
     boards = {b["id"]: b["commitment"] for b in record["boards"] if b["commitment"] is not None}
-    expected = {"format": GAME_FORMAT, "campaign": record["campaign"], "ruleset": record["ruleset"],
-                "ruleset_version": record["ruleset_version"], "options": record["options"],
-                "seats": record["players"], "player_keys": record["player_keys"], "boards": boards,
-                "seed": record["seed"]["commitment"]}
+    # built as gm.campaign.proof.new_game builds it, so the two cannot drift apart; the seats
+    # as the record writes them, since game_text's list() would turn a hostile string into seats
+    expected = {**game_text(record["campaign"], record["ruleset"], record["ruleset_version"], record["options"],
+                            [], record["player_keys"], boards, record["seed"]["commitment"]),
+                "seats": record["players"]}
     for key, value in expected.items():
         # compared as canonical JSON: the game text writes big numbers as strings
         if canonical_json(fields.get(key)) != canonical_json(value):
