@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from .resources import shipped
 
@@ -36,16 +36,36 @@ def _folder_name(name: object) -> bool:
     return isinstance(name, str) and bool(name) and name.replace("-", "").replace("_", "").isalnum()
 
 
+class _Declared(NamedTuple):
+    """What a ruleset class's own classes declare, most specific first."""
+
+    lineage: tuple[str, ...]  # their folder-safe names, once each
+    folders: tuple[Path, ...]  # their `templates` folders, once each
+    classes: tuple[tuple[str, type], ...]  # each name with the class that declares it, the first one
+
+
 @cache
+def _declared(cls: type) -> _Declared:
+    # one walk of the classes per ruleset class: a template lookup asks for every mail and page
+    names: list[str] = []
+    folders: list[Path] = []
+    classes: dict[str, type] = {}
+    for klass in cls.__mro__:
+        name = klass.__dict__.get("name")
+        if isinstance(name, str):
+            classes.setdefault(name, klass)
+        if _folder_name(name) and name not in names:
+            names.append(name)
+        folder = klass.__dict__.get("templates")
+        if isinstance(folder, str | Path) and Path(folder) not in folders:
+            folders.append(Path(folder))
+    return _Declared(tuple(names), tuple(folders), tuple(classes.items()))
+
+
 def class_lineage(cls: type) -> tuple[str, ...]:
     """The ruleset's name, then the names of those it derives from (by its classes' own
     `name`, most specific first)."""
-    names: list[str] = []
-    for klass in cls.__mro__:
-        name = klass.__dict__.get("name")
-        if _folder_name(name) and name not in names:
-            names.append(name)
-    return tuple(names)
+    return _declared(cls).lineage
 
 
 def lineage(ruleset: str | Any) -> tuple[str, ...]:
@@ -58,24 +78,13 @@ def lineage(ruleset: str | Any) -> tuple[str, ...]:
     return class_lineage(cls) if cls is not None else (ruleset,)
 
 
-@cache
-def _class_folders(cls: type) -> tuple[Path, ...]:
-    """Each of the class's rulesets' own `templates` folder, most specific first."""
-    folders: list[Path] = []
-    for klass in cls.__mro__:
-        folder = klass.__dict__.get("templates")
-        if isinstance(folder, str | Path) and Path(folder) not in folders:
-            folders.append(Path(folder))
-    return tuple(folders)
-
-
 def template_folders(rulesets: Iterable[str]) -> tuple[Path, ...]:
     """Where the templates of a campaign of the first of `rulesets` (a lineage) are looked
     for: each ruleset's own `templates` folder, most specific first, then gm's templates/."""
     folders: list[Path] = []
     for name in rulesets:
         cls = ruleset_class(name)
-        folders.extend(_class_folders(cls) if cls is not None else ())
+        folders.extend(_declared(cls).folders if cls is not None else ())
     # gm's own rulesets name gm's templates/ as their folder: each folder is searched once
     return tuple(dict.fromkeys((*folders, shipped("templates"))))
 
@@ -83,12 +92,8 @@ def template_folders(rulesets: Iterable[str]) -> tuple[Path, ...]:
 def _classes_by_name(rulesets: tuple[str, ...]) -> dict[str, type]:
     """Each name of a lineage with the class that declares it: those of the first one's
     class first (a parent need not be registered to be derived from), then the registry."""
-    found: dict[str, type] = {}
     first = ruleset_class(rulesets[0]) if rulesets else None
-    for klass in first.__mro__ if first is not None else ():
-        name = klass.__dict__.get("name")
-        if isinstance(name, str):
-            found.setdefault(name, klass)
+    found = dict(_declared(first).classes) if first is not None else {}
     for name in rulesets:
         if name not in found:
             cls = ruleset_class(name)
