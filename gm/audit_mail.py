@@ -25,6 +25,7 @@ from typing import Any, BinaryIO
 
 from .audit_checks import Difference
 from .audit_source import RecordUnreadable
+from .counts import count, one_or_many
 
 __all__ = ["Ack", "MailChecked", "Mailed", "check_mail", "read_mail"]
 
@@ -238,19 +239,19 @@ def check_mail(replayed: Any, mailed: Mailed) -> Difference | MailChecked:
                               entry.get("record_hash"), labels=MAILED)
     lines = []
     if mailed.games:
-        lines.append(f"the game announced: the game commitment of {_n(len(mailed.games), 'message')}")
+        lines.append(f"the game announced: the game commitment of {count(len(mailed.games), 'message')}")
     turns = {turn for turn, _, _ in mailed.records}
     if turns:
-        lines.append(f"the history mailed: the record hashes of {_n(len(turns), 'turn')} "
-                     f"({_n(len(mailed.records), 'report')})")
+        lines.append(f"the history mailed: the record hashes of {count(len(turns), 'turn')} "
+                     f"({count(len(mailed.records), 'report')})")
     if mailed.acks:
-        lines.append(f"the orders played: the last acknowledgement of {_n(proved, 'player and turn', 'players and turns')}"
-                     f" ({_n(len(mailed.acks), 'acknowledgement')})")
+        lines.append(f"the orders played: the last acknowledgement of {count(proved, 'player and turn', 'players and turns')}"
+                     f" ({count(len(mailed.acks), 'acknowledgement')})")
     if not (mailed.games or mailed.records or mailed.acks):
-        notes.append(f"the mail given ({_n(mailed.messages, 'message')}) holds none of gm's X-GM- headers")
+        notes.append(f"the mail given ({count(mailed.messages, 'message')}) holds none of gm's X-GM- headers")
     if mailed.unreadable:
-        notes.append(f"{_n(len(mailed.unreadable), 'X-GM- header')} in a form gm does not write "
-                     f"{'was' if len(mailed.unreadable) == 1 else 'were'} skipped (the first in {mailed.unreadable[0]})")
+        notes.append(f"{count(len(mailed.unreadable), 'X-GM- header')} in a form gm does not write "
+                     f"{one_or_many(len(mailed.unreadable), 'was', 'were')} skipped (the first in {mailed.unreadable[0]})")
     return MailChecked(tuple(lines), tuple(notes), bool(mailed.games))
 
 
@@ -322,9 +323,3 @@ def _holder(seats: Any, writer: str, turn: int) -> str | None:
         return None
     holder = seats.at(turn)[seat]
     return holder if seats.wrote_for(writer, holder, turn) else None
-
-
-def _n(number: int, one: str, many: str | None = None) -> str:
-    from .counts import count
-
-    return count(number, one) if many is None else f"{number} {one if number == 1 else many}"
