@@ -33,7 +33,16 @@ from typing import Any
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError, LoginError
 
-from gm.mail.settings import ImapSettings, MailError, TokenSource, one_line, tls_context
+from gm.mail.settings import (
+    ImapSettings,
+    MailError,
+    TokenSource,
+    one_line,
+    refused_advice,
+    scrub,
+    tls_context,
+    token_login,
+)
 
 __all__ = ["Fetched", "ImapInbox", "uid_set"]
 
@@ -143,7 +152,8 @@ class ImapInbox:
         except LoginError as error:
             self._drop()
             raise MailError(f"IMAP {self.where}: login as {s.user} refused: "
-                            f"{self._clean(error)}{self._advice()}", cause="login") from None
+                            f"{self._clean(error)}{refused_advice(self._login, 'imap')}",
+                            cause="login") from None
         except MailError:
             self._drop()
             raise
@@ -173,18 +183,7 @@ class ImapInbox:
             raise MailError(f"IMAP {self.where}: the server offers no AUTHENTICATE XOAUTH2, so "
                             "it takes no OAuth 2.0 logins (check mail.imap.host and port)",
                             cause="login")
-        token = self._login.access_token()
-        try:
-            client.oauth2_login(user, token)
-        except LoginError:
-            renewed = self._login.access_token(refused=token)
-            client.oauth2_login(user, renewed)
-
-    def _advice(self) -> str:
-        if isinstance(self._login, str):
-            return ""
-        return (" (a fresh OAuth token was refused too: check that mail.imap.user is the "
-                "account you logged in as, and mail.oauth2.scope)")
+        token_login(self._login, lambda token: client.oauth2_login(user, token), LoginError)
 
     def close(self) -> None:
         if self.client is None:
@@ -206,11 +205,7 @@ class ImapInbox:
         text = one_line(error)
         if text.startswith(("b'", 'b"')):  # imaplib hands over the server's bytes repr
             text = text[2:-1]
-        secrets = (self._login,) if isinstance(self._login, str) else self._login.secrets()
-        for secret in secrets:
-            if secret:
-                text = text.replace(secret, "***")
-        return text
+        return scrub(text, self._login)
 
     def _client(self) -> IMAPClient:
         if self.client is None:

@@ -35,9 +35,12 @@ __all__ = [
     "mail_auth",
     "oauth2_settings",
     "password_from_env",
+    "refused_advice",
+    "scrub",
     "smtp_password",
     "smtp_settings",
     "tls_context",
+    "token_login",
 ]
 
 # Why a mail step failed, so that `gm mail check` can say what to do about it.
@@ -138,6 +141,38 @@ class TokenSource(Protocol):
     def access_token(self, *, refused: str | None = None) -> str: ...
 
     def secrets(self) -> tuple[str, ...]: ...
+
+
+def scrub(text: str, login: str | TokenSource | None) -> str:
+    """`text` with the password, or every secret the TokenSource handed out, as ***: no
+    error a server words (it may echo what it was sent) carries one to the GM's screen."""
+    secrets = (login,) if isinstance(login, str) else (
+        login.secrets() if login is not None else ())
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "***")
+    return text
+
+
+def token_login(source: TokenSource, login: Callable[[str], None],
+                refused: type[BaseException] | tuple[type[BaseException], ...]) -> None:
+    """`login(token)` with an access token; a token the server refuses (`refused` raised)
+    is renewed and tried once more (it may have been revoked or expired early), and a
+    second refusal is the server's last word."""
+    token = source.access_token()
+    try:
+        login(token)
+    except refused:
+        login(source.access_token(refused=token))
+
+
+def refused_advice(login: str | TokenSource | None, server: str) -> str:
+    """What to add to a login refused on `server` ("imap", "smtp"): with OAuth the token
+    was renewed and refused again, so the account or scope is wrong, not the token."""
+    if isinstance(login, str):
+        return ""
+    return (f" (a fresh OAuth token was refused too: check that mail.{server}.user is the "
+            "account you logged in as, and mail.oauth2.scope)")
 
 
 _IMAP_KEYS = ("host", "port", "user", "ssl", "starttls", "folder", "processed_folder", "cafile",

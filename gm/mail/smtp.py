@@ -55,7 +55,16 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from gm.mail.settings import MailError, SmtpSettings, TokenSource, one_line, tls_context
+from gm.mail.settings import (
+    MailError,
+    SmtpSettings,
+    TokenSource,
+    one_line,
+    refused_advice,
+    scrub,
+    tls_context,
+    token_login,
+)
 
 from .smtpwire import Closed, Connection, cert_error, reply_text, xoauth2
 from .smtpwire import Outgoing as Outgoing
@@ -192,13 +201,7 @@ class _Run:
     # --- connections ----------------------------------------------------------------
 
     def clean(self, text: str) -> str:
-        text = one_line(text)
-        secrets = (self.password,) if isinstance(self.password, str) else (
-            self.password.secrets() if self.password is not None else ())
-        for secret in secrets:
-            if secret:
-                text = text.replace(secret, "***")
-        return text
+        return scrub(one_line(text), self.password)
 
     def login(self, smtp: smtplib.SMTP) -> None:
         """AUTH with the password, or AUTH XOAUTH2 with an access token; a token the
@@ -212,12 +215,8 @@ class _Run:
             raise smtplib.SMTPNotSupportedError(
                 f"the server offers no AUTH XOAUTH2 (only {' '.join(offered) or 'no AUTH'}): "
                 "it takes no OAuth 2.0 logins, or not before STARTTLS")
-        source = self.password
-        token = source.access_token()
-        try:
-            xoauth2(smtp, user, token)
-        except smtplib.SMTPAuthenticationError:
-            xoauth2(smtp, user, source.access_token(refused=token))
+        token_login(self.password, lambda token: xoauth2(smtp, user, token),
+                    smtplib.SMTPAuthenticationError)
 
     def open(self) -> smtplib.SMTP:
         s = self.settings
@@ -255,9 +254,7 @@ class _Run:
                 raise _Fatal(f"{self.where}: certificate refused: "
                              f"{cert.verify_message or one_line(cert)}", "tls") from None
             if isinstance(error, smtplib.SMTPAuthenticationError) and error.smtp_code >= 500:
-                advice = "" if isinstance(self.password, str) else (
-                    " (a fresh OAuth token was refused too: check that mail.smtp.user is the "
-                    "account you logged in as, and mail.oauth2.scope)")
+                advice = refused_advice(self.password, "smtp")
                 raise _Fatal(f"{self.where}: login as {self.settings.user} refused: "
                              f"{error.smtp_code} "
                              f"{self.clean(reply_text(error.smtp_error))}{advice}",
