@@ -60,12 +60,14 @@ class Desk:
         self.started = campaign.started()
         self.state = campaign.state() if self.started else None
         self.deadline = campaign.deadline() if self.started else None
+        # what every reply says of the campaign: mail_basics reads the whole campaign row,
+        # state and all, so once per batch too
+        self.basics = campaign.mail_basics() if self.started else None
         self.signups = SignupDesk(self)
         self._keywords: frozenset[str] | None = None
         self._read_ahead: dict[int, tuple[bytes, InboundMail]] = {}
         # RULES.md 5's receipts, for a campaign started with a game commitment
-        self._proof = self.started and bool(
-            (campaign.store.one("select game_commitment from campaign") or {}).get("game_commitment"))
+        self._proof = self.basics is not None and bool(self.basics["game_commitment"])
 
     @property
     def turn(self) -> int | None:
@@ -363,7 +365,7 @@ class Desk:
             sender=config.mail.sender,
             to=player.email,
             template="reset",
-            context=self.campaign.mail_basics() | {
+            context=self.basics | {
                 "deadline": deadline_text(self.deadline, player.timezone or config.timezone),
                 "player": {"id": player.id, "name": player.name},
                 "password": password,
@@ -418,7 +420,7 @@ class Desk:
                 return Outcome("capped", player=player, detail=f"{refused}; it would have said: {said}"[:2000],
                                problems=list(problems))
         config = self.config
-        basics = self.campaign.mail_basics() if self.started else signup_basics(self.campaign)
+        basics = self.basics if self.basics is not None else signup_basics(self.campaign)
         base = basics | {
             "deadline": deadline_text(self.deadline, zone or config.timezone),
             "subject": mail.subject,
