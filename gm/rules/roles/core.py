@@ -17,6 +17,7 @@ import dataclasses
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, ClassVar
 
 from ...boards.board import Board
@@ -258,12 +259,23 @@ class RulesCore(ABC):
     def event_from_json(self, data: Mapping[str, Any]) -> Any:
         """An event as stored (`dataclasses.asdict` of an event `resolve` gave). Default:
         the one of `event_types` whose `kind` it has, else the mapping as it is."""
-        kind = data.get("kind")
-        for event_type in self.event_types:
-            kinds = {f.default for f in dataclasses.fields(event_type) if f.name == "kind"}
-            if kind in kinds:
-                return from_json(event_type, data)
-        return dict(data)
+        if not self.event_types:
+            return dict(data)
+        event_type = _event_kinds(type(self)).get(data.get("kind"))
+        return from_json(event_type, data) if event_type is not None else dict(data)
+
+
+@cache
+def _event_kinds(cls: type) -> dict[Any, type]:
+    """kind -> the first of the class's `event_types` whose `kind` field defaults to it:
+    built once per ruleset class, not for each stored event of every archive load, turn
+    read and audit."""
+    kinds: dict[Any, type] = {}
+    for event_type in cls.event_types:
+        for f in dataclasses.fields(event_type):
+            if f.name == "kind":
+                kinds.setdefault(f.default, event_type)
+    return kinds
 
 
 def _renamed_deep(value: Any, old: str, new: str) -> Any:
