@@ -67,6 +67,9 @@ def check_mail(folder: Path, mail: Any) -> list[Finding]:
     folder = Path(folder)
     oauth = mail.auth == "oauth2"
     found: list[Finding] = []
+    # One OAuthLogin for both servers: the token file is read once, and a token renewed
+    # for IMAP is the one SMTP uses.
+    login: OAuthLogin | None = None
     if oauth:
         login = OAuthLogin(folder, mail.oauth2)
         found.append(Finding("OAuth 2.0", True, f"provider {mail.oauth2.provider}, client "
@@ -80,7 +83,7 @@ def check_mail(folder: Path, mail: Any) -> list[Finding]:
     imap = mail.imap
     found.append(Finding("IMAP", True, _describe(imap, oauth), heading=True))
     try:
-        with ImapInbox(imap, login_for(folder, mail, "imap"), select=False) as inbox:
+        with ImapInbox(imap, login or login_for(folder, mail, "imap"), select=False) as inbox:
             found.append(Finding("IMAP", True, "logged in"))
             count = inbox.folder_messages(imap.folder)
             if count is None:
@@ -101,7 +104,7 @@ def check_mail(folder: Path, mail: Any) -> list[Finding]:
     smtp = mail.smtp
     found.append(Finding("SMTP", True, _describe(smtp, oauth), heading=True))
     try:
-        check_login(smtp, login_for(folder, mail, "smtp"))
+        check_login(smtp, login or login_for(folder, mail, "smtp"))
         found.append(Finding("SMTP", True, "logged in (nothing was sent)"))
     except MailError as error:
         found.append(_failure("SMTP", error, oauth, folder))
