@@ -86,12 +86,12 @@ def audit(record: Mapping[str, Any]) -> Difference | Replayed:
 def _what_to_install(record: Mapping[str, Any]) -> str:
     """The end of the refusal of a record whose ruleset is not installed: which distribution
     played it and the line that installs it, when the record says so."""
-    from .campaign.proof import install_line
+    from .campaign.proof import distribution_of, install_line
 
     played_with = record.get("ruleset_version")
     if not isinstance(played_with, str):
         return ""  # gm-audit/1: the record does not say
-    wanted = _installable(record)
+    wanted = _installable(distribution_of(played_with))
     if wanted is None:
         return f"; the campaign was played with {shown(played_with)}"
     return f"; the campaign was played with {played_with}: install it with {install_line(wanted)}, then audit again"
@@ -104,14 +104,10 @@ _DISTRIBUTION = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]{0,98}[A-Za-z0-9])?")
 _VERSION = re.compile(r"[A-Za-z0-9.+!_-]{1,64}")
 
 
-def _installable(record: Mapping[str, Any]) -> dict[str, str | None] | None:
+def _installable(wanted: Any) -> dict[str, str | None] | None:
     """{"name", "version"} of the distribution the record says played it (its
-    `ruleset_version` split, the text the game commitment binds; else its
-    `ruleset_distribution`), None when it names nothing an auditor could install."""
-    from .campaign.proof import distribution_of
-
-    played_with = record.get("ruleset_version")
-    wanted = distribution_of(played_with) if isinstance(played_with, str) else record.get("ruleset_distribution")
+    `ruleset_version` split by gm.campaign.proof.distribution_of, the text the game
+    commitment binds), None when it names nothing an auditor could install."""
     if not isinstance(wanted, dict):
         return None
     name, version = wanted.get("name"), wanted.get("version")
@@ -183,11 +179,16 @@ def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
 
         # (not `played`: gm.rules.chance's, which collects the draws below)
         played_with = record["ruleset_version"]
-        if "ruleset_distribution" in record and record["ruleset_distribution"] != distribution_of(played_with):
+        # split once: what ruleset_distribution must be and what installs the rules played. A
+        # ruleset_version that is no text is split only to be compared, and fails as the record's
+        # shape; with no ruleset_distribution either, it names nothing to install.
+        split = (distribution_of(played_with) if isinstance(played_with, str) or "ruleset_distribution" in record
+                 else None)
+        if "ruleset_distribution" in record and record["ruleset_distribution"] != split:
             return Difference(None, "ruleset_distribution: the ruleset_version the game text binds, split", None,
-                              None, distribution_of(played_with), record["ruleset_distribution"])
+                              None, split, record["ruleset_distribution"])
         if played_with != ruleset_version(ruleset):
-            wanted = _installable(record)
+            wanted = _installable(split)
             again = f" ({install_line(wanted)} replays it with the rules played)" if wanted else ""
             notes.append(f"the campaign was played with {played_with}; {ruleset_version(ruleset)} is installed and "
                          f"replayed it{again}")
