@@ -124,11 +124,25 @@ class OrdersByMail(ABC):
         turn waits for their message before its deadline. Default, from the standings:
         the campaign is not over, the player has no place, and they have a piece not
         finished on a board not closed."""
-        standings = standings_of(self, setup, state)
+        standings = self._standings_now(setup, state)
         if standings.over or (player in standings.players and standings.players[player].place is not None):
             return False
         return any(not board.closed and player in board.pieces and not board.pieces[player].finished
                    for board in standings.boards.values())
+
+    def _standings_now(self, setup: Setup, state: Any) -> Standings:
+        """The standings of `state`, made once for it: the turn's statuses ask in_play and
+        must_order of every player, and a ruleset on these defaults would otherwise build the
+        whole standings per question (quadratic in players). Keyed on the identity of setup
+        and state, which are immutable values (a ruleset is pure); both are kept referenced
+        with the standings, so their ids cannot be reused by another object."""
+        last = self.__dict__.get("_last_standings")
+        if last is not None and last[0] is setup and last[1] is state:
+            return last[2]
+        standings = standings_of(self, setup, state)
+        # through __dict__: a ruleset class may be a frozen dataclass
+        self.__dict__["_last_standings"] = (setup, state, standings)
+        return standings
 
     def must_order(self, setup: Setup, state: Any, player: str) -> bool:
         """Whether the player must send something this turn; `gm resolve` refuses when
