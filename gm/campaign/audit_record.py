@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections import Counter
 from typing import Any
 
 from .folder import Campaign
@@ -112,25 +113,20 @@ def _receipts(campaign: Campaign, turn_row: dict[str, Any]) -> dict[str, Any] | 
         "select o.player, o.receipt, o.receipt_hash, m.player as writer from orders o "
         "left join messages m on m.id = o.message where o.turn = ? order by o.receipt", (turn_row["turn"],))
     last = {r["player"]: r for r in rows}  # each holder's last accepted message
+    # RULES.md 5's `k` of that last message: among the seat's rows (renamed to its holder
+    # now), those its writer wrote up to it, which being the holder's last is all of them;
+    # counted in one walk rather than a walk per holder
+    written = Counter((r["player"], r["writer"]) for r in rows)
     entries: dict[str, Any] = {}
     for player, receipt in played.items():
         source = last.get(player)
         writer = (source and source["writer"]) or player
         entries[player] = None if receipt is None else {
             "player": writer,
-            "count": _their_count(rows, writer, source),
+            "count": None if source is None else written[(player, writer)],
             "receipt": receipt,
         }
     return entries
-
-
-def _their_count(rows: list[dict[str, Any]], writer: str, source: dict[str, Any] | None) -> int | None:
-    """RULES.md 5's `k` of the message an order played was acknowledged for: among the
-    seat's rows (renamed to its holder now), those `writer` wrote, up to that message."""
-    if source is None:
-        return None
-    return sum(1 for r in rows if r["player"] == source["player"] and r["writer"] == writer
-               and r["receipt"] <= source["receipt"])
 
 
 def end_entry(campaign: Campaign) -> dict[str, Any] | None:
