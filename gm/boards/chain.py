@@ -189,6 +189,24 @@ def sweep_solve(moves: Stage, start: int, values: np.ndarray) -> np.ndarray:
     return total[:, width]
 
 
+def solve_kept(moves: Stage, start: int, live: np.ndarray, good: np.ndarray,
+               cost: np.ndarray) -> tuple[float, float]:
+    """The exact solve of a chain that may catch a piece for good, by sweep_solve over the
+    states kept: those `live` (reachable from `start`) that are `good` (can still finish;
+    `start` must be). Returns `cost` (what a visit to each state adds to the length) summed
+    over the expected visits, E[T] when nothing catches a piece, and the chance of moving
+    into a caught state (live, not good), where the length is infinite. A ruleset's own
+    chain (a plugin's, or gm.boards.dicechains's) calls it rather than renumbering the
+    states itself."""
+    caught, keep = live & ~good, live & good
+    src, prob = moves.src, moves.prob
+    into = caught[moves.dst] & keep[src]
+    # what each state adds to the length, and its chance of moving into a trap
+    values = np.stack([cost, np.bincount(src[into], weights=prob[into], minlength=cost.size)])[:, keep]
+    length, never = sweep_solve(moves.restricted(keep), int(np.cumsum(keep)[start] - 1), values)
+    return float(length), float(never)
+
+
 def spans_of(moves: Stage, size: int) -> tuple[np.ndarray, np.ndarray, int, int]:
     """For each state, the last state that moves back into it and the last state a
     forward move of it reaches (-1 for none): where the sweep solves its column and where

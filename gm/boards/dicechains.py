@@ -19,8 +19,8 @@ from .chain import (
     landing_table,
     propagate,
     reachable_from,
+    solve_kept,
     spans_of,
-    sweep_solve,
 )
 from .figures import Distribution, Finish
 
@@ -182,16 +182,10 @@ class StepChain:
         caught_on = tuple(int(s) for s in self.square(starts[caught[starts]]))
         if not good[start]:
             return Solution(None, 1.0, caught_on), in_play
-        keep = live & good
-        into = caught[self.moves.dst] & keep[self.moves.src]
-        # what each state adds to the length, and its chance of moving into a trap
-        values = np.stack([self.counts, np.bincount(self.moves.src[into], weights=self.moves.prob[into],
-                                                    minlength=self.size)])[:, keep]
-        start = int(np.cumsum(keep)[start] - 1)
-        length, never = sweep_solve(self.moves.restricted(keep), start, values)
+        length, never = solve_kept(self.moves, start, live, good, self.counts)
         if caught_on:
-            return Solution(None, float(never), caught_on), in_play
-        return Solution(float(length), 0.0, ()), in_play
+            return Solution(None, never, caught_on), in_play
+        return Solution(length, 0.0, ()), in_play
 
 
 def _standing(square: Any, layer: int, layers: int) -> Any:

@@ -25,7 +25,7 @@ import numpy as np
 
 from gm.boards.analysis import UNTIL, Distribution, Stage, landing_table
 from gm.boards.board import START, Board
-from gm.boards.chain import can_finish_from, check_overlap, propagate, reachable_from, sweep_solve
+from gm.boards.chain import can_finish_from, check_overlap, propagate, reachable_from, solve_kept
 
 from .rules import DEFAULTS
 
@@ -61,16 +61,11 @@ class TurnChain:
         caught_on = tuple(int(q) for q in np.nonzero(caught)[0])
         if not good[START]:
             return None, 1.0, caught_on, good.astype(float)
-        keep = live & good
-        src, dst, prob = self.moves.src, self.moves.dst, self.moves.prob
-        into = caught[dst] & keep[src]
-        # every turn started counts one; and each square's chance of moving into a trap
-        values = np.stack([np.ones(self.size), np.bincount(src[into], weights=prob[into], minlength=self.size)])
-        start = int(np.cumsum(keep)[START] - 1)
-        length, never = sweep_solve(self.moves.restricted(keep), start, values[:, keep])
+        # every turn started counts one
+        length, never = solve_kept(self.moves, START, live, good, np.ones(self.size))
         if caught_on:
-            return None, float(never), caught_on, good.astype(float)
-        return float(length), 0.0, (), good.astype(float)
+            return None, never, caught_on, good.astype(float)
+        return length, 0.0, (), good.astype(float)
 
 
 def kept_sums(dice: int) -> np.ndarray:
