@@ -22,7 +22,7 @@ from .admin import _log
 from .ended import End as End
 from .ended import end_of
 from .folder import Campaign
-from .holders import as_now, ids_as_now
+from .holders import holder_aliases, stored_events_as_now, stored_state_as_now
 from .store import dumps
 from .turns import queue_results
 
@@ -95,9 +95,9 @@ def _last_turn(campaign: Campaign, row: dict[str, Any]) -> tuple[Any, tuple[Any,
     and the orders played, each keyed by the seats' holders now (a seat may have changed
     hands since: gm player replace)."""
     ruleset = campaign.ruleset
-    aliases = {old: now for old, now in campaign.seat_holders().items() if old != now}
-    before = as_now(ruleset, ruleset.load_state(json.loads(row["state_before"])), aliases)
-    events = tuple(ruleset.event_from_json(ids_as_now(e, aliases)) for e in json.loads(row["events"]))
+    aliases = holder_aliases(campaign)
+    before = stored_state_as_now(ruleset, row["state_before"], aliases)
+    events = stored_events_as_now(ruleset, row["events"], aliases)
     orders = {aliases.get(p, p): ruleset.order_from_json(o) for p, o in json.loads(row["orders"]).items()}
     return before, events, orders
 

@@ -4,8 +4,25 @@ the archive."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
+
+
+def holder_aliases(campaign: Any) -> dict[str, str]:
+    """Every id that held a seat and holds it no more -> the seat's holder now
+    (Campaign.seat_holders): what as_now and ids_as_now rename."""
+    return {old: now for old, now in campaign.seat_holders().items() if old != now}
+
+
+def stored_state_as_now(ruleset: Any, text: str, aliases: Mapping[str, str]) -> Any:
+    """A state as the turns table stores it (JSON text), loaded and told as_now."""
+    return as_now(ruleset, ruleset.load_state(json.loads(text)), aliases)
+
+
+def stored_events_as_now(ruleset: Any, text: str, aliases: Mapping[str, str]) -> tuple[Any, ...]:
+    """A turn's events as the turns table stores them (JSON text), each told ids_as_now."""
+    return tuple(ruleset.event_from_json(ids_as_now(e, aliases)) for e in json.loads(text))
 
 
 def as_now(ruleset: Any, state: Any, aliases: Mapping[str, str]) -> Any:

@@ -10,8 +10,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..campaign.holders import as_now as _as_now
+from ..campaign.holders import holder_aliases as _holder_aliases
 from ..campaign.holders import ids_as_now as _ids_as_now
+from ..campaign.holders import stored_events_as_now as _events_as_now
+from ..campaign.holders import stored_state_as_now as _state_as_now
 from ..rules.base import (
     ArchivePicture,
     ArchiveTurn,
@@ -56,7 +58,7 @@ def load_archive(campaign: Any, memo: Any = None) -> ArchiveInput:
     holders = tuple(Holder(**h) for h in campaign.holders())
     # a stored turn keeps the ids of its time; the archive tells a seat's history as one
     # line under its current holder's id, and _names_at gives each turn its holder's name
-    aliases = {old: now for old, now in campaign.seat_holders().items() if old != now}
+    aliases = _holder_aliases(campaign)
     # an old turn's states and events are read only if it must be derived again
     turn_rows = campaign.store.rows("select turn, resolved_at, digest, record_hash from turns order by turn")
 
@@ -65,9 +67,9 @@ def load_archive(campaign: Any, memo: Any = None) -> ArchiveInput:
             "select state_before, state_after, events, record_hash, receipts from turns where turn = ?",
             (turn_rows[index]["turn"],))
         return PlayedTurn(
-            _as_now(ruleset, ruleset.load_state(json.loads(turn_row["state_before"])), aliases),
-            _as_now(ruleset, ruleset.load_state(json.loads(turn_row["state_after"])), aliases),
-            tuple(ruleset.event_from_json(_ids_as_now(e, aliases)) for e in json.loads(turn_row["events"])),
+            _state_as_now(ruleset, turn_row["state_before"], aliases),
+            _state_as_now(ruleset, turn_row["state_after"], aliases),
+            _events_as_now(ruleset, turn_row["events"], aliases),
             turn_row["record_hash"],
             _ids_as_now(json.loads(turn_row["receipts"]), aliases) if turn_row["receipts"] else None,
         )
