@@ -66,7 +66,7 @@ class TemplateLoader(jinja2.BaseLoader):
         return tried[int(start):] if start else tried
 
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str | None, Any]:
-        base, _, start = template.partition(_FROM)
+        start = template.partition(_FROM)[2]
         offset = int(start) if start else 0
         for index, (folder, name) in enumerate(self.places(template), offset):
             try:
@@ -104,10 +104,11 @@ class TemplateLoader(jinja2.BaseLoader):
         if where is None:
             return template
         _, folder, name = where
-        tried = self.places(template.partition(_FROM)[0])
+        base = template.partition(_FROM)[0]
+        tried = self.places(base)
         if (folder, name) not in tried:
             return template
-        return f"{template.partition(_FROM)[0]}{_FROM}{tried.index((folder, name)) + 1}"
+        return f"{base}{_FROM}{tried.index((folder, name)) + 1}"
 
 
 class Environment(jinja2.Environment):

@@ -103,10 +103,10 @@ def _yaml() -> SimpleNamespace:
 
 
 def __getattr__(name: str) -> Any:
-    # Refused (YAML no gm file needs, a yaml.MarkedYAMLError) and the parser in use, as
-    # this module's names, made with PyYAML when first asked for
-    if name in ("Refused", "_Parser", "_Loader"):
-        return getattr(_yaml(), name.lstrip("_"))
+    # Refused (YAML no gm file needs, a yaml.MarkedYAMLError) as this module's name, made
+    # with PyYAML when first asked for
+    if name == "Refused":
+        return _yaml().Refused
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -157,7 +157,8 @@ def parse(text: str) -> Any:
     """Parse YAML text into LineDict/LineList values; raises yaml.YAMLError on bad syntax
     or on YAML no gm file needs (Refused)."""
     _check_events(text)
-    return _yaml().yaml.load(text, Loader=_yaml().Loader)  # noqa: S506 - a safe loader subclass
+    machinery = _yaml()
+    return machinery.yaml.load(text, Loader=machinery.Loader)  # noqa: S506 - a safe loader subclass
 
 
 class ParseCache(Protocol):
