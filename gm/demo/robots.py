@@ -32,6 +32,8 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..counts import ordinal
+
 if TYPE_CHECKING:
     from ..campaign.campaign import Campaign
 
@@ -65,6 +67,9 @@ class Robot:
     standing: str | None = None  # where its sign-up stands, as gm's last notice says
     written: int = 0
     read: Counter[str] = field(default_factory=Counter, repr=False)  # letters read, by kind
+    # a robot that makes its own mistake in `commands` in turn `blunders`, as a player of its
+    # ruleset would (and says which in `slip`), sets this: gm adds no wrong TURN line to it
+    words_own_blunder: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
         if self.style not in STYLES:
@@ -144,9 +149,9 @@ class Robot:
     def blunder(self, turn: int) -> list[str]:
         """The mistake gm refuses that its first letter of turn `blunders` holds (never,
         when `blunders` is None): by default a TURN line naming the turn after the open
-        one. A robot that words its own slip (overrides `slip`) makes its own mistake in
-        `commands`, as a player of that ruleset would, and adds none here."""
-        if turn != self.blunders or self.refused or type(self).slip is not Robot.slip:
+        one. A robot that `words_own_blunder` makes its own mistake in `commands` and adds
+        none here."""
+        if turn != self.blunders or self.refused or self.words_own_blunder:
             return []
         return [f"TURN {turn + 1}"]
 
@@ -254,7 +259,6 @@ class DemoSetup:
 
     def standings(self, campaign: Campaign) -> list[str]:
         """The final standings, one printable line per player, best first."""
-        from ..mail.mailout import ordinal
         from ..rules.standings import standings_of
 
         state, names = campaign.state(), campaign.names()
@@ -263,8 +267,7 @@ class DemoSetup:
         for line in campaign.ruleset.archive_standings(campaign.setup, state, names):
             pieces = [board.pieces[line.player] for board in standings.boards.values()]
             where = ", ".join("finished" if p.finished else f"square {p.square}" for p in pieces)
-            place = ordinal(line.place) if line.place is not None else "-"
-            lines.append(f"{place:>4}  {line.name:<16} {where}")
+            lines.append(f"{ordinal(line.place):>4}  {line.name:<16} {where}")
         return lines
 
 
