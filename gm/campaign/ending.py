@@ -17,12 +17,13 @@ from typing import Any
 from .. import clock
 from ..counts import count
 from ..errors import GmError
-from ..mail.views import EndView, ProofView
+from ..mail.views import EndView
 from .admin import _log
 from .ended import End as End
 from .ended import end_of
 from .folder import Campaign
 from .holders import holder_aliases, stored_events_as_now, stored_state_as_now
+from .proof import proof_view
 from .store import dumps
 from .turns import queue_results
 
@@ -63,10 +64,13 @@ def end_campaign(campaign: Campaign, reason: str | None = None) -> tuple[int, An
               "events": [asdict(e) for e in outcome.events]}
     before, events, orders = _last_turn(campaign, last)
     events = (*events, *outcome.events)
-    view = ruleset.public_view(setup, before, ended, events, campaign.names(), campaign.config.id,
+    names = campaign.names()
+    view = ruleset.public_view(setup, before, ended, events, names, campaign.config.id,
                                campaign.config.title)
     receipts = json.loads(last.get("receipts") or "null")
-    proof = _proof(campaign, last, receipts)
+    # RULES.md 5: the final mail shows the last resolve's record hash and receipts; the end
+    # adds no link to the chain: anyone replays it from the last state (Ruleset.end)
+    proof = proof_view(last["turn"], last.get("record_hash"), receipts, names)
     with campaign.store.transaction() as db:
         db["campaign"].update(campaign.config.id, {
             "state": dumps(ruleset.dump_state(ended)), "ended": dumps(record), "deadline": None, "paused": 0})
@@ -100,14 +104,3 @@ def _last_turn(campaign: Campaign, row: dict[str, Any]) -> tuple[Any, tuple[Any,
     events = stored_events_as_now(ruleset, row["events"], aliases)
     orders = {aliases.get(p, p): ruleset.order_from_json(o) for p, o in json.loads(row["orders"]).items()}
     return before, events, orders
-
-
-def _proof(campaign: Campaign, row: dict[str, Any], receipts: dict[str, str | None] | None) -> ProofView | None:
-    """The last resolve's record hash and receipts (RULES.md 5: the final mail shows the
-    last record hash); None for a campaign started before the proof existed. The end adds
-    no link to the chain: anyone replays it from the last state (Ruleset.end)."""
-    if not row.get("record_hash"):
-        return None
-    names = campaign.names()
-    return ProofView(row["turn"], row["record_hash"],
-                     tuple((p, names.get(p, p), r) for p, r in (receipts or {}).items()))

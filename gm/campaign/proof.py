@@ -6,17 +6,29 @@ which of the campaign's values go into them."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from importlib.metadata import PackageNotFoundError, packages_distributions, version
 from typing import Any
 
 from ..commitment import canonical_json, game_commitment, game_text, receipt, record_hash
+from ..mail.views import ProofView
 from ..rules import registry
 from ..rules.base import Ruleset
 
-__all__ = ["UNKNOWN", "chain_link", "distribution_of", "install_line", "new_game", "order_receipt", "receipts_played",
-           "ruleset_origin", "ruleset_version", "written_count"]
+__all__ = ["UNKNOWN", "chain_link", "distribution_of", "install_line", "new_game", "order_receipt", "proof_view",
+           "receipts_played", "ruleset_origin", "ruleset_version", "written_count"]
 
 UNKNOWN = "unknown"  # the version of a ruleset no installed distribution declares
+
+
+def proof_view(turn: int, chained: str | None, receipts: Mapping[str, str | None] | None,
+               names: Mapping[str, str]) -> ProofView | None:
+    """What a turn's results show of RULES.md 5's record chain: its record hash and each
+    holder's receipt played, named by `names` (Campaign.names, as the caller has it already).
+    None without a record hash: a campaign started before the proof existed."""
+    if not chained:
+        return None
+    return ProofView(turn, chained, tuple((p, names.get(p, p), r) for p, r in (receipts or {}).items()))
 
 
 def ruleset_origin(ruleset: Ruleset) -> tuple[str, str]:

@@ -21,7 +21,7 @@ from .admin import deadline_sequence, welcome_observers
 from .deadlines import deadline_text, next_deadline
 from .desk import order_view, standing_order
 from .folder import Campaign
-from .proof import chain_link, receipts_played
+from .proof import chain_link, proof_view, receipts_played
 from .store import dumps, record_digest
 
 
@@ -230,7 +230,8 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
     ruleset, setup = campaign.ruleset, campaign.setup
     chance = SeededChance(setup.seed)
     result = played(ruleset.resolve(setup, state, orders, chance), chance)  # gm collects the draws itself
-    view = ruleset.public_view(setup, state, result.state, result.events, campaign.names(),
+    names = campaign.names()
+    view = ruleset.public_view(setup, state, result.state, result.events, names,
                                campaign.config.id, campaign.config.title)
     gm_context = _gm_context(campaign, state, view, result, orders)
     from ..mail.mailout import render
@@ -246,9 +247,7 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
     draws = [d.to_json() for d in result.draws]
     record_hash = chain_link(campaign.store, setup.seed, state.turn, receipts, draws,
                              ruleset.state_json(setup, result.state))
-    names = campaign.names()
-    proof = (ProofView(state.turn, record_hash, tuple((p, names.get(p, p), r) for p, r in receipts.items()))
-             if record_hash else None)
+    proof = proof_view(state.turn, record_hash, receipts, names)
     record = {
         "turn": state.turn,
         "resolved_at": clock.iso(now),
