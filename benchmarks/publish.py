@@ -166,10 +166,11 @@ def render_floor(folder: Path) -> tuple[float, float]:
     from gm.publish.archive import build_site, load_archive
     from gm.publish.memo import Memo
     from gm.publish.render import render_page
+    from gm.ruleset_files import lineage
 
     campaign = Campaign.open(folder)
     try:
-        memo = Memo(campaign.store, folder / "archive")
+        memo = Memo(campaign.store, folder / "archive", lineage(campaign.ruleset))
         pages = [page for page in build_site(load_archive(campaign, memo)) if not memo.fresh(page)]
         began, cpu = time.perf_counter(), time.process_time()
         for page in pages:

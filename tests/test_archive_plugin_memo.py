@@ -67,14 +67,14 @@ def test_a_plugins_templates_and_rules_are_part_of_its_campaigns_code_digest(toy
     assert campaign_code_digest(lineage("postal")) == postal
 
 
-def test_a_memo_opened_without_a_lineage_keys_pages_as_the_publish_did(toy_package, tmp_path):
-    # benchmarks and tools open a campaign's memo by its store alone: the pages gm publish
-    # just kept must be fresh to it, so it reads the lineage of the campaign's ruleset itself
+def test_a_memo_opened_with_its_campaigns_lineage_keys_pages_as_the_publish_did(toy_package, tmp_path):
+    # benchmarks and tools open a campaign's memo with its ruleset's lineage, as gm publish
+    # does: the pages gm publish just kept (a plugin's templates in their key) are fresh to it
     folder = tmp_path / "toy"
     play_toy_campaign(folder)
     campaign = Campaign.open(folder)
     try:
-        memo = Memo(campaign.store, folder / "archive")
+        memo = Memo(campaign.store, folder / "archive", lineage(campaign.ruleset))
         pages = [page for page in build_site(load_archive(campaign, memo)) if page.digest is not None]
         assert pages and all(memo.fresh(page) for page in pages)
     finally:

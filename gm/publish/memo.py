@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import __version__
 from ..resources import shipped
-from ..ruleset_files import lineage, rules_file, template_folders
+from ..ruleset_files import rules_file, template_folders
 from .archive import Page, TurnSummary, digest, summary_from_json, summary_to_json
 
 CODE_SUFFIXES = (".html", ".txt", ".py", ".ics", ".md", ".svg", ".xml")
@@ -75,14 +75,11 @@ def _hash_part(hasher: Any, part: bytes) -> None:
 
 
 class Memo:
-    def __init__(self, store: Any, out: Path, rulesets: Iterable[str] | None = None):
-        """`rulesets`: the campaign's ruleset lineage, whose own templates and rules page
-        are part of every page's key (campaign_code_digest); by default the lineage of the
-        ruleset the store's campaign plays, so every memo of one campaign keys pages alike."""
+    def __init__(self, store: Any, out: Path, rulesets: Iterable[str]):
+        """`rulesets`: the campaign's ruleset lineage (gm.ruleset_files.lineage), whose own
+        templates and rules page are part of every page's key (campaign_code_digest); every
+        memo of one campaign is given the same, so they key pages alike."""
         self.store = store
-        if rulesets is None:
-            row = store.one("select ruleset from campaign") if "campaign" in store.table_names() else None
-            rulesets = lineage(row["ruleset"]) if row else ()
         rulesets = tuple(rulesets)
         self._code = campaign_code_digest(rulesets) if rulesets else code_digest()
         self.out = out
