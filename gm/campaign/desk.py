@@ -203,16 +203,11 @@ class Desk:
             if mail.hostile and outcome.outcome == "refused":
                 outcome.outcome = "hostile"
             return outcome
-        if mail.hostile:
-            return self.reply(db, mail, now, to=reply_to, template="refusal", outcome="hostile",
+        if mail.hostile or mail.oversize:
+            return self.reply(db, mail, now, to=reply_to, template="refusal",
+                              outcome="hostile" if mail.hostile else "refused",
                               context={"problems": self.words([unread]), "authenticated": False, "ignored": [],
                                        **self._refusal_facts([], self.state)})
-        if mail.oversize:
-            return self.reply(
-                db, mail, now, to=reply_to, template="refusal", outcome="refused",
-                context={"problems": self.words([unread]), "authenticated": False, "ignored": [],
-                         **self._refusal_facts([], self.state)},
-            )
         request = self.signups.wants(mail)
         if request is not None:
             return self.signups.handle(db, mail, request, message_row, received, now, answered)
