@@ -67,9 +67,6 @@ class Robot:
     standing: str | None = None  # where its sign-up stands, as gm's last notice says
     written: int = 0
     read: Counter[str] = field(default_factory=Counter, repr=False)  # letters read, by kind
-    # a robot that makes its own mistake in `commands` in turn `blunders`, as a player of its
-    # ruleset would (and says which in `slip`), sets this: gm adds no wrong TURN line to it
-    words_own_blunder: ClassVar[bool] = False
 
     def __post_init__(self) -> None:
         if self.style not in STYLES:
@@ -149,9 +146,10 @@ class Robot:
     def blunder(self, turn: int) -> list[str]:
         """The mistake gm refuses that its first letter of turn `blunders` holds (never,
         when `blunders` is None): by default a TURN line naming the turn after the open
-        one. A robot that `words_own_blunder` makes its own mistake in `commands` and adds
-        none here."""
-        if turn != self.blunders or self.refused or self.words_own_blunder:
+        one. A robot that words its own slip (overrides `slip`) makes its own mistake in
+        `commands`, as a player of that ruleset would, and adds none here: house robots written
+        before the base robot had blunders did exactly that, and must not get a second mistake."""
+        if turn != self.blunders or self.refused or type(self).slip is not Robot.slip:
             return []
         return [f"TURN {turn + 1}"]
 

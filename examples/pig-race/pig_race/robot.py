@@ -22,8 +22,6 @@ class PigRobot(Robot):
     fewer after each setback (a bust, or a snake) and one more after a clean move, back up
     to their appetite; `holds_within` makes it HOLD once that close to the last square."""
 
-    words_own_blunder = True  # its slip in commands: ROLL and HOLD in one message
-
     appetite: int = 3
     shaken: bool = False
     holds_within: int = 0

@@ -34,8 +34,6 @@ class AdvancedRobot(Robot):
     and at most how many items; and what it has read: that its piece is in End (its
     report says), and the reasons of its last refusal."""
 
-    words_own_blunder = True  # its slip in commands: a ladder up from its square
-
     team: str | None = None
     builds: str | None = None
     most: int = 3  # the items it builds at most: each makes the next harder

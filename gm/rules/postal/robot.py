@@ -24,8 +24,6 @@ class PostalRobot(Robot):
     """A postal player: how it picks its number, whether it plots trapdoors, and the
     numbers it still holds (learnt from its reports; the welcome mail says 1 to 6)."""
 
-    words_own_blunder = True  # its slip in commands: a number already played
-
     strategy: str = "random"
     plotter: bool = False  # nominates a trapdoor ahead of the leader with the other plotters
     held: tuple[int, ...] = FULL_SET

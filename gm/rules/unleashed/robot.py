@@ -33,8 +33,6 @@ class UnleashedRobot(Robot):
     """An Unleashed player: what it has read of its hand, and how it likes to play
     (`mood`: spoiler sets the leader back, runner helps itself, schemer moves items)."""
 
-    words_own_blunder = True  # its slip in commands: a card it does not hold
-
     mood: str = "runner"
     hand: list[str] = field(default_factory=list)
     reacted: bool = False
