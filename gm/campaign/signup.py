@@ -115,6 +115,14 @@ def _marks(values: Sequence[Any]) -> str:
     return ", ".join("?" * len(values))
 
 
+def holding_query(email: str) -> tuple[str, tuple[Any, ...]]:
+    """The query (SQL, parameters) for the latest request by which `email` holds a place
+    (RULES.md 3.1: an address holds at most one): no row when it holds none. A query, not
+    a reading, so each caller runs it where it reads: the desk's transaction or the store."""
+    return (f"select * from signups where email = ? and status in ({_marks(HOLDS)}) order by id desc limit 1",
+            (email, *HOLDS))
+
+
 def settle(campaign: Campaign, db: Any, now: datetime) -> list[str]:
     """Put every live request where the rules and campaign.yaml say it stands now (a
     place freed, max_players or approve changed) and tell each person whose standing

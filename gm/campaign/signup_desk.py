@@ -229,9 +229,7 @@ class SignupDesk:
         return []
 
     def _holding(self, sender: str) -> dict[str, Any] | None:
-        marks = ", ".join("?" * len(signup.HOLDS))
-        return self.campaign.store.one(f"select * from signups where email = ? and status in ({marks}) "
-                                       "order by id desc limit 1", (sender, *signup.HOLDS))
+        return self.campaign.store.one(*signup.holding_query(sender))
 
     def _latest(self, sender: str) -> dict[str, Any] | None:
         return self.campaign.store.one("select * from signups where email = ? order by id desc limit 1", (sender,))

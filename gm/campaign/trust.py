@@ -18,7 +18,7 @@ from .config import CampaignConfig, PlayerConfig
 from .folder import Campaign
 from .outcome import Outcome
 from .passwords import check_password
-from .signup import CODE_KIND, HOLDS
+from .signup import CODE_KIND, holding_query
 
 # RULES.md 3 "a day", for the refusal caps and RESET: the 24 hours before the message is
 # handled (clock.now()), a rolling window, so no burst is allowed at midnight.
@@ -91,9 +91,7 @@ def hostile(config: CampaignConfig, reason: str) -> Problem:
 def capped(db: Any, config: CampaignConfig, to: str, now: datetime) -> str | None:
     """Why no more refusals may go to `to` today (RULES.md 3), or None. An address that
     holds a place by sign-up (RULES.md 3.1) counts as a player's."""
-    registered = any(p.email == to for p in config.players) or db.execute(
-        f"select 1 from signups where email = ? and status in ({', '.join('?' * len(HOLDS))}) limit 1",
-        [to, *HOLDS]).fetchone() is not None
+    registered = any(p.email == to for p in config.players) or db.execute(*holding_query(to)).fetchone() is not None
     cap = CAP_ANY if registered else CAP_STRANGER
     sent = db.execute(
         f"select count(*) from outbox where recipient = ? and queued_at > ? and kind in ({', '.join('?' * len(UNASKED))})",
