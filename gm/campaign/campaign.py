@@ -1,6 +1,6 @@
 """The commands that create a campaign (`gm campaign new`, `gm start`) and what a start
 mails. An opened campaign is gm.campaign.folder's; passwords, deadlines and how a campaign
-ended have modules of their own below it; every name offered here before still is."""
+ended have modules of their own below it; every public name offered here before still is."""
 
 from __future__ import annotations
 
@@ -16,11 +16,8 @@ from .config import CampaignConfig, load_config
 from .deadlines import deadline_text as deadline_text
 from .deadlines import next_deadline as next_deadline
 from .fixed import Fixed, played_config
-from .folder import _LEFT_ORDER as _LEFT_ORDER
 from .folder import Campaign as Campaign
-from .folder import _seats as _seats
 from .folder import _started as _started
-from .folder import _with_holders as _with_holders
 from .folder import make_mailboxes as make_mailboxes
 from .passwords import PASSWORD_WORDS as PASSWORD_WORDS
 from .passwords import SCRYPT as SCRYPT

@@ -160,7 +160,9 @@ def notice(campaign: Campaign, db: Any, row: dict[str, Any], now: datetime, *, c
     if row["status"] == WAITING:
         position = 1 + (campaign.store.one(
             "select count(*) as n from signups where status = ? and id < ?", (WAITING, row["id"])) or {"n": 0})["n"]
-    from ..mail.mailout import compose, queue  # imported here, as parse_orders above
+    # the mail's machinery, imported only when a notice is made (as signup_language.read_request
+    # imports parse_orders): importing this module loads none of it
+    from ..mail.mailout import compose, queue
 
     message = compose(
         sender=campaign.config.mail.sender, to=row["email"], template="signup_status", now=now,
