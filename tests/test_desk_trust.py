@@ -183,14 +183,14 @@ def test_3_thirty_forged_mails_to_a_third_party_produce_exactly_5_refusals(campa
     details = [d for (d,) in db.execute("select detail from messages where outcome = 'capped'")]
     assert len(details) == 25 and all("cap 5" in d for d in details)
     status = campaign("status", now="2027-01-02T12:00:00Z")
-    assert "kept: 25 capped messages (past the refusals a day to one address, not answered)" in status
-    # a day is the 24 hours before the message is handled: 23 hours on, still capped ...
+    assert "kept: 25 capped messages (past a cap on the replies a day to one address or to strangers in all, not answered)" in status
+    # a day is the UTC day the message is handled in: late that day, still capped ...
     (tmp_path / "later.eml").write_bytes(forged(100))
-    campaign("ingest", str(tmp_path / "later.eml"), now="2027-01-03T11:00:00Z")
+    campaign("ingest", str(tmp_path / "later.eml"), now="2027-01-02T23:59:59Z")
     assert db.execute("select count(*) from outbox where recipient = ?", (VICTIM,)).fetchone() == (5,)
-    # ... and a day after the first five, one more is answered
+    # ... and from midnight UTC, one more is answered
     (tmp_path / "next-day.eml").write_bytes(forged(101))
-    campaign("ingest", str(tmp_path / "next-day.eml"), now="2027-01-03T12:00:01Z")
+    campaign("ingest", str(tmp_path / "next-day.eml"), now="2027-01-03T00:00:01Z")
     assert db.execute("select count(*) from outbox where recipient = ?", (VICTIM,)).fetchone() == (6,)
 
 
@@ -199,7 +199,7 @@ def test_3_refusals_to_a_registered_address_are_capped_at_20_a_day_and_acks_are_
         deliver(kit, mail("alice@example.org", "PLAYER alice\nPASSWORD pw-alice\nNUMBER 9\n",
                           message_id=f"<bad-{n}@example.org>"))
     kinds = [m.kind for m in replies(kit)]
-    assert kinds == ["refusal"] * 20
+    assert kinds == ["refusal"] * 20 + ["caps-note"]  # and the GM is told, once
     outcome = deliver(kit, mail("alice@example.org", "PLAYER alice\nPASSWORD pw-alice\nNUMBER 9\n",
                                 message_id="<bad-x@example.org>"))
     assert outcome.outcome == "capped" and outcome.reply is None and "NUMBER" in outcome.detail

@@ -32,8 +32,9 @@ from .config_values import SignupConfig as SignupConfig
 CONFIG_NAME = "campaign.yaml"
 TOP_KEYS = (
     "id", "title", "ruleset", "seed", "boards", "players", "options", "mail",
-    "timezone", "turn_days", "first_deadline", "observers", "archive_url", "signup",
+    "timezone", "turn_days", "first_deadline", "observers", "archive_url", "signup", "caps",
 )
+CAPS_KEYS = ("unasked_per_day",)
 MAIL_KEYS = ("transport", "from", "imap", "smtp", "auth", "oauth2")
 # options the campaign layer owns, beside the ruleset's own (RULES.md 3)
 CAMPAIGN_OPTIONS = {"max_order_text": 65536, "allow_other_senders": False, "max_message_bytes": 1024 * 1024}
@@ -171,6 +172,7 @@ def _config_from_data(data: LineDict, folder: Path, source: str,
     observers = _observers(data, problems)
     archive_url = need("archive_url", lambda v: isinstance(v, str) and bool(URL_PATTERN.fullmatch(v)),
                        "an http(s) address such as https://example.org/spring-2027/", None, required=False)
+    unasked_per_day = _caps(data, problems)
     if archive_url and not archive_url.endswith("/"):
         archive_url += "/"  # the archive is a folder: pages are linked relative to it
     if problems:
@@ -195,7 +197,25 @@ def _config_from_data(data: LineDict, folder: Path, source: str,
         archive_url=archive_url,
         signup=signup,
         joined=len(joined),
+        caps_unasked_per_day=unasked_per_day,
     )
+
+
+def _caps(data: LineDict, problems: list[str]) -> int:
+    """caps.unasked_per_day (docs/campaign.md): at least 1, the default 200."""
+    default = CampaignConfig.caps_unasked_per_day
+    raw = data.get("caps")
+    if raw is None:
+        return default
+    if not isinstance(raw, LineDict):
+        problems.append(f"line {data.line_of('caps')}: caps must be a mapping, such as caps: {{unasked_per_day: 200}}")
+        return default
+    problems += key_problems(raw, CAPS_KEYS, "caps")
+    value = raw.get("unasked_per_day", default)
+    if not is_int(value) or value < 1:
+        problems.append(f"line {raw.line_of('unasked_per_day')}: caps unasked_per_day must be a whole number of at least 1")
+        return default
+    return value
 
 
 def _option_problems(error: ValueError, where: int) -> list[str]:

@@ -89,6 +89,9 @@ class CampaignConfig:
     signup: SignupConfig | None = None  # RULES.md 3.1; None: players only from campaign.yaml
     # how many of `players` (the last ones) joined by mail rather than campaign.yaml
     joined: int = 0
+    # campaign.yaml caps.unasked_per_day: unasked replies a UTC day to addresses no player
+    # registered, besides the places sign-up has open (docs/rules/, Refusal caps)
+    caps_unasked_per_day: int = 200
 
     @property
     def ruleset(self) -> Ruleset:

@@ -35,7 +35,18 @@ from .signup_desk import SignupDesk
 from .standing import order_view as order_view
 from .standing import standing_order as standing_order
 from .store import body_digest, dumps, insert
-from .trust import ADDRESS, answers_unasked, authenticate, capped, hostile, loop_outcome
+from .trust import (
+    ADDRESS,
+    CAPS_NOTE_KIND,
+    answers_unasked,
+    authenticate,
+    capped,
+    gm_told_today,
+    hostile,
+    loop_outcome,
+    mark_unasked,
+    utc_day,
+)
 from .trust import CAP_ANY as CAP_ANY
 from .trust import CAP_STRANGER as CAP_STRANGER
 from .trust import DAY as DAY
@@ -206,7 +217,8 @@ class Desk:
         if mail.hostile or mail.oversize:
             return self.reply(db, mail, now, to=reply_to, template="refusal",
                               outcome="hostile" if mail.hostile else "refused",
-                              context={"problems": self.words([unread]), "authenticated": False, "ignored": [],
+                              context={"problems": self.words([unread], stranger=True), "authenticated": False,
+                                       "ignored": [],
                                        **self._refusal_facts([], self.state)})
         request = self.signups.wants(mail)
         if request is not None:
@@ -224,13 +236,15 @@ class Desk:
         has_orders = bool(parsed.commands or parsed.turn is not None)
 
         if player is None:
+            # nobody vouches for the sender: the reply quotes nothing it wrote, so gm relays no
+            # text to whatever address a forger puts in From (docs/rules/, Replies)
             if parsed.help and not has_orders and not parsed.player and not parsed.password:
                 return self.reply(db, mail, now, to=reply_to, template="help", outcome="help",
-                                   context={"order": None, "ignored": ignored})
+                                   context={"order": None, "ignored": []})
             problems = [*syntax, problem("unknown_sender")]
             return self.reply(db, mail, now, to=reply_to, template="refusal", outcome="refused",
-                               context={"problems": self.words(problems), "authenticated": False,
-                                        "ignored": ignored, **self._refusal_facts(problems, self.state)})
+                               context={"problems": self.words(problems, stranger=True), "authenticated": False,
+                                        "ignored": [], **self._refusal_facts(problems, self.state)})
 
         state = self.state
         email = player.email
@@ -394,11 +408,12 @@ class Desk:
         return {"codes": [p.code for p in problems], "turn": state.turn if state else None,
                 "over": bool(state and state.over)}
 
-    def words(self, problems: list[Problem]) -> list[str]:
+    def words(self, problems: list[Problem], *, stranger: bool = False) -> list[str]:
         """The problems worded, in the order of the message's lines: what is about the
-        message as a whole (late, paused, not a player) first (RULES.md 3, line by line)."""
+        message as a whole (late, paused, not a player) first (RULES.md 3, line by line).
+        To a `stranger` (a sender nobody vouches for), without a word the sender wrote."""
         ordered = sorted(problems, key=lambda p: (p.line is not None, p.line or 0))
-        return problem_texts(self.campaign.ruleset.name, ordered)
+        return problem_texts(self.campaign.ruleset.name, ordered, stranger=stranger)
 
     def reply(self, db: Any, mail: InboundMail, now: datetime, *, to: str, template: str,
               outcome: str, context: dict[str, Any], player: str | None = None,
@@ -409,16 +424,16 @@ class Desk:
         problems = context.get("problems", [])
         kind = kind or template
         if kind in UNASKED:
-            refused = capped(db, self.config, to, now)
+            refused = capped(db, self.config, to, now, started=self.started)
             if refused:
+                self._tell_gm_of_caps(db, refused.cap, now)
                 said = "; ".join(problems) if problems else f"the {template} text"
-                return Outcome("capped", player=player, detail=f"{refused}; it would have said: {said}"[:2000],
+                return Outcome("capped", player=player, detail=f"{refused.reason}; it would have said: {said}"[:2000],
                                problems=list(problems))
         config = self.config
         basics = self.basics if self.basics is not None else signup_basics(self.campaign)
         base = basics | {
             "deadline": deadline_text(self.deadline, zone or config.timezone),
-            "subject": mail.subject,
             "player": None,
             "order": None,
         }
@@ -434,7 +449,23 @@ class Desk:
             headers=proof,
         )
         outbox_id = queue(db, message, kind=kind, now=now, player=player, turn=self.turn)
+        if kind in UNASKED:
+            mark_unasked(db, config, outbox_id, to)
         return Outcome(outcome, player=player, detail="; ".join(problems)[:2000], reply=outbox_id,
                        problems=list(problems))
+
+    def _tell_gm_of_caps(self, db: Any, cap: str, now: datetime) -> None:
+        """The GM's one mail a UTC day saying a cap held replies back (docs/rules/,
+        Refusal caps): to the campaign's own address, never capped, quoting nobody."""
+        if gm_told_today(db, now) is not None:
+            return
+        config = self.config
+        basics = self.basics if self.basics is not None else signup_basics(self.campaign)
+        message = compose(sender=config.mail.sender, to=config.mail.address, template="caps_note",
+                          context=basics | {"cap": cap, "day": utc_day(now).date().isoformat(),
+                                            "per_address": CAP_STRANGER, "per_player": CAP_ANY,
+                                            "per_day": config.caps_unasked_per_day},
+                          now=now, auto_reply=True)
+        queue(db, message, kind=CAPS_NOTE_KIND, now=now, turn=self.turn)
 
 

@@ -239,6 +239,27 @@ def _m012_parsed_files(db: sqlite_utils.Database) -> None:
     db["parsed_files"].create({"key": str, "value": bytes}, pk="key")
 
 
+def _m014_unasked_caps(db: sqlite_utils.Database) -> None:
+    # docs/rules/, Refusal caps: each reply anyone can make gm send (a refusal,
+    # help, a sign-up code) is counted a UTC day to its address with any +tag dropped
+    # (`address_key`), and, when it went to no player's address (`unasked` 1), towards the
+    # campaign's cap on all of them; each count is an index range, however large a flood
+    db["outbox"].add_column("address_key", str)
+    db["outbox"].add_column("unasked", int)
+    registered = {row[0] for row in db.execute("select lower(email) from players")}
+    registered |= {row[0] for row in db.execute("select lower(email) from signups")}
+    for row_id, recipient in db.execute(
+            "select id, recipient from outbox where kind in ('refusal', 'help', 'signup-code')").fetchall():
+        address = (recipient or "").lower()
+        local, at, domain = address.rpartition("@")
+        key = f"{local.split('+', 1)[0]}{at}{domain}" if at else address
+        db.execute("update outbox set address_key = ?, unasked = ? where id = ?",
+                   (key, int(address not in registered), row_id))
+    db["outbox"].create_index(["address_key", "queued_at"])
+    db["outbox"].create_index(["unasked", "queued_at"])
+    db["outbox"].create_index(["kind", "queued_at"])
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("001_initial", _m001_initial),
     ("002_fixed_at_start", _m002_fixed_at_start),
@@ -252,4 +273,5 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("010_gm_end", _m010_gm_end),
     ("011_signup", _m011_signup),
     ("012_parsed_files", _m012_parsed_files),
+    ("014_unasked_caps", _m014_unasked_caps),
 ]

@@ -7,6 +7,7 @@ request does and what the reply says (gm.campaign.signup owns the rules of stand
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
 from typing import Any
 
@@ -16,6 +17,18 @@ from ..rules.problem import Problem, problem
 from . import signup
 from .outcome import OrderDesk, Outcome, kept_reply
 from .store import insert
+from .trust import utc_day
+
+
+def unquoted(words: list[str], said: Any) -> list[str]:
+    """A ruleset's words on a sign-up's keys with each value the sender gave masked: they
+    go to an address nobody vouches for, which gm's mail never repeats a word of (the id
+    gm takes aside, which the request's rules may name)."""
+    values = sorted({v for v in said if isinstance(v, str) and v.strip()}, key=len, reverse=True)
+    if not values:
+        return list(words)
+    pattern = re.compile("|".join(rf"(?<!\w){re.escape(v)}(?!\w)" for v in values), re.IGNORECASE)
+    return [pattern.sub("(the value asked for)", w) for w in words]
 
 
 class SignupDesk:
@@ -58,9 +71,9 @@ class SignupDesk:
         if answered and found is None:
             return kept_reply(answered)
         if request.problems:
-            return self.refuse(db, mail, now, list(request.problems), request)
+            return self.refuse(db, mail, now, list(request.problems))
         if self.config.signup is None:
-            return self.refuse(db, mail, now, [problem("signup_none", campaign=self.config.id)], request)
+            return self.refuse(db, mail, now, [problem("signup_none", campaign=self.config.id)])
         if request.kind == signup.JOIN:
             return self._join(db, mail, request, row, received, now)
         if request.kind == signup.LEAVE:
@@ -75,13 +88,14 @@ class SignupDesk:
         once the code comes back from this address."""
         player, problems = self._judged(request, mail.sender)
         if problems:
-            return self.refuse(db, mail, now, problems, request)
+            return self.refuse(db, mail, now, problems)
         code = signup.code_for(self.key, row, mail.sender)
+        # anyone can forge a JOIN in another's name: the code mail says the id and the code
+        # and nothing else the sender wrote, so it carries no text of a forger's to anyone
+        # (docs/rules/, Joining by mail); the rest is told once the code comes back
         context = self._offer(received) | {
             "request": "join", "code": signup.shown_code(code),
-            "ignored": [{"line": n, "text": t} for n, t in request.ignored],
-            "person": {"id": player, "made": request.player is None, "name": request.name, "timezone": request.timezone,
-                       "keys": sorted((signup.keyword_of(k), v) for k, v in request.keys.items())},
+            "person": {"id": player, "made": request.player is None},
         }
         outcome = self.desk.reply(db, mail, now, to=mail.sender, template="signup_code", kind=signup.CODE_KIND,
                                   outcome="join", context=context)
@@ -95,12 +109,11 @@ class SignupDesk:
         LEAVE withdraws nobody."""
         holding = self._holding(mail.sender)
         if holding is None:
-            return self.refuse(db, mail, now, [problem("signup_no_place")], request)
+            return self.refuse(db, mail, now, [problem("signup_no_place")])
         if holding["status"] == signup.PLAYING:
-            return self.refuse(db, mail, now, [problem("signup_playing", player=holding["player"])], request)
+            return self.refuse(db, mail, now, [problem("signup_playing", player=holding["player"])])
         context = signup.standing_context(self.campaign) | {
-            "request": "leave", "offer": None, "person": signup.person_view(holding),
-            "ignored": [{"line": n, "text": t} for n, t in request.ignored],
+            "request": "leave", "offer": None, "person": {"id": holding["player"], "made": False},
             "code": signup.shown_code(signup.code_for(self.key, row, mail.sender))}
         outcome = self.desk.reply(db, mail, now, to=mail.sender, template="signup_code", kind=signup.CODE_KIND,
                                   outcome="leave", context=context)
@@ -113,13 +126,13 @@ class SignupDesk:
         """The request the code names counts now: a JOIN takes its place where the rules
         put it, a LEAVE gives its place up (to the first waiting)."""
         if found is None:
-            return self.refuse(db, mail, now, [problem("signup_no_code")], request)
+            return self.refuse(db, mail, now, [problem("signup_no_code")])
         holding = self._holding(mail.sender)
         if found["outcome"] == "leave":
             if holding is None or holding["status"] == signup.PLAYING:
                 # given up already (or playing now): told where they stand
-                return self._told(db, mail, holding or self._latest(mail.sender), now,
-                                  "CONFIRM of a LEAVE: no place left to give up")
+                return self._again(db, mail, holding or self._latest(mail.sender), now,
+                                   "a LEAVE: no place left to give up")
             db.execute("update signups set status = ?, changed_at = ? where id = ?",
                        (signup.LEFT, clock.iso(now), holding["id"]))
             outcome = self._told(db, mail, self._row(holding["id"]), now, f"{holding['player']} left")
@@ -128,13 +141,13 @@ class SignupDesk:
         confirmed = self.campaign.store.one("select * from signups where join_message = ?", (found["id"],))
         if confirmed is not None or holding is not None:
             # told again where they stand: an address holds one place
-            return self._told(db, mail, holding or confirmed, now, "CONFIRM again: already confirmed")
+            return self._again(db, mail, holding or confirmed, now, "already confirmed")
         joined = self._request_of(found["id"])
         if joined is None:
-            return self.refuse(db, mail, now, [problem("signup_no_code")], request)
+            return self.refuse(db, mail, now, [problem("signup_no_code")])
         player, problems = self._judged(joined, mail.sender)  # an id may have been taken meanwhile
         if problems:
-            return self.refuse(db, mail, now, problems, request)
+            return self.refuse(db, mail, now, problems)
         status, decision = self._placed(received)
         asked = self.campaign.store.one("select received_at from messages where id = ?", (found["id"],))
         new = insert(db, "signups", {
@@ -160,7 +173,7 @@ class SignupDesk:
             return "", problems
         player = player or self._made_id(request.name or "")
         found = signup.key_problems(self.campaign, player, request.keys)
-        return player, [problem("signup_rules", problems=found)] if found else []
+        return player, [problem("signup_rules", problems=unquoted(found, request.keys.values()))] if found else []
 
     def _placed(self, received: datetime) -> tuple[str, str | None]:
         """Where a request confirmed now stands (signup.statuses for one more, the last)."""
@@ -193,6 +206,16 @@ class SignupDesk:
             offer = "open"
         return context | {"offer": offer}
 
+    def _again(self, db: Any, mail: InboundMail, row: dict[str, Any] | None, now: datetime, detail: str) -> Outcome:
+        """A CONFIRM whose request counted already, told where it stands again at most once
+        a UTC day (docs/rules/, Refusal caps): a replay under new Message-IDs
+        cannot make gm mail the address over and over."""
+        again = "CONFIRM again"
+        if db.execute("select 1 from messages where sender = ? and outcome = 'confirmed' and ingested_at >= ? "
+                      "and detail like ? limit 1", (mail.sender, clock.iso(utc_day(now)), again + "%")).fetchone():
+            return Outcome("capped", detail=f"{again} ({detail}): already told again this UTC day; not answered")
+        return self._told(db, mail, row, now, f"{again}: {detail}")
+
     def _told(self, db: Any, mail: InboundMail, row: dict[str, Any] | None, now: datetime, detail: str) -> Outcome:
         """The reply that tells the sender where they stand, which the confirmation proved is
         theirs: never capped, and it counts as telling them (`told`)."""
@@ -203,14 +226,13 @@ class SignupDesk:
         db.execute("update signups set told = status where id = ?", (row["id"],))
         return Outcome("confirmed", detail=detail[:2000], reply=reply)
 
-    def refuse(self, db: Any, mail: InboundMail, now: datetime, problems: list[Problem],
-               request: signup.Request | None = None) -> Outcome:
-        """A refusal saying every problem, line by line, to the sender (capped)."""
-        ignored = [{"line": n, "text": t} for n, t in (request.ignored if request else ())]
+    def refuse(self, db: Any, mail: InboundMail, now: datetime, problems: list[Problem]) -> Outcome:
+        """A refusal saying every problem, line by line, to the sender (capped), in words
+        that quote nothing the sender wrote: nobody vouches for a sign-up's sender."""
         return self.desk.reply(db, mail, now, to=mail.sender, template="signup_refusal", kind="refusal",
                                outcome="refused",
                                context=signup.standing_context(self.campaign) | {
-                                   "problems": self.desk.words(problems), "ignored": ignored,
+                                   "problems": self.desk.words(problems, stranger=True),
                                    "started": self.campaign.started()})
 
     def help(self, db: Any, mail: InboundMail, now: datetime) -> Outcome:

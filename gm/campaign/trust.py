@@ -1,12 +1,14 @@
 """Whom the order desk believes and answers (RULES.md 3): loops are never answered, a
 player is who gives their id, password and registered address, a reply to our refusal or
-help counts only when it authenticates, and refusals to one address are capped a day.
-gm.campaign.desk applies these to each message; they are its trust rules, kept apart."""
+help counts only when it authenticates, and the replies anyone can make gm send are capped
+a day (docs/rules/, Refusal caps). gm.campaign.desk applies these to each
+message; they are its trust rules, kept apart."""
 
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from .. import clock
@@ -18,18 +20,24 @@ from .config import CampaignConfig, PlayerConfig
 from .folder import Campaign
 from .outcome import Outcome
 from .passwords import check_password
-from .signup import CODE_KIND, holding_query
+from .signup import CODE_KIND, IN, WAITING, holding_query, places
 
-# RULES.md 3 "a day", for the refusal caps and RESET: the 24 hours before the message is
-# handled (clock.now()), a rolling window, so no burst is allowed at midnight.
+# RESET's "a day": the 24 hours before the message is handled (clock.now()), a rolling
+# window, so no burst is allowed at midnight.
 DAY = timedelta(hours=24)
-# Refusals a day to an address that is not a player's registered one, and to any address.
+# Unasked replies a UTC day to one address (its +tag dropped): one no player registered,
+# and a player's. In all, to addresses no player registered: UNASKED_PER_DAY (campaign.yaml
+# caps.unasked_per_day) plus the places sign-up still has open, so an announced game
+# answers every real joiner and a flood of forged senders costs bounded mail.
 CAP_STRANGER = 5
 CAP_ANY = 20
+UNASKED_PER_DAY = 200
 # The replies anyone can make gm send by forging a sender: they count towards the caps, and
 # a message answering one of them is an auto-responder's loop, never answered (a sign-up's
 # confirmation code too, RULES.md 3.1: anyone can send a JOIN in another's name).
 UNASKED = ("refusal", "help", CODE_KIND)
+# The GM's own mail saying a cap was reached: once a UTC day (CapsNote in templates/mail/)
+CAPS_NOTE_KIND = "caps-note"
 ADDRESS = re.compile(r"[^@\s]+@[^@\s]+")
 
 
@@ -88,18 +96,93 @@ def hostile(config: CampaignConfig, reason: str) -> Problem:
     return problem("hostile", reason=reason, size=_size(config.max_message_bytes))
 
 
-def capped(db: Any, config: CampaignConfig, to: str, now: datetime) -> str | None:
-    """Why no more refusals may go to `to` today (RULES.md 3), or None. An address that
-    holds a place by sign-up (RULES.md 3.1) counts as a player's."""
-    registered = any(p.email == to for p in config.players) or db.execute(*holding_query(to)).fetchone() is not None
-    cap = CAP_ANY if registered else CAP_STRANGER
-    sent = db.execute(
-        f"select count(*) from outbox where recipient = ? and queued_at > ? and kind in ({', '.join('?' * len(UNASKED))})",
-        [to, clock.iso(now - DAY), *UNASKED]).fetchone()[0]
-    if sent < cap:
+def address_key(address: str) -> str:
+    """The address the caps count: lower case, with any +tag of its local part dropped
+    (victim+1@x.example is victim@x.example: one mailbox)."""
+    address = address.lower()
+    local, at, domain = address.rpartition("@")
+    return f"{local.split('+', 1)[0]}{at}{domain}" if at else address
+
+
+def utc_day(now: datetime) -> datetime:
+    """The start of `now`'s UTC day: the caps count from there."""
+    return now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def registered(db: Any, config: CampaignConfig, address: str) -> bool:
+    """Whether `address` is a player's (or holds a place by sign-up, RULES.md 3.1)."""
+    return (any(p.email == address for p in config.players)
+            or db.execute(*holding_query(address)).fetchone() is not None)
+
+
+def unasked_cap(db: Any, config: CampaignConfig, started: bool) -> int:
+    """How many unasked replies a UTC day may go to addresses no player registered: the
+    campaign's own number plus the places sign-up still has open (in, and waiting)."""
+    cap = config.caps_unasked_per_day
+    signup = config.signup
+    if signup is None or started:
+        return cap
+    held = dict(db.execute("select status, count(*) from signups where status in (?, ?) group by status",
+                           (IN, WAITING)).fetchall())
+    free = places(config)
+    waiting = getattr(signup, "max_waiting", None)
+    waiting = signup.max_players if waiting is None else waiting
+    return (cap + (0 if free is None else max(0, free - held.get(IN, 0)))
+            + (0 if waiting is None else max(0, waiting - held.get(WAITING, 0))))
+
+
+@dataclass(frozen=True)
+class Capped:
+    """Why one more unasked reply may not go today: `cap` which (address or campaign)."""
+
+    cap: str
+    reason: str
+
+
+def capped(db: Any, config: CampaignConfig, to: str, now: datetime, *, started: bool) -> Capped | None:
+    """Why no more unasked replies may go to `to` today, or None. An address that holds
+    a place by sign-up (RULES.md 3.1) counts as a player's."""
+    day = clock.iso(utc_day(now))
+    marks = ", ".join("?" * len(UNASKED))
+    player = registered(db, config, to)
+    key = address_key(to)
+    cap = CAP_ANY if player else CAP_STRANGER
+    sent = db.execute(f"select count(*) from outbox where address_key = ? and queued_at >= ? and kind in ({marks})",
+                      [key, day, *UNASKED]).fetchone()[0]
+    if sent >= cap:
+        who = "a player's registered address" if player else "an address no player registered"
+        shown = to if key == to.lower() else f"{to} ({key} with its +tag dropped)"
+        return Capped("address", f"not answered: {count(sent, 'reply', 'replies')} anyone could ask for went to "
+                                 f"{shown}, {who}, this UTC day (cap {cap})")
+    if player:
         return None
-    who = "a player's registered address" if registered else "an address no player registered"
-    return f"not answered: {count(sent, 'refusal')} went to {to}, {who}, in the 24 hours before (cap {cap})"
+    limit = unasked_cap(db, config, started)
+    total = db.execute("select count(*) from outbox where unasked = 1 and queued_at >= ?", [day]).fetchone()[0]
+    if total >= limit:
+        return Capped("campaign", f"not answered: {count(total, 'reply', 'replies')} anyone could ask for went to "
+                                  f"addresses no player registered this UTC day (cap {limit})")
+    return None
+
+
+def mark_unasked(db: Any, config: CampaignConfig, outbox_id: int, to: str) -> None:
+    """Count a queued unasked reply towards the caps (capped reads these columns)."""
+    db.execute("update outbox set address_key = ?, unasked = ? where id = ?",
+               (address_key(to), int(not registered(db, config, to)), outbox_id))
+
+
+def gm_told_today(db: Any, now: datetime) -> str | None:
+    """When the GM was mailed today that a cap held replies back, if they were. `db` is
+    anything with execute(): the desk's transaction, or the store's connection."""
+    row = db.execute("select queued_at from outbox where kind = ? and queued_at >= ? order by id limit 1",
+                     (CAPS_NOTE_KIND, clock.iso(utc_day(now)))).fetchone()
+    return row[0] if row else None
+
+
+def capped_today(db: Any, now: datetime) -> tuple[int, str | None]:
+    """For gm status: messages not answered for a cap this UTC day, and when the GM was told."""
+    kept = db.execute("select count(*) from messages where outcome = 'capped' and ingested_at >= ?",
+                      (clock.iso(utc_day(now)),)).fetchone()[0]
+    return kept, gm_told_today(db, now)
 
 
 def _size(n: int) -> str:

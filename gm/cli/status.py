@@ -8,16 +8,18 @@ import json
 
 import click
 
+from .. import clock
 from ..campaign.deadlines import deadline_text
 from ..campaign.ending import how_it_ended
 from ..campaign.folder import Campaign
+from ..campaign.trust import capped_today
 from ..campaign.weekly import due
 from ..counts import count, one_or_many
 from ..rules.standings import PieceStanding, standings_of
 from .opening import opened
 
 UNANSWERED_WHY = {
-    "capped": "past the refusals a day to one address, not answered",
+    "capped": "past a cap on the replies a day to one address or to strangers in all, not answered",
     "hostile": "too large, too deep or unreadable as mail, refused unread",
     "unreadable": "no usable sender, not answered",
     "loop": "auto-replies, bounces, bulk mail, our own, or replies to our refusals that do not authenticate; "
@@ -158,6 +160,10 @@ def _mail_summary(campaign: Campaign) -> list[str]:
     if broken:
         lines.append(f"UNANSWERED: {count(broken, 'message')} gm could not handle "
                      f"{one_or_many(broken, 'is', 'are')} kept in the database (messages with outcome 'error')")
+    held, told = capped_today(campaign.store.conn, clock.now())
+    if held:
+        lines.append(f"CAPS: {count(held, 'message')} not answered today (UTC) past a cap on replies; "
+                     + (f"you were mailed at {told}" if told else "no mail to you yet"))
     return lines + _kept_lines(campaign)
 
 

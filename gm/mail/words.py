@@ -5,6 +5,11 @@ up for the campaign's ruleset, then for each ruleset it derives from, then in th
 `templates/mail/problems.txt` (the order envelope's and the desk's own codes); each in the
 ruleset's own `templates` folder, then gm's (gm.templating). The macro
 is called with the problem's facts as keyword arguments; `line` prefixes "line N: ".
+
+A reply to a stranger (an address no player registered) quotes nothing the sender wrote
+(docs/rules/, Replies): `for_stranger` words each problem with the
+facts that carry the sender's text withheld (None, which the common macros leave out), and
+a ruleset's own problem, whose facts gm cannot vouch for, as the fixed `not_an_order`.
 """
 
 from __future__ import annotations
@@ -17,6 +22,9 @@ from ..rules.problem import Problem
 from .mailout import environment, lineage
 
 COMMON = "generic:mail/problems.txt"  # gm.templating: this file itself, never a ruleset's
+# The facts of the common problems that hold what the sender wrote (a line's value, a
+# word taken for a command, a game's id or a board's as written)
+SAID = frozenset({"rest", "value", "text", "first_text", "game", "word", "target"})
 
 
 class NoWords(LookupError):
@@ -31,9 +39,10 @@ def _macro(ruleset: str, name: str, code: str) -> Any:
     return getattr(module, code, None)
 
 
-def problem_text(ruleset: str, problem: Problem) -> str:
+def problem_text(ruleset: str, problem: Problem, *, common_only: bool = False) -> str:
     """What a player reads for `problem` in a campaign of `ruleset`, on one line."""
-    for name in (*(f"mail/{r}/problems.txt" for r in lineage(ruleset)), COMMON):
+    names = (COMMON,) if common_only else (*(f"mail/{r}/problems.txt" for r in lineage(ruleset)), COMMON)
+    for name in names:
         macro = _macro(ruleset, name, problem.code)
         if macro is not None:
             text = str(macro(**problem.facts)).strip()
@@ -43,5 +52,16 @@ def problem_text(ruleset: str, problem: Problem) -> str:
     raise NoWords(f"no template words problem {problem.code!r} for the {ruleset} ruleset")
 
 
-def problem_texts(ruleset: str, problems: list[Problem] | tuple[Problem, ...]) -> list[str]:
+def for_stranger(ruleset: str, problem: Problem) -> Problem:
+    """`problem` as a stranger may read it: none of the sender's words in its facts."""
+    if _macro(ruleset, COMMON, problem.code) is None:
+        return Problem("not_an_order", {}, problem.line)
+    return Problem(problem.code, {k: None if k in SAID else v for k, v in problem.facts.items()}, problem.line)
+
+
+def problem_texts(ruleset: str, problems: list[Problem] | tuple[Problem, ...], *, stranger: bool = False) -> list[str]:
+    """Each problem worded; for a `stranger`, without the sender's words (for_stranger)."""
+    if stranger:
+        # the common words only: a ruleset's override of one may show a withheld fact
+        return [problem_text(ruleset, for_stranger(ruleset, p), common_only=True) for p in problems]
     return [problem_text(ruleset, p) for p in problems]
