@@ -148,6 +148,14 @@ class SignupGame:
         assert codes, f"no code was mailed to {address}"
         return codes[-1]
 
+    def password(self, player: str) -> str:
+        """The password gm start mailed to `player` in its welcome."""
+        [address] = [row["email"] for row in self.rows("select email from players where id = ?", (player,))]
+        found = [re.search(r"^Your password: (\S+)\s*$", m.text, re.MULTILINE) for m in self.outbox(to=address)]
+        passwords = [m.group(1) for m in found if m]
+        assert passwords, f"no password was mailed to {player}"
+        return passwords[-1]
+
     def confirm(self, address: str, **headers: str) -> Path:
         return self.mail(address, f"CONFIRM {self.code(address)}", headers=headers or None)
 
