@@ -167,25 +167,28 @@ def _secrets(login: Secrets) -> tuple[str, ...]:
 
 def secret_forms(secret: str) -> set[str]:
     """Every way `secret` may come back in a server's words: as it is, URL-encoded (a token
-    endpoint echoing its form body), and base64-encoded inside anything longer (an IMAP or
-    SMTP server echoing the SASL XOAUTH2 or PLAIN string it was sent).
+    endpoint echoing its form body), and base64-encoded inside anything longer, as it is
+    or URL-encoded (an IMAP or SMTP server echoing the SASL XOAUTH2 or PLAIN string it was
+    sent, a provider its request body).
 
     Base64 turns 3 bytes into 4 characters, so the secret's characters in the encoding of
     a longer string depend on where it starts, modulo 3: for each of the three offsets,
     the run of characters made of the secret's bits alone is a form. Forms shorter than
     six characters are left out (they would blot out unrelated words)."""
-    forms = {secret}
+    texts = {secret}
     if len(secret) < 5:
-        return forms
+        return texts
     for quoted in (quote(secret, safe=""), quote_plus(secret, safe="")):
-        forms |= {quoted, re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), quoted)}
-    data = secret.encode("utf-8", "surrogatepass")
-    for encode in (base64.b64encode, base64.urlsafe_b64encode):
-        for shift in range(3):
-            coded = encode(b"\0" * shift + data).decode("ascii")
-            core = coded[-(-8 * shift // 6):(8 * (shift + len(data))) // 6]
-            if len(core) >= 6:
-                forms.add(core)
+        texts |= {quoted, re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), quoted)}
+    forms = set(texts)
+    for text in texts:
+        data = text.encode("utf-8", "surrogatepass")
+        for encode in (base64.b64encode, base64.urlsafe_b64encode):
+            for shift in range(3):
+                coded = encode(b"\0" * shift + data).decode("ascii")
+                core = coded[-(-8 * shift // 6):(8 * (shift + len(data))) // 6]
+                if len(core) >= 6:
+                    forms.add(core)
     return forms
 
 
