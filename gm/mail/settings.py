@@ -10,6 +10,7 @@ GM_OAUTH_CLIENT_SECRET, and OAuth tokens from the campaign's token file (gm/mail
 from __future__ import annotations
 
 import base64
+import functools
 import ipaddress
 import os
 import re
@@ -31,6 +32,7 @@ __all__ = [
     "is_loopback",
     "plaintext_problem",
     "OAuth2Settings",
+    "Secrets",
     "TokenSource",
     "one_line",
     "SmtpSettings",
@@ -42,6 +44,7 @@ __all__ = [
     "password_from_env",
     "refused_advice",
     "scrub",
+    "secret_forms",
     "smtp_password",
     "smtp_settings",
     "tls_context",
@@ -165,7 +168,8 @@ def _secrets(login: Secrets) -> tuple[str, ...]:
     return tuple(secret for secret in login if secret)
 
 
-def secret_forms(secret: str) -> set[str]:
+@functools.lru_cache(maxsize=64)  # an SMTP run scrubs each message's detail with the same few
+def secret_forms(secret: str) -> frozenset[str]:
     """Every way `secret` may come back in a server's words: as it is, URL-encoded (a token
     endpoint echoing its form body), and base64-encoded inside anything longer, as it is
     or URL-encoded (an IMAP or SMTP server echoing the SASL XOAUTH2 or PLAIN string it was
@@ -177,7 +181,7 @@ def secret_forms(secret: str) -> set[str]:
     six characters are left out (they would blot out unrelated words)."""
     texts = {secret}
     if len(secret) < 5:
-        return texts
+        return frozenset(texts)
     for quoted in (quote(secret, safe=""), quote_plus(secret, safe="")):
         texts |= {quoted, re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), quoted)}
     forms = set(texts)
@@ -189,7 +193,7 @@ def secret_forms(secret: str) -> set[str]:
                 core = coded[-(-8 * shift // 6):(8 * (shift + len(data))) // 6]
                 if len(core) >= 6:
                     forms.add(core)
-    return forms
+    return frozenset(forms)
 
 
 def scrub(text: str, login: Secrets) -> str:
