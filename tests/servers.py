@@ -368,6 +368,8 @@ class Faults:
     * reject_sender: MAIL FROM answered "553 5.7.1" (a sender the server will not relay).
     * stall_once: addresses whose first RCPT gets no answer for `stall_seconds` (then
       451), so a client with a shorter timeout gives up on that connection.
+    * accepted_reply: what an accepted DATA is answered (default "250 OK queued"), for a
+      server that words its 250 with whatever it likes.
     """
 
     drop_after: int | None = None
@@ -377,6 +379,7 @@ class Faults:
     reject_sender: bool = False
     stall_once: set[str] = field(default_factory=set)
     stall_seconds: float = 5.0
+    accepted_reply: str = "250 OK queued"
 
 
 @dataclass(frozen=True)
@@ -454,7 +457,7 @@ class RecordingHandler:
             self.received.append(Received(envelope.mail_from, tuple(envelope.rcpt_tos),
                                           envelope.original_content or envelope.content,
                                           number))
-        return "250 OK queued"
+        return faults.accepted_reply
 
 
 class SmtpServer:

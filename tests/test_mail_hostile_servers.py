@@ -14,6 +14,7 @@ from test_mail_check import check, write_campaign, yaml_of
 
 import gm.mail.oauth
 from gm.cli import cli
+from gm.mail.smtp import Outgoing, send_batch
 
 pytestmark = pytest.mark.servers
 
@@ -74,3 +75,17 @@ def test_an_imap_server_echoing_the_password_shows_it_in_no_form(
     assert password not in out
     plain = base64.b64encode(f"\0gm\0{password}".encode()).decode()
     assert plain not in out and plain[6:18] not in out
+
+
+def test_an_smtp_server_wording_its_250_with_the_password_leaves_it_out_of_the_stored_detail(
+        smtp_server):
+    password = smtp_server.password
+    plain = base64.b64encode(f"\0{smtp_server.settings().user}\0{password}".encode()).decode()
+    smtp_server.faults.accepted_reply = f"250 2.0.0 queued for {password} ({plain})"
+    outcomes = []
+    message = Outgoing(key="m1", sender="gm@example.org", recipients=("ann@example.org",),
+                       data=b"Subject: hi\r\n\r\nhello\r\n")
+    send_batch(smtp_server.settings(), password, [message], on_outcome=outcomes.append)
+    [outcome] = outcomes
+    assert outcome.status == "sent" and outcome.detail.startswith("2.0.0 queued for *** (")
+    assert password not in outcome.detail and plain[6:18] not in outcome.detail

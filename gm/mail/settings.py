@@ -213,8 +213,8 @@ def clean(text: BaseException | str, login: Secrets) -> str:
     (before one_line shortens it, so no secret is cut in two and half of it kept), on one
     line, no control or escape characters."""
     words = str(text)
-    if isinstance(text, BaseException) and not words.strip():
-        words = type(text).__name__
+    if not words.strip():
+        return type(text).__name__ if isinstance(text, BaseException) else ""
     return one_line(scrub(words, login))
 
 

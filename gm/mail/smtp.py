@@ -459,8 +459,8 @@ class _Run:
             refusals = error.recipients
             temporary = [code for code, _ in refusals.values() if code < 500]
             code = temporary[0] if temporary else next(iter(refusals.values()))[0]
-            failure = (code, self.clean("; ".join(f"{rcpt}: {c} {text}"
-                                                  for rcpt, (c, text) in refusals.items())))
+            failure = (code, "; ".join(f"{rcpt}: {c} {self.clean(text)}"
+                                       for rcpt, (c, text) in refusals.items()))
         except smtplib.SMTPSenderRefused as error:
             text = self.clean(error.smtp_error)
             if error.smtp_code == 530 or error.smtp_code >= 500:
@@ -483,11 +483,11 @@ class _Run:
                 return connection
             code, text, refused = result
             if code == 250:
-                detail = text
+                detail = self.clean(text)
                 if refused:  # accepted for some recipients: it *was* sent; note who refused
                     detail += " (refused: " + "; ".join(
-                        f"{rcpt} {c} {t}" for rcpt, (c, t) in refused.items()) + ")"
-                self.report(message, "sent", 250, self.clean(detail))
+                        f"{rcpt} {c} {self.clean(t)}" for rcpt, (c, t) in refused.items()) + ")"
+                self.report(message, "sent", 250, detail)
                 return connection
             failure = (code, f"{code} {self.clean(text)}")
 
