@@ -50,6 +50,7 @@ from .settings import (
 )
 
 __all__ = ["TOKEN_FILE", "DeviceCode", "OAuthLogin", "TokenFile", "device_login", "login_for",
+           "printable_url_problem",
            "poll_sleep"]
 
 TOKEN_FILE = "oauth2-token.json"
