@@ -18,6 +18,12 @@ Fixtures (registered by conftest.py):
   checking each XOAUTH2 token at the token server's introspection endpoint.
   `oauth_account`: a fresh user of it per test. `smtp_oauth_server`: aiosmtpd that takes
   AUTH XOAUTH2 alone, checking tokens with the token server.
+* Hostile servers, as an attacker would run them: `token_server.misbehave(path, answer)`
+  makes an endpoint answer whatever the test says (`answer(form)` returns the status and
+  a JSON value); `smtp_oauth_server.handler.echo = True` words every AUTH refusal with
+  what the client sent; `echo_imap`: an IMAP server on 127.0.0.1 (no TLS) that refuses
+  every login, echoing what it was sent (the XOAUTH2 string in base64, decoded and
+  URL-encoded, or the password).
 
 The servers are also usable outside pytest (benchmarks/): `start_dovecot(root, ca)`,
 `SmtpServer(...)`, `serve_smtp_forever(...)`.
@@ -45,6 +51,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trustme
@@ -361,6 +368,8 @@ class Faults:
     * reject_sender: MAIL FROM answered "553 5.7.1" (a sender the server will not relay).
     * stall_once: addresses whose first RCPT gets no answer for `stall_seconds` (then
       451), so a client with a shorter timeout gives up on that connection.
+    * accepted_reply: what an accepted DATA is answered (default "250 OK queued"), for a
+      server that words its 250 with whatever it likes.
     """
 
     drop_after: int | None = None
@@ -370,6 +379,7 @@ class Faults:
     reject_sender: bool = False
     stall_once: set[str] = field(default_factory=set)
     stall_seconds: float = 5.0
+    accepted_reply: str = "250 OK queued"
 
 
 @dataclass(frozen=True)
@@ -447,7 +457,7 @@ class RecordingHandler:
             self.received.append(Received(envelope.mail_from, tuple(envelope.rcpt_tos),
                                           envelope.original_content or envelope.content,
                                           number))
-        return "250 OK queued"
+        return faults.accepted_reply
 
 
 class SmtpServer:
@@ -632,6 +642,8 @@ class TokenServer:
             self.requests: list[tuple[str, dict[str, str]]] = []
             self.slow_downs = 0  # the next this many polls are answered slow_down
             self.refuse_refresh = False
+            # path -> answer(form) -> (status, JSON value): a provider gone hostile
+            self.hostile: dict[str, Callable[[dict[str, str]], tuple[int, Any]]] = {}
 
     def stop(self) -> None:
         self.httpd.shutdown()
@@ -642,6 +654,10 @@ class TokenServer:
     @property
     def url(self) -> str:
         return f"http://{HOST}:{self.httpd.server_address[1]}"
+
+    # The page where the GM approves: only printed (approve() stands for the GM there), and
+    # https:// as gm requires of any address it prints.
+    verification_uri = "https://login.example.test/activate"
 
     def settings(self, **overrides) -> OAuth2Settings:
         fields = dict(provider="custom", client_id=self.client_id,
@@ -689,6 +705,12 @@ class TokenServer:
                 if user is None or issued.user == user:
                     issued.revoked = True
 
+    def misbehave(self, path: str, answer: Callable[[dict[str, str]], tuple[int, Any]]) -> None:
+        """From now on `path` answers `answer(form)` (status, JSON value), whatever it is
+        asked: an endpoint that echoes secrets, or hands out malformed tokens."""
+        with self.lock:
+            self.hostile[path] = answer
+
     def slow_down(self, times: int = 1) -> None:
         with self.lock:
             self.slow_downs = times
@@ -727,9 +749,11 @@ class TokenServer:
             return client == self.client_id and (self.client_secret in (None, secret))
         return self.client_secret is None or form.get("client_secret") == self.client_secret
 
-    def answer(self, path: str, form: dict[str, str], headers) -> tuple[int, dict]:
+    def answer(self, path: str, form: dict[str, str], headers) -> tuple[int, Any]:
         with self.lock:
             self.requests.append((path, dict(form)))
+            if path in self.hostile:
+                return self.hostile[path](form)
             if path == "/introspect":
                 return 200, self._introspect(form.get("token", ""))
             if path == "/revoke":
@@ -758,8 +782,8 @@ class TokenServer:
                       interval=self.interval)
         self.grants[grant.device_code] = grant
         return {"device_code": grant.device_code, "user_code": grant.user_code,
-                "verification_uri": f"{self.url}/activate",
-                "verification_uri_complete": f"{self.url}/activate?code={grant.user_code}",
+                "verification_uri": self.verification_uri,
+                "verification_uri_complete": f"{self.verification_uri}?code={grant.user_code}",
                 "expires_in": self.device_lifetime, "interval": self.interval}
 
     def _poll(self, device_code: str) -> tuple[int, dict]:
@@ -838,6 +862,7 @@ class XOAuth2Handler(RecordingHandler):
         super().__init__(**kwargs)
         self.tokens = tokens
         self.tokens_refused = 0
+        self.echo = False  # word each refusal with what the client sent, as a hostile server
 
     async def auth_XOAUTH2(self, server, args):  # noqa: N802 - aiosmtpd finds it by name
         self.auth_attempts += 1
@@ -855,9 +880,14 @@ class XOAuth2Handler(RecordingHandler):
                       if "=" in part)
         user, bearer = fields.get("user", ""), fields.get("auth", "")
         token = bearer[len("Bearer "):] if bearer.startswith("Bearer ") else ""
-        if self.tokens.valid(token, user):
+        if self.tokens.valid(token, user) and not self.echo:
             return AuthResult(success=True, auth_data=user)
         self.tokens_refused += 1
+        if self.echo:
+            sent = base64.b64encode(blob).decode()
+            return AuthResult(success=False, handled=False,
+                              message=f"535 5.7.8 refused {sent} ({token}, "
+                                      f"{urllib.parse.quote(blob.decode(errors='replace'))})")
         # as Gmail does: the error as a JSON challenge, answered by an empty line, then 535
         await server.challenge_auth(json.dumps({"status": "401", "schemes": "Bearer",
                                                 "scope": "mail"}))
@@ -982,3 +1012,76 @@ def oauth_account(dovecot_oauth, reset_token_server) -> OAuthAccount:
     dovecot_oauth.start()
     user, _ = dovecot_oauth.add_user()
     return OAuthAccount(dovecot_oauth, reset_token_server, user)
+
+
+# --- a hostile IMAP server ------------------------------------------------------------
+
+
+class EchoImap:
+    """An IMAP server on 127.0.0.1, plain (as a hostile or misconfigured server may be),
+    that offers AUTH=XOAUTH2 and LOGIN and refuses every login, wording the refusal with
+    what it was sent: the SASL string in base64, decoded and URL-encoded, or the password
+    as it is and in base64. Speaks just enough IMAP4rev1 for imapclient to log in."""
+
+    def __init__(self):
+        self.sent: list[bytes] = []  # each login the client sent, decoded
+        self.listener = socket.create_server((HOST, 0))
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    @property
+    def port(self) -> int:
+        return self.listener.getsockname()[1]
+
+    def stop(self) -> None:
+        self.listener.close()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._session, args=(connection,), daemon=True).start()
+
+    def _session(self, connection: socket.socket) -> None:
+        capability = b"IMAP4rev1 AUTH=XOAUTH2 AUTH=PLAIN"
+        with connection, connection.makefile("rwb", buffering=0) as stream:
+            stream.write(b"* OK [CAPABILITY " + capability + b"] hostile IMAP ready\r\n")
+            while line := stream.readline():
+                tag, _, rest = line.rstrip(b"\r\n").partition(b" ")
+                command, _, args = rest.partition(b" ")
+                command = command.upper()
+                if command == b"CAPABILITY":
+                    stream.write(b"* CAPABILITY " + capability + b"\r\n" + tag + b" OK done\r\n")
+                elif command == b"AUTHENTICATE":
+                    mechanism, _, given = args.partition(b" ")
+                    if not given:
+                        stream.write(b"+ \r\n")
+                        given = stream.readline().strip()
+                    blob = base64.b64decode(given)
+                    self.sent.append(blob)
+                    stream.write(tag + b" NO [AUTHENTICATIONFAILED] refused " + given + b" = "
+                                 + blob.replace(b"\x01", b" ") + b" = "
+                                 + urllib.parse.quote(blob).encode() + b"\r\n")
+                elif command == b"LOGIN":
+                    user, _, password = args.partition(b" ")
+                    password = password.strip(b'"')
+                    self.sent.append(password)
+                    plain = base64.b64encode(b"\0" + user.strip(b'"') + b"\0" + password)
+                    stream.write(tag + b" NO [AUTHENTICATIONFAILED] refused " + password
+                                 + b" = " + plain + b"\r\n")
+                elif command == b"LOGOUT":
+                    stream.write(b"* BYE\r\n" + tag + b" OK bye\r\n")
+                    return
+                else:
+                    stream.write(tag + b" BAD unknown command\r\n")
+
+
+@pytest.fixture
+def echo_imap() -> Iterator[EchoImap]:
+    server = EchoImap()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -67,7 +67,7 @@ def test_login_shows_where_to_go_and_the_code_polls_at_the_interval_and_keeps_th
     login.before_poll[3] = lambda: login.tokens.approve("user1")
     out = login()
     grant = login.tokens.pending()
-    assert f"open {login.tokens.url}/activate" in out
+    assert f"open {login.tokens.verification_uri}" in out
     assert f"enter the code {grant.user_code}" in out
     assert login.slept == [5, 5, 5]  # two authorization_pending, then the token
     assert grant.too_fast == 0

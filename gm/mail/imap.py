@@ -37,9 +37,10 @@ from gm.mail.settings import (
     ImapSettings,
     MailError,
     TokenSource,
+    clean,
     one_line,
+    plaintext_problem,
     refused_advice,
-    scrub,
     tls_context,
     token_login,
 )
@@ -120,6 +121,9 @@ class ImapInbox:
 
     def connect(self) -> None:
         s = self.settings
+        refusal = plaintext_problem(s)
+        if refusal:  # before any byte goes out: settings made by code skip campaign.yaml's check
+            raise MailError(f"IMAP {self.where}: {refusal}", cause="tls")
         context = tls_context(s.cafile) if (s.ssl or s.starttls) else None
         try:
             client = IMAPClient(s.host, port=s.effective_port, ssl=s.ssl, ssl_context=context,
@@ -128,10 +132,10 @@ class ImapInbox:
             raise MailError(f"IMAP {self.where}: certificate refused: "
                             f"{error.verify_message or one_line(error)}", cause="tls") from None
         except ssl.SSLError as error:
-            raise MailError(f"IMAP {self.where}: TLS failed: {one_line(error)}",
+            raise MailError(f"IMAP {self.where}: TLS failed: {self._clean(error)}",
                             cause="tls") from None
         except (socket.gaierror, OSError, *_FAILURES) as error:
-            raise MailError(f"IMAP {self.where}: cannot connect: {one_line(error)}",
+            raise MailError(f"IMAP {self.where}: cannot connect: {self._clean(error)}",
                             cause="unreachable") from None
         # INTERNALDATE as the server sent it, timezone included; never the machine's zone.
         client.normalise_times = False
@@ -202,10 +206,10 @@ class ImapInbox:
             self.client = None
 
     def _clean(self, error: BaseException) -> str:
-        text = one_line(error)
+        text = str(error).strip() or type(error).__name__
         if text.startswith(("b'", 'b"')):  # imaplib hands over the server's bytes repr
             text = text[2:-1]
-        return scrub(text, self._login)
+        return clean(text, self._login)
 
     def _client(self) -> IMAPClient:
         if self.client is None:

@@ -13,13 +13,23 @@ lives: created with mode 0600 from its first byte (os.open with 0o600, never a c
 after), replaced whole (a new file, then rename), and refused when others may read it.
 It holds the refresh token and the last access token with its expiry, and says which
 client and token endpoint they belong to, so that a campaign.yaml pointing elsewhere is
-told to log in again rather than sending a token to the wrong server.
+told to log in again rather than sending a token to the wrong server. It is read only when
+it is a regular file of less than 64 KiB, opened without blocking (a FIFO put in its place
+neither hangs gm nor gets read).
+
+A provider is trusted with nothing but its tokens: every answer is checked for type and
+range before it replaces anything (a malformed one leaves the token file as it was), every
+address it gives to print must be https:// and printable, and every text it words (as
+every IMAP or SMTP server's) has the tokens and the client secret scrubbed from it
+(gm.mail.settings.clean) before it reaches the GM's screen.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import stat
 import threading
 import time
@@ -32,19 +42,26 @@ from .. import clock
 from .settings import (
     MailError,
     OAuth2Settings,
+    Secrets,
+    clean,
     client_secret,
     imap_password,
-    one_line,
     smtp_password,
 )
 
 __all__ = ["TOKEN_FILE", "DeviceCode", "OAuthLogin", "TokenFile", "device_login", "login_for",
+           "printable_url_problem",
            "poll_sleep"]
 
 TOKEN_FILE = "oauth2-token.json"
 DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 LEEWAY = 60  # seconds: an access token this close to its expiry is renewed before use
 TIMEOUT = 30.0  # seconds for each request to the provider
+# Far above any token file gm writes (a few KB: two tokens of at most TOKEN_LIMIT each and
+# a scope), so a bigger file is not one of gm's and is never read whole.
+FILE_LIMIT = 64 * 1024
+TOKEN_LIMIT = 16 * 1024  # characters of one token (Microsoft's JWTs run to a few thousand)
+LIFETIME_LIMIT = 366 * 86400  # seconds: an access token said to last longer is not believed
 
 # How `gm mail login` waits between polls; the tests replace it (they never sleep).
 poll_sleep: Callable[[float], None] = time.sleep
@@ -67,25 +84,37 @@ class TokenFile:
     def load(self) -> dict[str, Any] | None:
         """The stored record, or None when there is none yet."""
         try:
-            fd = os.open(self.path, os.O_RDONLY)
+            # O_NONBLOCK: opening a FIFO (or a device) put in the file's place must not
+            # wait for a writer; what is not a regular file is refused just below.
+            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
         except FileNotFoundError:
             return None
         except OSError as error:
-            raise MailError(f"cannot read {self.path}: {one_line(error.strerror or error)}",
+            raise MailError(f"cannot read {self.path}: {clean(error.strerror or error, ())}",
                             cause="token") from None
         with os.fdopen(fd, "rb") as handle:
-            mode = os.fstat(handle.fileno()).st_mode
+            status = os.fstat(handle.fileno())
+            mode = status.st_mode
+            if not stat.S_ISREG(mode):
+                raise MailError(f"{self.path} is not a regular file, so not a token file gm "
+                                f"wrote: delete it and run {login_command(self.folder)}",
+                                cause="token")
+            if status.st_size > FILE_LIMIT:
+                raise MailError(f"{self.path} is larger than {FILE_LIMIT // 1024} KiB, so not "
+                                "a token file gm wrote: delete it and run "
+                                f"{login_command(self.folder)}", cause="token")
             if mode & (stat.S_IRWXG | stat.S_IRWXO):
                 # as ssh does with a private key: a token others can read is not ours alone
                 raise MailError(f"{self.path} may be read by others (mode "
                                 f"{stat.S_IMODE(mode):04o}): run chmod 600 on it, or delete it "
                                 f"and run {login_command(self.folder)}", cause="token")
-            text = handle.read()
+            text = handle.read(FILE_LIMIT + 1)  # it may have grown since the fstat
         try:
-            record = json.loads(text)
-        except ValueError:
+            record = json.loads(text) if len(text) <= FILE_LIMIT else None
+        except (ValueError, RecursionError):
             record = None
-        if not isinstance(record, dict) or not isinstance(record.get("refresh_token"), str):
+        if (not isinstance(record, dict) or _token_problem(record, refresh_required=True)
+                or not isinstance(record.get("expires_at", ""), str)):
             raise MailError(f"{self.path} is not a token file gm wrote: delete it and run "
                             f"{login_command(self.folder)}", cause="token")
         return record
@@ -93,12 +122,15 @@ class TokenFile:
     def save(self, record: Mapping[str, Any]) -> None:
         """Replace the file with `record`: written to a new file created 0600, then renamed
         over the old one, so a crash leaves the old token or the new, never half of one."""
+        text = json.dumps(dict(record), indent=1, sort_keys=True) + "\n"
+        if len(text.encode()) > FILE_LIMIT:  # never write what load() would refuse
+            raise MailError(f"the token from {record.get('token_url')} is too large to keep",
+                            cause="token")
         temporary = self.path.with_name(f".{TOKEN_FILE}.{os.getpid()}.{threading.get_ident()}")
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(dict(record), handle, indent=1, sort_keys=True)
-                handle.write("\n")
+                handle.write(text)
                 handle.flush()
                 os.fsync(handle.fileno())
             os.replace(temporary, self.path)
@@ -107,27 +139,105 @@ class TokenFile:
             raise
 
 
+# RFC 6750 2.1's b64token, the syntax of a Bearer token: what follows "auth=Bearer " in
+# the XOAUTH2 string, so nothing else (a \x01 above all) can be slipped into it.
+_BEARER = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
+
+
+def _visible(value: Any, limit: int) -> bool:
+    """Whether `value` is text of 1 to `limit` visible ASCII characters (no space, no
+    control character): what an opaque token or code can be, sent back as it came."""
+    return (isinstance(value, str) and 0 < len(value) <= limit
+            and all("!" <= c <= "~" for c in value))
+
+
+def _seconds(value: Any, low: float, high: float) -> float | None:
+    """`value` as a number of seconds when it is one (a JSON number, or digits as some
+    providers send) between `low` and `high`; None otherwise (NaN, infinity, 1e300...)."""
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 12:
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if not math.isfinite(value) or not low <= value <= high:
+        return None
+    return float(value)
+
+
+def _token_problem(answer: Mapping[str, Any], *, refresh_required: bool = False) -> str | None:
+    """What is wrong with a token answer (RFC 6749 5.1) or the record gm keeps of one, in a
+    few words that quote nothing of it; None when gm can use and keep it."""
+    access = answer.get("access_token")
+    if not isinstance(access, str) or not access:
+        return "access_token is missing or not text"
+    if len(access) > TOKEN_LIMIT or not _BEARER.fullmatch(access):
+        return "access_token is not a bearer token (RFC 6750)"
+    refresh = answer.get("refresh_token")
+    if refresh is not None and not _visible(refresh, TOKEN_LIMIT):
+        return "refresh_token is not a token (visible characters, at most 16 KiB)"
+    if refresh is None and refresh_required:
+        return "refresh_token is missing"
+    if "expires_in" in answer and answer["expires_in"] is not None and \
+            _seconds(answer["expires_in"], 1, LIFETIME_LIMIT) is None:
+        return "expires_in is not a number of seconds between 1 and a year"
+    expires_at = answer.get("expires_at")
+    if expires_at is not None and not isinstance(expires_at, str) and \
+            _seconds(expires_at, 0, 1e11) is None:
+        return "expires_at is not a time"
+    if answer.get("token_type") is not None and not isinstance(answer["token_type"], str):
+        return "token_type is not text"
+    scope = answer.get("scope")
+    if scope is not None and not (isinstance(scope, str) and len(scope) <= 4096
+                                  and scope.isprintable()):
+        return "scope is not one line of text"
+    return None
+
+
+class _Unusable(Exception):
+    """A token answer gm cannot use (why, in a few words): nothing of it is kept."""
+
+
+def _check_answer(response):
+    """authlib's compliance hook on every token answer: an answer that is not an error is
+    checked before authlib reads it (it would turn expires_in into an int) and before gm
+    keeps anything of it."""
+    try:
+        answer = response.json()
+    except (ValueError, RecursionError):
+        return response  # authlib refuses it in words of its own (HTTP status, not JSON)
+    # authlib takes any JSON object without "error" for a token unless the status is 5xx
+    if isinstance(answer, dict) and "error" not in answer and response.status_code < 500:
+        problem = _token_problem(answer)
+        if problem:
+            raise _Unusable(problem)
+    return response
+
+
 def _session(settings: OAuth2Settings, secret: str | None):
     """An authlib client for the provider; the client secret, where there is one, goes in
     the request body (client_secret_post), which Google and Microsoft both take."""
     from authlib.integrations.requests_client import OAuth2Session
 
-    return OAuth2Session(
+    session = OAuth2Session(
         client_id=settings.client_id, client_secret=secret, scope=settings.scope or None,
         token_endpoint_auth_method="client_secret_post" if secret else "none",
         default_timeout=TIMEOUT)
+    session.register_compliance_hook("access_token_response", _check_answer)
+    session.register_compliance_hook("refresh_token_response", _check_answer)
+    return session
 
 
-def _oauth_error(error: BaseException) -> tuple[str, str] | None:
-    """(error code, description) of an OAuth error response, or None for anything else."""
+def _oauth_error(error: BaseException, secrets: Secrets) -> tuple[str, str] | None:
+    """(error code, description) of an OAuth error response, scrubbed of `secrets` (a
+    provider may echo the request), or None for anything else."""
     from authlib.common.errors import AuthlibBaseError
 
     if isinstance(error, AuthlibBaseError):
-        return str(error.error or ""), one_line(error.description or "")
+        return clean(str(error.error or ""), secrets)[:80], clean(error.description or "",
+                                                                  secrets)
     return None
 
 
-def _http_failure(url: str, error: BaseException) -> MailError:
+def _http_failure(url: str, error: BaseException, secrets: Secrets) -> MailError:
     """A network failure or a server error of the provider: nothing to log in again for,
     only to try later (the next `gm turn` from cron will)."""
     import requests
@@ -136,21 +246,17 @@ def _http_failure(url: str, error: BaseException) -> MailError:
         return MailError(f"{url} answered HTTP {error.response.status_code}: try again later",
                          cause="unreachable")
     if isinstance(error, requests.exceptions.SSLError):
-        return MailError(f"{url}: TLS failed: {one_line(error)}", cause="tls")
+        return MailError(f"{url}: TLS failed: {clean(error, secrets)}", cause="tls")
     if isinstance(error, requests.RequestException):
-        return MailError(f"cannot reach {url}: {one_line(error)}", cause="unreachable")
-    return MailError(f"{url}: {one_line(error)}", cause="other")
+        return MailError(f"cannot reach {url}: {clean(error, secrets)}", cause="unreachable")
+    return MailError(f"{url}: {clean(error, secrets)}", cause="other")
 
 
 def _record(settings: OAuth2Settings, token: Mapping[str, Any], *, now: datetime,
             refresh_token: str | None = None) -> dict[str, Any]:
-    """What the token file keeps of a token response (times by gm's clock, so GM_NOW
-    moves them as it moves everything else)."""
-    expires_in = token.get("expires_in")
-    try:
-        lifetime = int(expires_in) if expires_in is not None else 3600
-    except (TypeError, ValueError):
-        lifetime = 3600
+    """What the token file keeps of a token answer _check_answer passed (times by gm's
+    clock, so GM_NOW moves them as it moves everything else)."""
+    lifetime = _seconds(token.get("expires_in"), 1, LIFETIME_LIMIT) or 3600
     return {
         "provider": settings.provider,
         "client_id": settings.client_id,
@@ -158,25 +264,52 @@ def _record(settings: OAuth2Settings, token: Mapping[str, Any], *, now: datetime
         "scope": token.get("scope") or settings.scope,
         "refresh_token": token.get("refresh_token") or refresh_token,
         "access_token": token["access_token"],
-        "expires_at": clock.iso(now + timedelta(seconds=lifetime)),
+        "expires_at": clock.iso(now + timedelta(seconds=int(lifetime))),
         "obtained_at": clock.iso(now),
     }
 
 
 # --- gm mail login: the device authorization grant ------------------------------------
 
+def printable_url_problem(value: Any) -> str | None:
+    """Why gm will not print `value` as an address for the GM to open, or None: only
+    https:// (a login page in clear would show the GM's password to the network), visible
+    ASCII alone (no escape sequence for the terminal, no look-alike letters of another
+    alphabet), at most 2,000 characters."""
+    if not _visible(value, 2000):
+        return "it is not an address of visible ASCII characters"
+    if not value.lower().startswith("https://") or len(value) == len("https://"):
+        return "it is not an https:// address"
+    return None
+
+
 class DeviceCode:
-    """The provider's answer to the device authorization request (RFC 8628 3.2)."""
+    """The provider's answer to the device authorization request (RFC 8628 3.2), checked:
+    ValueError(why) when any part of it is not what gm can use or show."""
 
     def __init__(self, answer: Mapping[str, Any]):
-        self.device_code = str(answer["device_code"])
-        self.user_code = str(answer["user_code"])
+        self.device_code = answer.get("device_code")
+        if not _visible(self.device_code, TOKEN_LIMIT):
+            raise ValueError("device_code is missing or not a code")
+        self.user_code = answer.get("user_code")
+        if not (isinstance(self.user_code, str) and 0 < len(self.user_code) <= 64
+                and self.user_code.isprintable() and self.user_code.isascii()):
+            raise ValueError("user_code is missing or not a short code of printable characters")
         # Google still names it verification_url, as the drafts of RFC 8628 did
-        self.verification_uri = str(answer.get("verification_uri")
-                                    or answer.get("verification_url"))
-        self.verification_uri_complete = answer.get("verification_uri_complete")
-        self.expires_in = int(answer.get("expires_in") or 600)
-        self.interval = int(answer.get("interval") or 5)
+        self.verification_uri = answer.get("verification_uri") or answer.get("verification_url")
+        problem = printable_url_problem(self.verification_uri)
+        if problem:
+            raise ValueError(f"verification_uri is missing, or {problem}")
+        self.verification_uri_complete = answer.get("verification_uri_complete") or None
+        problem = (printable_url_problem(self.verification_uri_complete)
+                   if self.verification_uri_complete is not None else None)
+        if problem:
+            raise ValueError(f"verification_uri_complete: {problem}")
+        expires_in = _seconds(answer.get("expires_in") or 600, 1, 86400)
+        interval = _seconds(answer.get("interval") or 5, 1, 600)
+        if expires_in is None or interval is None:
+            raise ValueError("expires_in or interval is not a number of seconds in range")
+        self.expires_in, self.interval = int(expires_in), int(interval)
 
 
 # What a refusal of the device authorization request means for the GM.
@@ -190,7 +323,7 @@ _DEVICE_HINTS = {
 }
 
 
-def _request_device_code(session, settings: OAuth2Settings) -> DeviceCode:
+def _request_device_code(session, settings: OAuth2Settings, secrets: Secrets) -> DeviceCode:
     import requests
 
     url = settings.device_url
@@ -199,17 +332,17 @@ def _request_device_code(session, settings: OAuth2Settings) -> DeviceCode:
                                 auth=session.client_auth(session.token_endpoint_auth_method),
                                 withhold_token=True, headers={"Accept": "application/json"})
     except requests.RequestException as error:
-        raise _http_failure(url, error) from None
+        raise _http_failure(url, error, secrets) from None
     try:
         answer = response.json()
-    except ValueError:
+    except (ValueError, RecursionError):
         answer = None
     if not isinstance(answer, dict):
         raise MailError(f"{url} answered HTTP {response.status_code} without a device code",
                         cause="unreachable" if response.status_code >= 500 else "config")
     if "error" in answer or response.status_code >= 400:
-        code = str(answer.get("error") or f"HTTP {response.status_code}")
-        description = one_line(answer.get("error_description") or "")
+        code = clean(str(answer.get("error") or f"HTTP {response.status_code}"), secrets)[:80]
+        description = clean(str(answer.get("error_description") or ""), secrets)
         hint = _DEVICE_HINTS.get(code, "")
         if code == "invalid_scope" and settings.provider == "google":
             # Google keeps its own short list of scopes for the device flow
@@ -220,9 +353,9 @@ def _request_device_code(session, settings: OAuth2Settings) -> DeviceCode:
                         + (f"; {hint}" if hint else ""), cause="config")
     try:
         return DeviceCode(answer)
-    except (KeyError, TypeError, ValueError):
-        raise MailError(f"{url} answered without device_code, user_code and "
-                        "verification_uri", cause="config") from None
+    except ValueError as error:
+        raise MailError(f"{url} answered with a device code gm will not use ({error}): "
+                        "nothing was shown or stored", cause="config") from None
 
 
 def device_login(folder: Path, settings: OAuth2Settings, *, echo: Callable[[str], None],
@@ -231,8 +364,10 @@ def device_login(folder: Path, settings: OAuth2Settings, *, echo: Callable[[str]
     code to type, poll the token endpoint every `interval` seconds (five more after each
     slow_down) until the GM has approved, denied, or the code expired. Returns the record
     stored. Nothing is written unless a token came back with a refresh token."""
-    session = _session(settings, secret if secret is not None else client_secret())
-    device = _request_device_code(session, settings)
+    secret = secret if secret is not None else client_secret()
+    session = _session(settings, secret)
+    device = _request_device_code(session, settings, (secret,))
+    secrets = (secret, device.device_code)
     echo(f"To let gm use the mail account, open {device.verification_uri}")
     echo(f"and enter the code {device.user_code}")
     if device.verification_uri_complete:
@@ -251,10 +386,13 @@ def device_login(folder: Path, settings: OAuth2Settings, *, echo: Callable[[str]
             # scope="": the device code already carries the scope asked for
             token = session.fetch_token(settings.token_url, grant_type=DEVICE_GRANT,
                                         device_code=device.device_code, scope="")
+        except _Unusable as problem:
+            raise MailError(f"{settings.token_url} answered with a token gm cannot use "
+                            f"({problem}): nothing was stored", cause="token") from None
         except Exception as error:  # noqa: BLE001 - sorted just below
-            refusal = _oauth_error(error)
+            refusal = _oauth_error(error, secrets)
             if refusal is None:
-                raise _http_failure(settings.token_url, error) from None
+                raise _http_failure(settings.token_url, error, secrets) from None
             code, description = refusal
             if code == "authorization_pending":
                 continue
@@ -304,8 +442,10 @@ class OAuthLogin:
 
     def secrets(self) -> tuple[str, ...]:
         record = self._record or {}
+        secret = self._secret if self._secret is not None else client_secret()
         return tuple(self._seen | {v for k in ("refresh_token", "access_token")
-                                   if isinstance(v := record.get(k), str) and v})
+                                   if isinstance(v := record.get(k), str) and v}
+                     | ({secret} if secret else set()))
 
     def access_token(self, *, refused: str | None = None) -> str:
         with self._lock:
@@ -358,10 +498,14 @@ class OAuthLogin:
         try:
             token = session.refresh_token(settings.token_url,
                                           refresh_token=record["refresh_token"])
+        except _Unusable as problem:
+            raise MailError(f"{settings.token_url} answered the renewal of the mail login with "
+                            f"a token gm cannot use ({problem}): the token file is unchanged",
+                            cause="token") from None
         except Exception as error:  # noqa: BLE001 - sorted just below
-            refusal = _oauth_error(error)
+            refusal = _oauth_error(error, self)
             if refusal is None:
-                raise _http_failure(settings.token_url, error) from None
+                raise _http_failure(settings.token_url, error, self) from None
             code, description = refusal
             raise MailError(f"{settings.token_host} refused to renew the mail login "
                             f"({code}{': ' + description if description else ''}): run "

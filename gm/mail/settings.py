@@ -9,13 +9,16 @@ GM_OAUTH_CLIENT_SECRET, and OAuth tokens from the campaign's token file (gm/mail
 
 from __future__ import annotations
 
+import base64
+import functools
 import ipaddress
 import os
+import re
 import ssl
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
-from urllib.parse import urlsplit
+from urllib.parse import quote, quote_plus, urlsplit
 
 from gm.errors import ConfigError, GmError
 from gm.yamlfile import LineDict, is_int, key_problems
@@ -25,7 +28,11 @@ __all__ = [
     "PROVIDERS",
     "ImapSettings",
     "MailError",
+    "clean",
+    "is_loopback",
+    "plaintext_problem",
     "OAuth2Settings",
+    "Secrets",
     "TokenSource",
     "one_line",
     "SmtpSettings",
@@ -37,6 +44,7 @@ __all__ = [
     "password_from_env",
     "refused_advice",
     "scrub",
+    "secret_forms",
     "smtp_password",
     "smtp_settings",
     "tls_context",
@@ -66,6 +74,7 @@ class ImapSettings:
     processed_folder: str = "gm-processed"
     cafile: str | None = None  # extra CA certificates, trusted beside the system store
     timeout: float = 30.0
+    allow_plaintext: bool = False  # neither ssl nor starttls to a host not this machine
 
     @property
     def effective_port(self) -> int:
@@ -82,6 +91,7 @@ class SmtpSettings:
     cafile: str | None = None
     connections: int = 4  # size of the connection pool; each connection sends many messages
     timeout: float = 60.0
+    allow_plaintext: bool = False  # neither ssl nor starttls to a host not this machine
 
     @property
     def effective_port(self) -> int:
@@ -140,18 +150,72 @@ class TokenSource(Protocol):
 
     def access_token(self, *, refused: str | None = None) -> str: ...
 
-    def secrets(self) -> tuple[str, ...]: ...
+    def secrets(self) -> tuple[str, ...]:
+        """Every token handed out and the client secret: what scrub() hides."""
+        ...
 
 
-def scrub(text: str, login: str | TokenSource | None) -> str:
-    """`text` with the password, or every secret the TokenSource handed out, as ***: no
-    error a server words (it may echo what it was sent) carries one to the GM's screen."""
-    secrets = (login,) if isinstance(login, str) else (
-        login.secrets() if login is not None else ())
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, "***")
-    return text
+Secrets = str | TokenSource | Iterable[str | None] | None
+
+
+def _secrets(login: Secrets) -> tuple[str, ...]:
+    if login is None:
+        return ()
+    if isinstance(login, str):
+        return (login,)
+    if hasattr(login, "secrets"):
+        return tuple(login.secrets())
+    return tuple(secret for secret in login if secret)
+
+
+@functools.lru_cache(maxsize=64)  # an SMTP run scrubs each message's detail with the same few
+def secret_forms(secret: str) -> frozenset[str]:
+    """Every way `secret` may come back in a server's words: as it is, URL-encoded (a token
+    endpoint echoing its form body), and base64-encoded inside anything longer, as it is
+    or URL-encoded (an IMAP or SMTP server echoing the SASL XOAUTH2 or PLAIN string it was
+    sent, a provider its request body).
+
+    Base64 turns 3 bytes into 4 characters, so the secret's characters in the encoding of
+    a longer string depend on where it starts, modulo 3: for each of the three offsets,
+    the run of characters made of the secret's bits alone is a form. Forms shorter than
+    six characters are left out (they would blot out unrelated words)."""
+    texts = {secret}
+    if len(secret) < 5:
+        return frozenset(texts)
+    for quoted in (quote(secret, safe=""), quote_plus(secret, safe="")):
+        texts |= {quoted, re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), quoted)}
+    forms = set(texts)
+    for text in texts:
+        data = text.encode("utf-8", "surrogatepass")
+        for encode in (base64.b64encode, base64.urlsafe_b64encode):
+            for shift in range(3):
+                coded = encode(b"\0" * shift + data).decode("ascii")
+                core = coded[-(-8 * shift // 6):(8 * (shift + len(data))) // 6]
+                if len(core) >= 6:
+                    forms.add(core)
+    return frozenset(forms)
+
+
+def scrub(text: str, login: Secrets) -> str:
+    """`text` with every secret as ***: the password, or every token and the client secret
+    the TokenSource knows (or the strings given), each in every form secret_forms() names.
+    No text a server or provider words (it may echo what it was sent) carries one to the
+    GM's screen, a log or a stored detail."""
+    forms = set().union(*(secret_forms(secret) for secret in _secrets(login) if secret))
+    if not forms:
+        return text
+    pattern = "|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True))
+    return re.sub(pattern, "***", text)
+
+
+def clean(text: BaseException | str, login: Secrets) -> str:
+    """What a server, a provider or an exception said, fit to show: every secret scrubbed
+    (before one_line shortens it, so no secret is cut in two and half of it kept), on one
+    line, no control or escape characters."""
+    words = str(text)
+    if not words.strip():
+        return type(text).__name__ if isinstance(text, BaseException) else ""
+    return one_line(scrub(words, login))
 
 
 def token_login(source: TokenSource, login: Callable[[str], None],
@@ -176,8 +240,9 @@ def refused_advice(login: str | TokenSource | None, server: str) -> str:
 
 
 _IMAP_KEYS = ("host", "port", "user", "ssl", "starttls", "folder", "processed_folder", "cafile",
-              "timeout")
-_SMTP_KEYS = ("host", "port", "user", "ssl", "starttls", "cafile", "connections", "timeout")
+              "timeout", "allow_plaintext")
+_SMTP_KEYS = ("host", "port", "user", "ssl", "starttls", "cafile", "connections", "timeout",
+              "allow_plaintext")
 
 # What each key must hold, as (test, description for the problem line).
 _KINDS: dict[str, tuple[Callable[[Any], bool], str]] = {
@@ -188,7 +253,7 @@ _KINDS: dict[str, tuple[Callable[[Any], bool], str]] = {
 }
 _KIND_OF = {"host": "text", "user": "text", "folder": "text", "processed_folder": "text",
             "cafile": "text", "port": "count", "connections": "count", "ssl": "flag",
-            "starttls": "flag", "timeout": "seconds"}
+            "starttls": "flag", "timeout": "seconds", "allow_plaintext": "flag"}
 
 
 def _at(raw: Mapping[str, Any], key: str | None = None) -> str:
@@ -238,7 +303,9 @@ def imap_settings(raw: Any) -> ImapSettings:
     given.setdefault("ssl", not given.get("starttls", False))
     if "timeout" in given:
         given["timeout"] = float(given["timeout"])
-    return ImapSettings(**given)
+    settings = ImapSettings(**given)
+    _refuse_plaintext(raw, "mail.imap", settings)
+    return settings
 
 
 def smtp_settings(raw: Any) -> SmtpSettings:
@@ -251,7 +318,38 @@ def smtp_settings(raw: Any) -> SmtpSettings:
     given.setdefault("starttls", not given.get("ssl", False))
     if "timeout" in given:
         given["timeout"] = float(given["timeout"])
-    return SmtpSettings(**given)
+    settings = SmtpSettings(**given)
+    _refuse_plaintext(raw, "mail.smtp", settings)
+    return settings
+
+
+def is_loopback(host: str) -> bool:
+    """Whether `host` is this machine: localhost, 127.0.0.0/8 or ::1."""
+    host = host.strip().strip("[]").rstrip(".").lower()
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def plaintext_problem(settings: ImapSettings | SmtpSettings) -> str | None:
+    """Why gm will not log in to this server, or None: with neither ssl nor starttls the
+    password or token crosses the network in clear, which gm does only to this machine
+    or where the GM said allow_plaintext."""
+    if settings.ssl or settings.starttls or settings.allow_plaintext or is_loopback(settings.host):
+        return None
+    return (f"with neither ssl nor starttls the login would cross the network to "
+            f"{settings.host} in clear: set ssl: true or starttls: true, or allow_plaintext: "
+            "true if that network is trusted")
+
+
+def _refuse_plaintext(raw: Mapping[str, Any], where: str, settings: ImapSettings | SmtpSettings):
+    problem = plaintext_problem(settings)
+    if problem:
+        key = "starttls" if "starttls" in raw else "ssl" if "ssl" in raw else None
+        raise ConfigError(where, [f"{_at(raw, key)}{where}: {problem}"])
 
 
 _OAUTH2_KEYS = ("provider", "client_id", "token_url", "device_url", "scope")
@@ -384,6 +482,8 @@ def tls_context(cafile: str | None) -> ssl.SSLContext:
 
 
 def one_line(error: BaseException | str) -> str:
-    """One line describing `error`, for MailError messages."""
+    """One line describing `error`, for MailError messages: whitespace runs made one space,
+    and anything else a terminal would act on (escape sequences, other control characters,
+    bidirectional overrides) shown as "?"."""
     text = " ".join(str(error).split()) or type(error).__name__
-    return text[:300]
+    return "".join(c if c.isprintable() else "?" for c in text)[:300]

@@ -59,14 +59,15 @@ from gm.mail.settings import (
     MailError,
     SmtpSettings,
     TokenSource,
+    clean,
     one_line,
+    plaintext_problem,
     refused_advice,
-    scrub,
     tls_context,
     token_login,
 )
 
-from .smtpwire import Closed, Connection, cert_error, reply_text, xoauth2
+from .smtpwire import Closed, Connection, cert_error, xoauth2
 from .smtpwire import Outgoing as Outgoing
 from .smtpwire import wire_data as wire_data
 
@@ -200,8 +201,10 @@ class _Run:
 
     # --- connections ----------------------------------------------------------------
 
-    def clean(self, text: str) -> str:
-        return scrub(one_line(text), self.password)
+    def clean(self, text: str | bytes | BaseException) -> str:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8", "replace")
+        return clean(text, self.password)
 
     def login(self, smtp: smtplib.SMTP) -> None:
         """AUTH with the password, or AUTH XOAUTH2 with an access token; a token the
@@ -257,15 +260,15 @@ class _Run:
                 advice = refused_advice(self.password, "smtp")
                 raise _Fatal(f"{self.where}: login as {self.settings.user} refused: "
                              f"{error.smtp_code} "
-                             f"{self.clean(reply_text(error.smtp_error))}{advice}",
+                             f"{self.clean(error.smtp_error)}{advice}",
                              "login") from None
             if isinstance(error, smtplib.SMTPResponseException) and error.smtp_code >= 500:
                 raise _Fatal(f"{self.where}: {error.smtp_code} "
-                             f"{self.clean(reply_text(error.smtp_error))}") from None
+                             f"{self.clean(error.smtp_error)}") from None
             if isinstance(error, smtplib.SMTPNotSupportedError):
-                raise _Fatal(f"{self.where}: {self.clean(str(error))}", "login") from None
+                raise _Fatal(f"{self.where}: {self.clean(error)}", "login") from None
             if isinstance(error, ssl.SSLError):
-                raise _Fatal(f"{self.where}: TLS failed: {self.clean(str(error))}",
+                raise _Fatal(f"{self.where}: TLS failed: {self.clean(error)}",
                              "tls") from None
             raise
 
@@ -274,6 +277,9 @@ class _Run:
         connect: a one-line MailError at once on a wrong password, a refused certificate
         or no server, before any message is taken."""
         s = self.settings
+        refusal = plaintext_problem(s)
+        if refusal:  # before any byte goes out: settings made by code skip campaign.yaml's check
+            raise MailError(f"{self.where}: {refusal}", cause="tls")
         self.context = tls_context(s.cafile) if (s.ssl or s.starttls) else None
         # getfqdn() can wait on DNS; smtplib would ask once per connection.
         self.local_hostname = socket.getfqdn() or "localhost"
@@ -453,10 +459,10 @@ class _Run:
             refusals = error.recipients
             temporary = [code for code, _ in refusals.values() if code < 500]
             code = temporary[0] if temporary else next(iter(refusals.values()))[0]
-            failure = (code, "; ".join(f"{rcpt}: {c} {text}"
+            failure = (code, "; ".join(f"{rcpt}: {c} {self.clean(text)}"
                                        for rcpt, (c, text) in refusals.items()))
         except smtplib.SMTPSenderRefused as error:
-            text = self.clean(reply_text(error.smtp_error))
+            text = self.clean(error.smtp_error)
             if error.smtp_code == 530 or error.smtp_code >= 500:
                 # Not this message's fault but the run's (no AUTH, a From the server will
                 # not relay for): marking every message "permanent" would be wrong.
@@ -477,10 +483,10 @@ class _Run:
                 return connection
             code, text, refused = result
             if code == 250:
-                detail = text
+                detail = self.clean(text)
                 if refused:  # accepted for some recipients: it *was* sent; note who refused
                     detail += " (refused: " + "; ".join(
-                        f"{rcpt} {c} {t}" for rcpt, (c, t) in refused.items()) + ")"
+                        f"{rcpt} {c} {self.clean(t)}" for rcpt, (c, t) in refused.items()) + ")"
                 self.report(message, "sent", 250, detail)
                 return connection
             failure = (code, f"{code} {self.clean(text)}")

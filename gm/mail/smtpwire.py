@@ -10,8 +10,6 @@ import smtplib
 import ssl
 from dataclasses import dataclass
 
-from gm.mail.settings import one_line
-
 
 @dataclass(frozen=True)
 class Outgoing:
@@ -35,7 +33,10 @@ def cert_error(error: BaseException) -> ssl.SSLCertVerificationError | None:
 
 
 def reply_text(reply: bytes | str) -> str:
-    return one_line(reply.decode("utf-8", "replace") if isinstance(reply, bytes) else reply)
+    """The server's reply on one line, whole: gm.mail.smtp scrubs secrets from it before
+    it is shortened (cut first, a secret could be cut in two and half of it kept)."""
+    return " ".join((reply.decode("utf-8", "replace") if isinstance(reply, bytes)
+                     else reply).split())
 
 
 _BARE_LINE_END = re.compile(rb"\r\n|\r|\n")
