@@ -35,7 +35,17 @@ from .signup_desk import SignupDesk
 from .standing import order_view as order_view
 from .standing import standing_order as standing_order
 from .store import body_digest, dumps, insert
-from .trust import ADDRESS, answers_unasked, authenticate, capped, hostile, loop_outcome
+from .trust import (
+    ADDRESS,
+    CHECK_LIMIT,
+    answers_unasked,
+    authenticate,
+    capped,
+    failures_today,
+    hostile,
+    loop_outcome,
+    unchecked,
+)
 from .trust import CAP_ANY as CAP_ANY
 from .trust import CAP_STRANGER as CAP_STRANGER
 from .trust import DAY as DAY
@@ -44,6 +54,16 @@ from .trust import UNASKED as UNASKED
 # The outbox kind of a RESET's new-password mail. Like a welcome it carries a password in
 # clear, and `gm send` drops its body once sent (delivery.SECRET_KINDS).
 RESET_KIND = "reset"
+
+
+def _noted(outcome: Outcome, why: str | None) -> Outcome:
+    """The outcome with the GM's note of why a password went unchecked, if it did: the
+    detail is the GM's record only, never mailed."""
+    if why:
+        outcome.detail = f"{why}; {outcome.detail}"[:2000] if outcome.detail else why
+    return outcome
+
+
 def message_key(raw: bytes, mail: InboundMail) -> str:
     """The Message-ID, or for mail without one a stable id made from its bytes."""
     return mail.message_id or f"<sha256-{hashlib.sha256(raw).hexdigest()[:32]}@gm.invalid>"
@@ -85,6 +105,11 @@ class Desk:
         password check now remembered. Each message read here is not read again."""
         workers = min(4, len(os.sched_getaffinity(0)))
         pairs = set()
+        # docs/rules/postal.md "Passwords and RESET": no player's passwords are checked
+        # past the day's failed checks, here either: at most that many are checked ahead
+        # per player (a right one beyond is checked by `handle` when its turn comes)
+        room: dict[str, int] = {}
+        now = clock.now()
         for raw in raws:
             mail = self._read(raw)
             self._read_ahead[id(raw)] = (raw, mail)
@@ -95,7 +120,14 @@ class Desk:
                 player = self.config.player(parsed.player)
                 row = self.campaign.store.one("select password_hash from players where id = ?",
                                               (player.id,)) if player else None
-                pairs.add((parsed.password, row["password_hash"] if row else None))
+                pair = (parsed.password, row["password_hash"] if row else None)
+                if player is not None and pair not in pairs:
+                    if player.id not in room:
+                        room[player.id] = CHECK_LIMIT - failures_today(self.campaign.store.conn, player.id, now)
+                    if room[player.id] <= 0:
+                        continue
+                    room[player.id] -= 1
+                pairs.add(pair)
         if workers > 1 and len(pairs) > 1:
             with ThreadPoolExecutor(workers) as pool:
                 list(pool.map(lambda pair: check_password(*pair), pairs))
@@ -216,9 +248,12 @@ class Desk:
             return self._before_start(db, mail, parsed, now, answered)
         if parsed.reset and not parsed.problems and not answered:
             return self._reset(db, parsed, mail, now)
-        player = authenticate(self.campaign, db, parsed, mail)
+        # docs/rules/postal.md "Passwords and RESET": past the day's failed checks the
+        # password is not checked, and the message is refused as a wrong one
+        not_checked = unchecked(self.campaign, db, parsed, now)
+        player = None if not_checked else authenticate(self.campaign, db, parsed, mail, now)
         if answered and player is None:
-            return _kept_reply(answered)
+            return _noted(_kept_reply(answered), not_checked)
         syntax = [p.why for p in parsed.problems]
         ignored = [{"line": n, "text": t} for n, t in parsed.ignored]
         has_orders = bool(parsed.commands or parsed.turn is not None)
@@ -228,9 +263,10 @@ class Desk:
                 return self.reply(db, mail, now, to=reply_to, template="help", outcome="help",
                                    context={"order": None, "ignored": ignored})
             problems = [*syntax, problem("unknown_sender")]
-            return self.reply(db, mail, now, to=reply_to, template="refusal", outcome="refused",
-                               context={"problems": self.words(problems), "authenticated": False,
-                                        "ignored": ignored, **self._refusal_facts(problems, self.state)})
+            return _noted(self.reply(db, mail, now, to=reply_to, template="refusal", outcome="refused",
+                                     context={"problems": self.words(problems), "authenticated": False,
+                                              "ignored": ignored, **self._refusal_facts(problems, self.state)}),
+                          not_checked)
 
         state = self.state
         email = player.email

@@ -239,6 +239,17 @@ def _m012_parsed_files(db: sqlite_utils.Database) -> None:
     db["parsed_files"].create({"key": str, "value": bytes}, pk="key")
 
 
+def _m013_password_failures(db: sqlite_utils.Database) -> None:
+    # docs/rules/postal.md "Passwords and RESET": failed password checks per player and UTC
+    # day (gm.campaign.trust), so the player is told at 20 (`told_at`, once a day) and mail
+    # past 100 is refused without a check (`unchecked` counts those, for gm status). A day
+    # is the calendar day in UTC, YYYY-MM-DD; `gm player password` sets the day's counts to 0.
+    db["password_failures"].create(
+        {"player": str, "day": str, "failures": int, "unchecked": int, "told_at": str},
+        pk=("player", "day"),
+    )
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("001_initial", _m001_initial),
     ("002_fixed_at_start", _m002_fixed_at_start),
@@ -252,4 +263,5 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("010_gm_end", _m010_gm_end),
     ("011_signup", _m011_signup),
     ("012_parsed_files", _m012_parsed_files),
+    ("013_password_failures", _m013_password_failures),
 ]

@@ -6,12 +6,13 @@ gm.campaign.desk applies these to each message; they are its trust rules, kept a
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from .. import clock
 from ..counts import count
 from ..mail.inbound import InboundMail
+from ..mail.mailout import compose, queue
 from ..mail.orderlang import OrderText
 from ..rules.problem import Problem, problem
 from .config import CampaignConfig, PlayerConfig
@@ -31,6 +32,14 @@ CAP_ANY = 20
 # confirmation code too, RULES.md 3.1: anyone can send a JOIN in another's name).
 UNASKED = ("refusal", "help", CODE_KIND)
 ADDRESS = re.compile(r"[^@\s]+@[^@\s]+")
+# docs/rules/postal.md "Passwords and RESET": failed password checks are counted per player
+# and UTC day; at TELL_AT the player is told (once a day), and once CHECK_LIMIT have failed
+# the player's mail goes unchecked, so a flood of guesses costs at most CHECK_LIMIT scrypts
+# a day (two where a RESET's password waits too).
+TELL_AT = 20
+CHECK_LIMIT = 100
+# the outbox kind of the mail that tells a player of the guessing (a notice, as gm player's)
+GUESSED_KIND = "notice"
 
 
 def loop_outcome(db: Any, config: CampaignConfig, mail: InboundMail) -> Outcome:
@@ -45,10 +54,14 @@ def loop_outcome(db: Any, config: CampaignConfig, mail: InboundMail) -> Outcome:
     return Outcome("loop", detail=detail)
 
 
-def authenticate(campaign: Campaign, db: Any, parsed: OrderText, mail: InboundMail) -> PlayerConfig | None:
+def authenticate(campaign: Campaign, db: Any, parsed: OrderText, mail: InboundMail,
+                 now: datetime | None = None) -> PlayerConfig | None:
     """The player when PLAYER, PASSWORD and the sender all match; else None. The
     password is checked even for an unknown id, so timing tells nothing either. A
-    RESET's pending password also matches, and its first use makes it the password."""
+    RESET's pending password also matches, and its first use makes it the password. A
+    password that matches neither, for a player who plays, is a failed check, counted for
+    the day (whatever the sender; a right password from a wrong sender is no failed
+    check). The caller asks `unchecked` first: past CHECK_LIMIT nothing is checked."""
     if not parsed.player or parsed.password is None:
         return None
     player = campaign.config.player(parsed.player)
@@ -60,6 +73,8 @@ def authenticate(campaign: Campaign, db: Any, parsed: OrderText, mail: InboundMa
     pending = not good and bool(row and row["pending_password_hash"]) and check_password(
         parsed.password, row["pending_password_hash"])
     if not (good or pending) or player is None:
+        if player is not None:
+            _failed(campaign, db, player, now or clock.now())
         return None
     if mail.sender != player.email and not campaign.config.allow_other_senders:
         return None
@@ -67,6 +82,67 @@ def authenticate(campaign: Campaign, db: Any, parsed: OrderText, mail: InboundMa
         db["players"].update(player.id, {"password_hash": row["pending_password_hash"],
                                          "pending_password_hash": None})
     return player
+
+
+def utc_day(now: datetime) -> str:
+    """The calendar day in UTC of `now` (YYYY-MM-DD): the day failed checks count in."""
+    return now.astimezone(UTC).date().isoformat()
+
+
+def failures_today(db: Any, player: str, now: datetime) -> int:
+    """The failed password checks counted for `player` on `now`'s UTC day. `db` is a
+    connection or a sqlite-utils Database."""
+    found = db.execute("select failures from password_failures where player = ? and day = ?",
+                       [player, utc_day(now)]).fetchone()
+    return found[0] if found else 0
+
+
+def unchecked(campaign: Campaign, db: Any, parsed: OrderText, now: datetime) -> str | None:
+    """Why this message's password is not checked at all, or None (docs/rules/postal.md,
+    "Passwords and RESET"): it names a player with CHECK_LIMIT failed checks today. Such
+    a message is counted (`unchecked`, for gm status) and refused as a wrong password is,
+    so its sender learns nothing, and costs no scrypt."""
+    if not parsed.player or parsed.password is None:
+        return None
+    player = campaign.config.player(parsed.player)
+    if player is None:
+        return None
+    failures = failures_today(db, player.id, now)
+    if failures < CHECK_LIMIT:
+        return None
+    _add(db, player.id, now, "unchecked")
+    return (f"password not checked: {count(failures, 'failed password check')} for {player.id} on "
+            f"{utc_day(now)} (UTC), the most a day")
+
+
+def _add(db: Any, player: str, now: datetime, column: str) -> tuple[int, str | None]:
+    """One more in `column` (failures or unchecked) of the player's day; returns the day's
+    failures and when the player was told."""
+    key = [player, utc_day(now)]
+    db.execute("insert into password_failures (player, day, failures, unchecked) values (?, ?, 0, 0)"
+               " on conflict (player, day) do nothing", key)
+    db.execute(f"update password_failures set {column} = {column} + 1 where player = ? and day = ?", key)
+    found = db.execute("select failures, told_at from password_failures where player = ? and day = ?",
+                       key).fetchone()
+    return found[0], found[1]
+
+
+def _failed(campaign: Campaign, db: Any, player: PlayerConfig, now: datetime) -> None:
+    """Count a failed check; at TELL_AT, tell the player at the registered address, once a
+    day. The mail quotes nothing the sender wrote: not the sender, subject or guess."""
+    failures, told_at = _add(db, player.id, now, "failures")
+    if failures < TELL_AT or told_at is not None:
+        return
+    day = utc_day(now)
+    db.execute("update password_failures set told_at = ? where player = ? and day = ?",
+               [clock.iso(now), player.id, day])
+    message = compose(
+        sender=campaign.config.mail.sender, to=player.email, template="password_failures", now=now,
+        context=campaign.mail_basics() | {"player": {"id": player.id, "name": player.name}, "day": day,
+                                          "tell_at": TELL_AT, "limit": CHECK_LIMIT},
+        auto_reply=True,
+    )
+    queue(db, message, kind=GUESSED_KIND, now=now, player=player.id, turn=campaign.state().turn)
 
 
 def answers_unasked(db: Any, mail: InboundMail) -> str | None:
