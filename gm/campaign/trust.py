@@ -1,6 +1,7 @@
 """Whom the order desk believes and answers (RULES.md 3): loops are never answered, a
 player is who gives their id, password and registered address, a reply to our refusal or
-help counts only when it authenticates, and refusals to one address are capped a day.
+help counts only when it authenticates, refusals to one address are capped a day, and a
+player's failed password checks are counted a UTC day, past a limit no longer made.
 gm.campaign.desk applies these to each message; they are its trust rules, kept apart."""
 
 from __future__ import annotations
@@ -119,8 +120,8 @@ def _add(db: Any, player: str, now: datetime, column: str) -> tuple[int, str | N
     """One more in `column` (failures or unchecked) of the player's day; returns the day's
     failures and when the player was told."""
     key = [player, utc_day(now)]
-    db.execute("insert into password_failures (player, day, failures, unchecked) values (?, ?, 0, 0)"
-               " on conflict (player, day) do nothing", key)
+    db.execute("insert or ignore into password_failures (player, day, failures, unchecked) values (?, ?, 0, 0)",
+               key)
     db.execute(f"update password_failures set {column} = {column} + 1 where player = ? and day = ?", key)
     found = db.execute("select failures, told_at from password_failures where player = ? and day = ?",
                        key).fetchone()
