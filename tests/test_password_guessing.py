@@ -141,6 +141,24 @@ def test_failed_password_checks_are_counted_whether_or_not_a_refusal_was_sent(ki
     assert failures(kit) == 8
 
 
+def test_failed_checks_are_counted_in_the_transaction_that_records_the_message(kit, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("the disk is full")
+
+    working = Desk.reply
+    monkeypatch.setattr(Desk, "reply", broken)
+    with pytest.raises(RuntimeError):
+        guess(kit)
+    # neither the message nor its failed check was recorded: a rerun counts it once
+    assert failures(kit) == 0
+    with kit.campaign() as campaign:
+        assert campaign.store.one("select count(*) as n from messages")["n"] == 0
+    monkeypatch.setattr(Desk, "reply", working)
+    kit.sent -= 1
+    guess(kit)
+    assert failures(kit) == 1
+
+
 def test_the_player_is_told_once_at_20_failed_checks_quoting_nothing_the_sender_wrote(kit):
     for n in range(TELL_AT - 1):
         guess(kit, sender=f"guesser-{n}@evil.example")
