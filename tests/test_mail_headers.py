@@ -35,7 +35,7 @@ ARCHIVE = "https://games.example.org/kit/"
 KINDS = sorted(p.stem for p in TEMPLATES.glob("*.txt") if not p.name.startswith("_") and p.stem != "problems")
 # answers to a message (signup_status here answers a CONFIRM; the GM's accept sends one unasked)
 REPLIES = ("help", "ack", "refusal", "signup_help", "signup_refusal", "signup_code", "signup_status")
-AUTOMATIC = (*REPLIES, "reset")  # sent because a message came, not because the GM acted
+AUTOMATIC = (*REPLIES, "reset", "password_failures")  # sent because a message came, not because the GM acted
 OPTIONS = {
     "postal": {"close_after": 3, "max_turns": 12},
     "classic": {"close_after": 2, "max_turns": 12},
@@ -168,6 +168,9 @@ def every_kind_of_mail(folder: Path, ruleset: str, setenv: Callable[[str, str], 
                          References="<first@example.org> <kit-1@example.org>",
                          In_Reply_To="<kit-1@example.org>"))
     handle(kit, raw_mail(kit, "bob@example.org", "RESET\nPLAYER bob\n"))
+    # 20 wrong passwords for alice in a day: she is told (docs/rules/postal.md "Passwords and RESET")
+    for n in range(20):
+        handle(kit, raw_mail(kit, "guesser@evil.example", f"PLAYER alice\nPASSWORD guess-{n}\nNUMBER 3\n"))
     with kit.campaign() as campaign:
         remind(campaign)
         deadline = campaign.deadline()

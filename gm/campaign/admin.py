@@ -20,6 +20,7 @@ from .deadlines import deadline_text, next_deadline
 from .folder import Campaign
 from .passwords import hash_password, issue_password
 from .store import dumps
+from .trust import utc_day
 from .welcome import welcome_context
 
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
@@ -176,13 +177,17 @@ def change_email(campaign: Campaign, player: str, email: str) -> tuple[str, str]
 
 def new_password(campaign: Campaign, player: str) -> str:
     """A new password for the player, mailed to their registered address; the old one (and
-    any RESET's pending one) stops working at once."""
+    any RESET's pending one) stops working at once. The day's failed password checks
+    start again from 0 (docs/rules/ "Passwords and RESET"), so mail past the
+    day's limit is checked again; the player is not told of guessing twice a day."""
     holder = _holder(campaign, player)
     password = issue_password()
     now = clock.now()
     turn = campaign.state().turn
     with campaign.store.transaction() as db:
         db["players"].update(holder.id, {"password_hash": hash_password(password), "pending_password_hash": None})
+        db.execute("update password_failures set failures = 0, unchecked = 0 where player = ? and day = ?",
+                   [holder.id, utc_day(now)])
         _log(db, now, turn, "password", holder.id, {"player": holder.id})
         _tell(campaign, db, now, to=holder.email, template="admin_password", kind=PASSWORD_KIND, player=holder.id,
               context={"player": {"id": holder.id, "name": holder.name}, "password": password})

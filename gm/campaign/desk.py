@@ -38,13 +38,16 @@ from .store import body_digest, dumps, insert
 from .trust import (
     ADDRESS,
     CAPS_NOTE_KIND,
+    CHECK_LIMIT,
     answers_unasked,
     authenticate,
     capped,
+    failures_today,
     gm_told_today,
     hostile,
     loop_outcome,
     mark_unasked,
+    unchecked,
     utc_day,
 )
 from .trust import CAP_ANY as CAP_ANY
@@ -55,6 +58,16 @@ from .trust import UNASKED as UNASKED
 # The outbox kind of a RESET's new-password mail. Like a welcome it carries a password in
 # clear, and `gm send` drops its body once sent (delivery.SECRET_KINDS).
 RESET_KIND = "reset"
+
+
+def _noted(outcome: Outcome, why: str | None) -> Outcome:
+    """The outcome with the GM's note of why a password went unchecked, if it did: the
+    detail is the GM's record only, never mailed."""
+    if why:
+        outcome.detail = f"{why}; {outcome.detail}"[:2000] if outcome.detail else why
+    return outcome
+
+
 def message_key(raw: bytes, mail: InboundMail) -> str:
     """The Message-ID, or for mail without one a stable id made from its bytes."""
     return mail.message_id or f"<sha256-{hashlib.sha256(raw).hexdigest()[:32]}@gm.invalid>"
@@ -96,6 +109,11 @@ class Desk:
         password check now remembered. Each message read here is not read again."""
         workers = min(4, len(os.sched_getaffinity(0)))
         pairs = set()
+        # docs/rules/ "Passwords and RESET": no player's passwords are checked
+        # past the day's failed checks, here either: at most that many are checked ahead
+        # per player (a right one beyond is checked by `handle` when its turn comes)
+        room: dict[str, int] = {}
+        now = clock.now()
         for raw in raws:
             mail = self._read(raw)
             self._read_ahead[id(raw)] = (raw, mail)
@@ -106,7 +124,14 @@ class Desk:
                 player = self.config.player(parsed.player)
                 row = self.campaign.store.one("select password_hash from players where id = ?",
                                               (player.id,)) if player else None
-                pairs.add((parsed.password, row["password_hash"] if row else None))
+                pair = (parsed.password, row["password_hash"] if row else None)
+                if player is not None and pair not in pairs:
+                    if player.id not in room:
+                        room[player.id] = CHECK_LIMIT - failures_today(self.campaign.store.conn, player.id, now)
+                    if room[player.id] <= 0:
+                        continue
+                    room[player.id] -= 1
+                pairs.add(pair)
         if workers > 1 and len(pairs) > 1:
             with ThreadPoolExecutor(workers) as pool:
                 list(pool.map(lambda pair: check_password(*pair), pairs))
@@ -228,9 +253,12 @@ class Desk:
             return self._before_start(db, mail, parsed, now, answered)
         if parsed.reset and not parsed.problems and not answered:
             return self._reset(db, parsed, mail, now)
-        player = authenticate(self.campaign, db, parsed, mail)
+        # docs/rules/ "Passwords and RESET": past the day's failed checks the
+        # password is not checked, and the message is refused as a wrong one
+        not_checked = unchecked(self.campaign, db, parsed, now)
+        player = None if not_checked else authenticate(self.campaign, db, parsed, mail, now)
         if answered and player is None:
-            return _kept_reply(answered)
+            return _noted(_kept_reply(answered), not_checked)
         syntax = [p.why for p in parsed.problems]
         ignored = [{"line": n, "text": t} for n, t in parsed.ignored]
         has_orders = bool(parsed.commands or parsed.turn is not None)
@@ -242,9 +270,10 @@ class Desk:
                 return self.reply(db, mail, now, to=reply_to, template="help", outcome="help",
                                    context={"order": None, "ignored": []})
             problems = [*syntax, problem("unknown_sender")]
-            return self.reply(db, mail, now, to=reply_to, template="refusal", outcome="refused",
-                               context={"problems": self.words(problems, stranger=True), "authenticated": False,
-                                        "ignored": [], **self._refusal_facts(problems, self.state)})
+            return _noted(self.reply(db, mail, now, to=reply_to, template="refusal", outcome="refused",
+                                     context={"problems": self.words(problems, stranger=True), "authenticated": False,
+                                              "ignored": [], **self._refusal_facts(problems, self.state)}),
+                          not_checked)
 
         state = self.state
         email = player.email
@@ -462,7 +491,7 @@ class Desk:
         config = self.config
         basics = self.basics if self.basics is not None else signup_basics(self.campaign)
         message = compose(sender=config.mail.sender, to=config.mail.address, template="caps_note",
-                          context=basics | {"cap": cap, "day": utc_day(now).date().isoformat(),
+                          context=basics | {"cap": cap, "day": utc_day(now),
                                             "per_address": CAP_STRANGER, "per_player": CAP_ANY,
                                             "per_day": config.caps_unasked_per_day},
                           now=now, auto_reply=True)

@@ -239,6 +239,17 @@ def _m012_parsed_files(db: sqlite_utils.Database) -> None:
     db["parsed_files"].create({"key": str, "value": bytes}, pk="key")
 
 
+def _m013_password_failures(db: sqlite_utils.Database) -> None:
+    # docs/rules/, "Passwords and RESET": failed password checks per player and UTC
+    # day (gm.campaign.trust), so the player is told at 20 (`told_at`, once a day) and mail
+    # past 100 is refused without a check (`unchecked` counts those, for gm status). A day
+    # is the calendar day in UTC, YYYY-MM-DD; `gm player password` sets the day's counts to 0.
+    db["password_failures"].create(
+        {"player": str, "day": str, "failures": int, "unchecked": int, "told_at": str},
+        pk=("player", "day"),
+    )
+
+
 def _m014_unasked_caps(db: sqlite_utils.Database) -> None:
     # docs/rules/, Refusal caps: each reply anyone can make gm send (a refusal,
     # help, a sign-up code) is counted a UTC day to its address with any +tag dropped
@@ -273,5 +284,6 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("010_gm_end", _m010_gm_end),
     ("011_signup", _m011_signup),
     ("012_parsed_files", _m012_parsed_files),
+    ("013_password_failures", _m013_password_failures),
     ("014_unasked_caps", _m014_unasked_caps),
 ]

@@ -5,24 +5,41 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
 from functools import lru_cache
 
-# scrypt cost: 2**13 takes ~30 ms here, so starting 500 players costs ~15 s once; issued
-# passwords carry ~2**28 choices, so this is plenty against guessing.
+from .password_words import WORDS
+
+# scrypt cost: 2**13 takes ~30 ms here, so starting 500 players costs ~15 s once. Guessing
+# is bounded by the words, not by this cost: 48 bits and more, and at most 100 failed
+# checks per player a day (gm.campaign.trust), leave a guesser no chance.
 SCRYPT = {"n": 2**13, "r": 8, "p": 1}
-PASSWORD_WORDS = (
-    "amber", "basil", "cedar", "delta", "ember", "fable", "glade", "hazel", "ivory", "jolly",
-    "koala", "lemon", "maple", "noble", "ocean", "pearl", "quill", "raven", "sable", "tulip",
-    "umber", "vivid", "willow", "xenon", "yodel", "zesty", "acorn", "brook", "coral", "dune",
-    "eagle", "flint", "grove", "heron", "inlet", "juniper", "kelp", "lotus", "moss", "nectar",
-    "otter", "pine", "quartz", "reef", "stone", "thistle", "upland", "violet", "wren", "yarrow",
-)
+# An issued password: this many words of PASSWORD_WORDS, joined by "-" (docs/rules/,
+# "Passwords and RESET": at least 48 bits)
+PASSWORD_LENGTH = 5
+PASSWORD_WORDS = WORDS
+
+
+class _Runs:
+    """How many scrypt hashes this process has computed (hash_password), so a test or a
+    benchmark can tell the work a batch of mail cost without replacing anything. Counted
+    under a lock: Desk.check_passwords_ahead hashes on several threads at once."""
+
+    count = 0
+    lock = threading.Lock()
+
+
+def scrypt_runs() -> int:
+    """The number of scrypt hashes computed so far in this process."""
+    return _Runs.count
 
 
 def hash_password(password: str, *, salt: bytes | None = None, n: int | None = None) -> str:
     """`scrypt:N:r:p$<salt hex>$<hash hex>`: salted and slow, never reversible; the cost is
     stored with the hash so it can be raised later without locking anyone out."""
     salt = salt or secrets.token_bytes(16)
+    with _Runs.lock:
+        _Runs.count += 1
     n, r, p = n or SCRYPT["n"], SCRYPT["r"], SCRYPT["p"]
     digest = hashlib.scrypt(password.encode("utf-8"), salt=salt, n=n, r=r, p=p, dklen=32)
     return f"scrypt:{n}:{r}:{p}${salt.hex()}${digest.hex()}"
@@ -46,6 +63,6 @@ def check_password(password: str, stored: str | None) -> bool:
 
 
 def issue_password() -> str:
-    """Three words and two digits: easy to type on a phone, about 2**28 guesses."""
-    words = [secrets.choice(PASSWORD_WORDS) for _ in range(3)]
-    return "-".join(words) + f"-{secrets.randbelow(100):02d}"
+    """Five common words joined by "-": easy to read and to type on a phone, and 51.9 bits
+    (each word drawn alike and on its own from 1,329), so guessing by mail cannot succeed."""
+    return "-".join(secrets.choice(PASSWORD_WORDS) for _ in range(PASSWORD_LENGTH))

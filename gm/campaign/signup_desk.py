@@ -17,7 +17,7 @@ from ..rules.problem import Problem, problem
 from . import signup
 from .outcome import OrderDesk, Outcome, kept_reply
 from .store import insert
-from .trust import utc_day
+from .trust import day_start
 
 
 def unquoted(words: list[str], said: Any) -> list[str]:
@@ -212,7 +212,7 @@ class SignupDesk:
         cannot make gm mail the address over and over."""
         again = "CONFIRM again"
         if db.execute("select 1 from messages where sender = ? and outcome = 'confirmed' and ingested_at >= ? "
-                      "and detail like ? limit 1", (mail.sender, clock.iso(utc_day(now)), again + "%")).fetchone():
+                      "and detail like ? limit 1", (mail.sender, clock.iso(day_start(now)), again + "%")).fetchone():
             return Outcome("capped", detail=f"{again} ({detail}): already told again this UTC day; not answered")
         return self._told(db, mail, row, now, f"{again}: {detail}")
 

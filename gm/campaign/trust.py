@@ -1,8 +1,9 @@
 """Whom the order desk believes and answers (RULES.md 3): loops are never answered, a
 player is who gives their id, password and registered address, a reply to our refusal or
-help counts only when it authenticates, and the replies anyone can make gm send are capped
-a day (docs/rules/, Refusal caps). gm.campaign.desk applies these to each
-message; they are its trust rules, kept apart."""
+help counts only when it authenticates, the replies anyone can make gm send are capped a
+day (docs/rules/, Refusal caps), and a player's failed password checks are counted a UTC
+day, past a limit no longer made. gm.campaign.desk applies these to each message; they
+are its trust rules, kept apart."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 from .. import clock
 from ..counts import count
 from ..mail.inbound import InboundMail
+from ..mail.mailout import compose, queue
 from ..mail.orderlang import OrderText
 from ..rules.problem import Problem, problem
 from .config import CampaignConfig, PlayerConfig
@@ -39,6 +41,14 @@ UNASKED = ("refusal", "help", CODE_KIND)
 # The GM's own mail saying a cap was reached: once a UTC day (CapsNote in templates/mail/)
 CAPS_NOTE_KIND = "caps-note"
 ADDRESS = re.compile(r"[^@\s]+@[^@\s]+")
+# docs/rules/, "Passwords and RESET": failed password checks are counted per player
+# and UTC day; at TELL_AT the player is told (once a day), and once CHECK_LIMIT have failed
+# the player's mail goes unchecked, so a flood of guesses costs at most CHECK_LIMIT scrypts
+# a day (two where a RESET's password waits too).
+TELL_AT = 20
+CHECK_LIMIT = 100
+# the outbox kind of the mail that tells a player of the guessing (a notice, as gm player's)
+GUESSED_KIND = "notice"
 
 
 def loop_outcome(db: Any, config: CampaignConfig, mail: InboundMail) -> Outcome:
@@ -53,10 +63,14 @@ def loop_outcome(db: Any, config: CampaignConfig, mail: InboundMail) -> Outcome:
     return Outcome("loop", detail=detail)
 
 
-def authenticate(campaign: Campaign, db: Any, parsed: OrderText, mail: InboundMail) -> PlayerConfig | None:
+def authenticate(campaign: Campaign, db: Any, parsed: OrderText, mail: InboundMail,
+                 now: datetime | None = None) -> PlayerConfig | None:
     """The player when PLAYER, PASSWORD and the sender all match; else None. The
     password is checked even for an unknown id, so timing tells nothing either. A
-    RESET's pending password also matches, and its first use makes it the password."""
+    RESET's pending password also matches, and its first use makes it the password. A
+    password that matches neither, for a player who plays, is a failed check, counted for
+    the day (whatever the sender; a right password from a wrong sender is no failed
+    check). The caller asks `unchecked` first: past CHECK_LIMIT nothing is checked."""
     if not parsed.player or parsed.password is None:
         return None
     player = campaign.config.player(parsed.player)
@@ -68,6 +82,8 @@ def authenticate(campaign: Campaign, db: Any, parsed: OrderText, mail: InboundMa
     pending = not good and bool(row and row["pending_password_hash"]) and check_password(
         parsed.password, row["pending_password_hash"])
     if not (good or pending) or player is None:
+        if player is not None:
+            _failed(campaign, db, player, now or clock.now())
         return None
     if mail.sender != player.email and not campaign.config.allow_other_senders:
         return None
@@ -75,6 +91,67 @@ def authenticate(campaign: Campaign, db: Any, parsed: OrderText, mail: InboundMa
         db["players"].update(player.id, {"password_hash": row["pending_password_hash"],
                                          "pending_password_hash": None})
     return player
+
+
+def utc_day(now: datetime) -> str:
+    """The calendar day in UTC of `now` (YYYY-MM-DD): the day failed checks count in."""
+    return now.astimezone(UTC).date().isoformat()
+
+
+def failures_today(db: Any, player: str, now: datetime) -> int:
+    """The failed password checks counted for `player` on `now`'s UTC day. `db` is a
+    connection or a sqlite-utils Database."""
+    found = db.execute("select failures from password_failures where player = ? and day = ?",
+                       [player, utc_day(now)]).fetchone()
+    return found[0] if found else 0
+
+
+def unchecked(campaign: Campaign, db: Any, parsed: OrderText, now: datetime) -> str | None:
+    """Why this message's password is not checked at all, or None (docs/rules/,
+    "Passwords and RESET"): it names a player with CHECK_LIMIT failed checks today. Such
+    a message is counted (`unchecked`, for gm status) and refused as a wrong password is,
+    so its sender learns nothing, and costs no scrypt."""
+    if not parsed.player or parsed.password is None:
+        return None
+    player = campaign.config.player(parsed.player)
+    if player is None:
+        return None
+    failures = failures_today(db, player.id, now)
+    if failures < CHECK_LIMIT:
+        return None
+    _add(db, player.id, now, "unchecked")
+    return (f"password not checked: {count(failures, 'failed password check')} for {player.id} on "
+            f"{utc_day(now)} (UTC), the most a day")
+
+
+def _add(db: Any, player: str, now: datetime, column: str) -> tuple[int, str | None]:
+    """One more in `column` (failures or unchecked) of the player's day; returns the day's
+    failures and when the player was told."""
+    key = [player, utc_day(now)]
+    db.execute("insert or ignore into password_failures (player, day, failures, unchecked) values (?, ?, 0, 0)",
+               key)
+    db.execute(f"update password_failures set {column} = {column} + 1 where player = ? and day = ?", key)
+    found = db.execute("select failures, told_at from password_failures where player = ? and day = ?",
+                       key).fetchone()
+    return found[0], found[1]
+
+
+def _failed(campaign: Campaign, db: Any, player: PlayerConfig, now: datetime) -> None:
+    """Count a failed check; at TELL_AT, tell the player at the registered address, once a
+    day. The mail quotes nothing the sender wrote: not the sender, subject or guess."""
+    failures, told_at = _add(db, player.id, now, "failures")
+    if failures < TELL_AT or told_at is not None:
+        return
+    day = utc_day(now)
+    db.execute("update password_failures set told_at = ? where player = ? and day = ?",
+               [clock.iso(now), player.id, day])
+    message = compose(
+        sender=campaign.config.mail.sender, to=player.email, template="password_failures", now=now,
+        context=campaign.mail_basics() | {"player": {"id": player.id, "name": player.name}, "day": day,
+                                          "tell_at": TELL_AT, "limit": CHECK_LIMIT},
+        auto_reply=True,
+    )
+    queue(db, message, kind=GUESSED_KIND, now=now, player=player.id, turn=campaign.state().turn)
 
 
 def answers_unasked(db: Any, mail: InboundMail) -> str | None:
@@ -104,7 +181,7 @@ def address_key(address: str) -> str:
     return f"{local.split('+', 1)[0]}{at}{domain}" if at else address
 
 
-def utc_day(now: datetime) -> datetime:
+def day_start(now: datetime) -> datetime:
     """The start of `now`'s UTC day: the caps count from there."""
     return now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
 
@@ -142,7 +219,7 @@ class Capped:
 def capped(db: Any, config: CampaignConfig, to: str, now: datetime, *, started: bool) -> Capped | None:
     """Why no more unasked replies may go to `to` today, or None. An address that holds
     a place by sign-up (RULES.md 3.1) counts as a player's."""
-    day = clock.iso(utc_day(now))
+    day = clock.iso(day_start(now))
     marks = ", ".join("?" * len(UNASKED))
     player = registered(db, config, to)
     key = address_key(to)
@@ -174,14 +251,14 @@ def gm_told_today(db: Any, now: datetime) -> str | None:
     """When the GM was mailed today that a cap held replies back, if they were. `db` is
     anything with execute(): the desk's transaction, or the store's connection."""
     row = db.execute("select queued_at from outbox where kind = ? and queued_at >= ? order by id limit 1",
-                     (CAPS_NOTE_KIND, clock.iso(utc_day(now)))).fetchone()
+                     (CAPS_NOTE_KIND, clock.iso(day_start(now)))).fetchone()
     return row[0] if row else None
 
 
 def capped_today(db: Any, now: datetime) -> tuple[int, str | None]:
     """For gm status: messages not answered for a cap this UTC day, and when the GM was told."""
     kept = db.execute("select count(*) from messages where outcome = 'capped' and ingested_at >= ?",
-                      (clock.iso(utc_day(now)),)).fetchone()[0]
+                      (clock.iso(day_start(now)),)).fetchone()[0]
     return kept, gm_told_today(db, now)
 
 

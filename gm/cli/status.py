@@ -157,6 +157,7 @@ def _mail_summary(campaign: Campaign) -> list[str]:
     failed = campaign.store.one("select count(*) as n from outbox where status = 'failed'")["n"]
     lines = [f"outbox: {queued} queued, {failed} refused for good"]
     lines += [f"FAILING address {row['email']} ({row['id']}): {row['failing']}" for row in failing]
+    lines += _guessed_lines(campaign)
     if broken:
         lines.append(f"UNANSWERED: {count(broken, 'message')} gm could not handle "
                      f"{one_or_many(broken, 'is', 'are')} kept in the database (messages with outcome 'error')")
@@ -165,6 +166,28 @@ def _mail_summary(campaign: Campaign) -> list[str]:
         lines.append(f"CAPS: {count(held, 'message')} not answered today (UTC) past a cap on replies; "
                      + (f"you were mailed at {told}" if told else "no mail to you yet"))
     return lines + _kept_lines(campaign)
+
+
+def _guessed_lines(campaign: Campaign) -> list[str]:
+    """Players with TELL_AT or more failed password checks today, the UTC day (docs/rules/,
+    "Passwords and RESET"): told of it, and past CHECK_LIMIT refused unchecked."""
+    from ..campaign.trust import CHECK_LIMIT, TELL_AT, utc_day
+
+    day = utc_day(clock.now())
+    rows = campaign.store.rows(
+        "select player, failures, unchecked from password_failures where day = ? and failures >= ? "
+        "order by failures desc, player", (day, TELL_AT))
+    lines = []
+    for row in rows[:KEPT_LINES]:
+        line = (f"WRONG PASSWORDS for {row['player']} today ({day}, UTC): {row['failures']} "
+                f"(the player was told at {TELL_AT})")
+        if row["failures"] >= CHECK_LIMIT:
+            line += (f"; no more checked today: {count(row['unchecked'], 'message')} refused unchecked so far "
+                     f"(gm player password {row['player']} lets the player in again)")
+        lines.append(line)
+    if len(rows) > KEPT_LINES:
+        lines.append(f"  and {count(len(rows) - KEPT_LINES, 'more player')} with {TELL_AT} or more today")
+    return lines
 
 
 def _signup_status(campaign: Campaign) -> list[str]:
