@@ -43,7 +43,7 @@ __all__ = [
 def ruleset_keywords(names: Iterable[str] | None = None) -> frozenset[str]:
     """The command keywords of gm's own five rulesets (gm.rules.registry.BUILT_IN), or of
     `names`: what RULES.md 4.5 refuses when the campaign's own ruleset does not know it
-    (docs/rules/postal.md, Writing orders). Never an installed package's: reading every
+    (each page of docs/rules, Writing orders). Never an installed package's: reading every
     ruleset's would import every package on the host into every campaign's ingest, so one
     broken or slow package would stop or slow them all, and a word a house ruleset makes a
     command (THANKS) would refuse another campaign's orders (docs/plugins.md, Shipping).
