@@ -92,8 +92,24 @@ class Thanks(Postal):
         own = super().grammar(options)
         return dataclasses.replace(own, commands=(*own.commands, CommandSpec("THANKS", "THANKS", _thanks)))
 """,
+    # derives from a class of its own package whose name is "shared", as another package's
+    # ruleset is called: a campaign of heir needs its own ancestor, never that package
+    "heir": MARK + """
+
+class Ancestor(Postal):
+    name = "shared"
+
+
+class Heir(Ancestor):
+    name = "heir"
+""",
+    "shared": MARK + """
+
+class Shared(Postal):
+    name = "shared"
+""",
 }
-CLASSES = {"exits": "Exits", "quits": "Quits", "slow": "Slow", "thanks": "Thanks"}
+CLASSES = {"exits": "Exits", "quits": "Quits", "slow": "Slow", "thanks": "Thanks", "heir": "Heir", "shared": "Shared"}
 INTERRUPTS = MARK.format(name="interrupts") + """
 if not calm:
     raise KeyboardInterrupt
@@ -226,6 +242,23 @@ def test_a_campaign_imports_its_own_ruleset_package_and_no_other(sites, tmp_path
     assert outcomes(folder) == ["refused"]
     assert gm(folder, "status", **run).returncode == 0
     assert marks(seen) == {"slow"}
+
+
+def test_a_campaign_imports_what_its_rulesets_classes_derive_from_never_a_namesake_package(sites, tmp_path):
+    """heir derives from its package's own class named "shared"; the package gm-hostile
+    installs as the ruleset `shared` is another one, which heir's templates, rules page and
+    archive never import."""
+    folder = campaign(tmp_path, "heir")
+    seen = tmp_path / "marks"
+    seen.mkdir()
+    run = {"sites": sites, "marks": seen}
+    assert gm(folder, "start", **run).returncode == 0
+    deliver(folder, "NUMBER 3\nTRAPDOOR A 7")
+    for args in (("ingest",), ("status",), ("turn", "--force"), ("publish",)):
+        done = gm(folder, *args, **run, now="2027-01-04T00:00:00Z")
+        assert done.returncode == 0, (args, done.stderr)
+    assert outcomes(folder) == ["applied"]
+    assert marks(seen) == {"heir"}
 
 
 @pytest.mark.parametrize(("ruleset", "why"), [("exits", "SystemExit: 0"), ("quits", "GaveUp: the package gave up")])
