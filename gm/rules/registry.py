@@ -123,8 +123,9 @@ def note_left_out(what: str, error: BaseException) -> None:
 
 def loadable(names: Iterable[str] | None = None) -> Iterator[tuple[str, Ruleset]]:
     """Each of `names` (default: every known ruleset, by name) with a fresh instance, for
-    the tools that list or try every ruleset (gm board analyze, gm board check, gm demo
-    --help): the only callers that import every installed package. One that fails to load
+    the tools that list or try every ruleset (gm board analyze, gm board check and show
+    without --ruleset, gm demo --help): the only callers that import every installed
+    package; a campaign imports its own ruleset alone. One that fails to load
     is passed over with a one-line note on stderr (once a process), never a traceback nor
     the end of the tool: a broken package must not cost the GM the others."""
     for name in known() if names is None else names:
