@@ -81,9 +81,13 @@ def lineage(ruleset: str | Any) -> tuple[str, ...]:
 def template_folders(rulesets: Iterable[str]) -> tuple[Path, ...]:
     """Where the templates of a campaign of the first of `rulesets` (a lineage) are looked
     for: each ruleset's own `templates` folder, most specific first, then gm's templates/."""
+    names = tuple(rulesets)
+    # the classes the first one derives from before the registry: a name of its lineage is
+    # its own ancestor's, never another installed package's that happens to share the name
+    classes = _classes_by_name(names)
     folders: list[Path] = []
-    for name in rulesets:
-        cls = ruleset_class(name)
+    for name in names:
+        cls = classes.get(name)
         folders.extend(_declared(cls).folders if cls is not None else ())
     # gm's own rulesets name gm's templates/ as their folder: each folder is searched once
     return tuple(dict.fromkeys((*folders, shipped("templates"))))

@@ -19,10 +19,10 @@ name = "{distribution}"
 version = "{version}"
 
 [project.entry-points."gm.rulesets"]
-{ruleset} = "{package}:{cls}"
+{entry_points}
 
 [tool.setuptools]
-packages = ["{package}"]
+packages = [{packages}]
 """
 MODULE = """\
 from {base_module} import {base}
@@ -37,13 +37,26 @@ def install_ruleset(folder: Path, *, distribution: str, version: str, package: s
                     base: str = "gm.rules.postal:Postal", cls: str = "House") -> Path:
     """Build and install into `folder`/site a distribution declaring `ruleset` as
     `package:cls`, a subclass of `base` named `ruleset`; the folder to put on sys.path."""
-    source = folder / "src"
-    (source / package).mkdir(parents=True)
-    (source / "pyproject.toml").write_text(PYPROJECT.format(distribution=distribution, version=version,
-                                                            ruleset=ruleset, package=package, cls=cls))
     base_module, _, base_name = base.partition(":")
-    (source / package / "__init__.py").write_text(MODULE.format(base_module=base_module, base=base_name, cls=cls,
-                                                                ruleset=ruleset))
+    return install_distribution(folder, distribution=distribution, version=version,
+                                rulesets={ruleset: f"{package}:{cls}"},
+                                modules={package: MODULE.format(base_module=base_module, base=base_name, cls=cls,
+                                                                ruleset=ruleset)})
+
+
+def install_distribution(folder: Path, *, distribution: str, version: str, rulesets: dict[str, str],
+                         modules: dict[str, str]) -> Path:
+    """Build and install into `folder`/site a distribution of the packages `modules`
+    (name: the source of its __init__.py) declaring each of `rulesets` (name:
+    "package:Class") under `gm.rulesets`; the folder to put on sys.path (or PYTHONPATH)."""
+    source = folder / "src"
+    for package, text in modules.items():
+        (source / package).mkdir(parents=True)
+        (source / package / "__init__.py").write_text(text)
+    points = "\n".join(f'{name} = "{target}"' for name, target in rulesets.items())
+    (source / "pyproject.toml").write_text(PYPROJECT.format(
+        distribution=distribution, version=version, entry_points=points,
+        packages=", ".join(f'"{package}"' for package in modules)))
     site = folder / "site"
     # gm's own venv builds it (no build isolation): no index is needed, and it takes a second
     done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",

@@ -175,26 +175,28 @@ def test_4_5_another_rulesets_command_is_refused_listing_this_games_commands():
     assert toy("number: 4").ignored == ((1, "number: 4"),)
 
 
-def test_4_5_other_rulesets_commands_come_from_the_registry():
+def test_4_5_other_rulesets_commands_are_gm_s_own_five_never_a_registered_ones():
+    """The refusal knows gm's own rulesets' commands alone: a ruleset registered at run
+    time (or installed by a package) has its words refused by none of the others, and a
+    postal campaign reads its STEP as an ignored line (docs/plugins.md, Shipping)."""
     class Toy:
         name = "toy-steps"
 
         def grammar(self, options):
             return toy_grammar()
 
+    own = frozenset().union(*(registry.built_in(name).grammar(None).keywords for name in registry.BUILT_IN))
     registry.register(Toy)
     try:
-        assert {"NUMBER", "TRAPDOOR", "STEP", "MARK", "SAY"} <= ruleset_keywords()
-        # a postal campaign refuses STEP; the toy one NUMBER, both by default
-        assert messages(parse_orders("STEP 2", grammar=postal_grammar()), "postal") == [
-            "line 1: STEP is not a command of this game; its commands are NUMBER, TRAPDOOR"
-        ]
+        assert ruleset_keywords() == own
+        assert {"NUMBER", "TRAPDOOR", "RESIGN"} <= own and not {"STEP", "MARK", "SAY"} & own
+        # a postal campaign ignores STEP; the toy one refuses NUMBER, both by default
+        assert parse_orders("STEP 2", grammar=postal_grammar()).ignored == ((1, "STEP 2"),)
         assert messages(parse_orders("NUMBER 2", grammar=toy_grammar())) == [
             "line 1: NUMBER is not a command of this game; its commands are STEP, MARK, SAY"
         ]
     finally:
         registry.unregister("toy-steps")
-    assert "MARK" not in ruleset_keywords()  # STEP stays: the words' Step ruleset has it
 
 
 def test_4_5_a_ruleset_that_fails_to_load_does_not_stop_order_mail():
@@ -339,18 +341,8 @@ def _alice(tmp_path, body: str, name: str) -> Path:
 
 
 def test_4_5_the_desk_refuses_another_rulesets_command_and_a_misspelt_one(gm, tmp_path):
-    class Resigning:
-        name = "toy-resign"
-
-        def grammar(self, options):
-            return Grammar((CommandSpec("RESIGN", "RESIGN", lambda args, rest, context: (None, True)),))
-
-    registry.register(Resigning)
-    try:
-        gm("ingest", str(_alice(tmp_path, "NUMBER 3\nRESIGN", "foreign")))
-        gm("ingest", str(_alice(tmp_path, "NUMBR 3", "misspelt")))
-    finally:
-        registry.unregister("toy-resign")
+    gm("ingest", str(_alice(tmp_path, "NUMBER 3\nRESIGN", "foreign")))  # RESIGN: classic's and doubles'
+    gm("ingest", str(_alice(tmp_path, "NUMBR 3", "misspelt")))
     first, second = (r["text"] for r in replies(gm.folder))
     assert "line 4: RESIGN is not a command of this game; its commands are NUMBER, TRAPDOOR" in first
     assert "line 3: NUMBR is not a command; did you mean NUMBER?" in second

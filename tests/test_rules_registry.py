@@ -184,6 +184,7 @@ def broken_site(tmp_path, monkeypatch):
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: gm-broken\nVersion: 0.1\n")
     (info / "entry_points.txt").write_text("[gm.rulesets]\nbroken = broken_ruleset:Broken\n")
     monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "_noted", set())  # each test's tool notes it afresh
     yield
     sys.modules.pop("broken_ruleset", None)
 
@@ -203,13 +204,18 @@ def test_registry_an_installed_ruleset_that_fails_to_load_is_refused_in_one_line
 
 def test_registry_a_broken_installed_ruleset_stops_no_other_ruleset(broken_site, tmp_path):
     """One package that fails to load must not stop a GM's board analysis, demo or campaign
-    of another ruleset."""
+    of another ruleset: the tool passes over it with a one-line note on stderr."""
     from gm.resources import shipped
 
+    note = ("note: the ruleset 'broken' (gm-broken 0.1) cannot be loaded: RuntimeError: oops in the plugin; "
+            "left out")
     board = str(shipped("boards") / "milton-bradley.yaml")
     analysed = CliRunner().invoke(cli, ["board", "analyze", board, "--json"])
     assert analysed.exit_code == 0, analysed.output
-    assert "postal" in analysed.output and "broken" not in analysed.output
+    assert "postal" in analysed.stdout and "broken" not in analysed.stdout
+    assert analysed.stderr.splitlines() == [note]
+    registry._noted.clear()
     demo = CliRunner().invoke(cli, ["demo", "--help"])
-    assert demo.exit_code == 0 and "postal" in demo.output and "broken" not in demo.output
+    assert demo.exit_code == 0 and "postal" in demo.stdout and "broken" not in demo.stdout
+    assert demo.stderr.splitlines() == [note]
     assert registry.board_ruleset(["squares"]) == registry.DEFAULT

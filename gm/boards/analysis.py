@@ -83,14 +83,10 @@ def analysing_rulesets() -> dict[str, Any]:
     """The rulesets that analyse boards (Ruleset.board_figures), by name, in the
     registry's order."""
     from ..rules.base import Ruleset
-    from ..rules.registry import RulesetUnavailable, find_ruleset, known
+    from ..rules.registry import loadable
 
     found = {}
-    for name in known():
-        try:
-            ruleset = find_ruleset(name)
-        except RulesetUnavailable:  # an installed package that fails to load analyses nothing
-            continue
+    for name, ruleset in loadable():  # an installed package that fails to load analyses nothing: a note
         if type(ruleset).board_figures is not Ruleset.board_figures:
             found[name] = ruleset
     return found

@@ -379,7 +379,9 @@ class Desk:
     # -- parts ------------------------------------------------------------------------
 
     def _other_keywords(self) -> frozenset[str]:
-        """Every ruleset's command keywords (RULES.md 4.5), worked out once per batch."""
+        """gm's own rulesets' command keywords (RULES.md 4.5), worked out once per batch:
+        never an installed package's, which would import every package on the host into
+        this campaign's ingest (gm.rules.grammar.ruleset_keywords)."""
         if self._keywords is None:
             self._keywords = ruleset_keywords()
         return self._keywords

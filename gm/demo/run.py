@@ -86,12 +86,16 @@ def rulesets() -> tuple[str, ...]:
     gm's own first in their usual order, then the installed ones by name. Each is imported
     to ask, so only --help and a refusal call this, never a demo that names its ruleset."""
     found = []
-    for name in sorted(registry.known(), key=lambda name: (_BUILT_IN.get(name, len(_BUILT_IN)), name)):
+    # an installed ruleset that fails to load is no ruleset to play: registry.loadable notes it
+    for name, ruleset in registry.loadable(sorted(registry.known(),
+                                                  key=lambda name: (_BUILT_IN.get(name, len(_BUILT_IN)), name))):
         try:
-            if robots_of(registry.find_ruleset(name)) is not None:
+            if robots_of(ruleset) is not None:
                 found.append(name)
-        except Exception:  # noqa: BLE001 - an installed ruleset that fails to load is no ruleset to play
-            continue
+        except KeyboardInterrupt:
+            raise
+        except BaseException as error:  # a package's robot module that fails (SystemExit too) offers no robots
+            registry.note_left_out(f"the {name} ruleset's robots", error)
     return tuple(found)
 
 

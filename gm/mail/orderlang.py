@@ -332,8 +332,8 @@ def parse_orders(
     `grammar` is the campaign's ruleset's commands (`ruleset.grammar(options)`); without
     it only the envelope is read. A line naming a command of `other_keywords` that the
     grammar does not know is refused (RULES.md 4.5); by default those are the commands of
-    every ruleset gm knows (`gm.rules.registry`), so a caller handling many messages may
-    work them out once with `gm.rules.grammar.ruleset_keywords()`.
+    gm's own five rulesets (`gm.rules.grammar.ruleset_keywords()`, worked out once a
+    process), never an installed package's: its words are free lines elsewhere.
 
     `max_lines` caps the lines read as possible commands (blank and quoted lines are
     skipped without counting, so a long quoted report does not use it up); a message

@@ -7,7 +7,7 @@ from: what an auditor installs to replay a campaign (gm.campaign.proof)."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cache
 from importlib import import_module
 from typing import TYPE_CHECKING
@@ -17,8 +17,8 @@ from ..errors import GmError
 if TYPE_CHECKING:
     from .base import Ruleset
 
-__all__ = ["BUILT_IN", "DEFAULT", "ENTRY_POINT_GROUP", "RulesetUnavailable", "UnknownRuleset", "board_ruleset", "find_ruleset", "known",
-           "origin", "register", "ruleset_type", "unregister"]
+__all__ = ["BUILT_IN", "DEFAULT", "ENTRY_POINT_GROUP", "RulesetUnavailable", "UnknownRuleset", "board_ruleset", "built_in",
+           "find_ruleset", "known", "loadable", "note_left_out", "origin", "register", "ruleset_type", "unregister"]
 
 ENTRY_POINT_GROUP = "gm.rulesets"
 # gm's own, as gm's pyproject.toml declares them (name -> "module:Class", imported only when a
@@ -38,12 +38,19 @@ _registered: dict[str, type[Ruleset]] = {}
 
 class RulesetUnavailable(GmError):
     """An installed ruleset whose package fails to load (broken, or needing what is not
-    installed): a refusal naming it and its distribution, never an internal error of gm."""
+    installed): a refusal naming it and its distribution, never an internal error of gm.
+    Whatever the package raised (a SystemExit of its own too) is told on the one line."""
 
     def __init__(self, name: str, source: tuple[str, str] | None, error: BaseException):
         where = f" ({source[0]} {source[1]})" if source else ""
-        super().__init__(f"the ruleset {name!r}{where} cannot be loaded: {type(error).__name__}: {error}")
+        super().__init__(f"the ruleset {name!r}{where} cannot be loaded: {_why(error)}")
         self.name = name
+
+
+def _why(error: BaseException) -> str:
+    # one line, whatever the package's message holds (a bare SystemExit: its name alone)
+    said = " ".join(str(error).split())
+    return f"{type(error).__name__}: {said}" if said else type(error).__name__
 
 
 class UnknownRuleset(KeyError):
@@ -94,16 +101,51 @@ def unregister(name: str) -> None:
     _registered.pop(name, None)
 
 
+def built_in(name: str) -> Ruleset:
+    """A fresh instance of gm's own ruleset `name` (a key of BUILT_IN), whatever is
+    registered or installed under that name: what gm knows of its own games without
+    importing any package."""
+    return _load(BUILT_IN[name])()
+
+
+_noted: set[str] = set()
+
+
+def note_left_out(what: str, error: BaseException) -> None:
+    """One line on stderr, once a process for `what`, saying a tool passes over something
+    of an installed package that fails to load (its ruleset, its robots) and why."""
+    if what in _noted:
+        return
+    _noted.add(what)
+    reason = str(error) if isinstance(error, RulesetUnavailable) else f"{what} cannot be loaded: {_why(error)}"
+    print(f"note: {reason}; left out", file=sys.stderr)
+
+
+def loadable(names: Iterable[str] | None = None) -> Iterator[tuple[str, Ruleset]]:
+    """Each of `names` (default: every known ruleset, by name) with a fresh instance, for
+    the tools that list or try every ruleset (gm board analyze, gm board check and show
+    without --ruleset, gm demo --help): the only callers that import every installed
+    package; a campaign imports its own ruleset alone. One that fails to load
+    is passed over with a one-line note on stderr (once a process), never a traceback nor
+    the end of the tool: a broken package must not cost the GM the others."""
+    for name in known() if names is None else names:
+        try:
+            ruleset = find_ruleset(name)
+        except RulesetUnavailable as error:
+            note_left_out(f"the ruleset {name!r}", error)
+            continue
+        except UnknownRuleset:
+            continue
+        yield name, ruleset
+
+
 def board_ruleset(keys: Iterable[object]) -> str:
     """The ruleset a board file with these top-level keys is written for: the first (by
     name) whose own board keys (Ruleset.board_keys) it uses, else DEFAULT."""
     present = set(keys)
-    for name in known():
-        try:
-            if present & set(find_ruleset(name).board_keys):
-                return name
-        except Exception:  # noqa: BLE001 - an installed plug-in that fails to load says nothing of the file
-            continue
+    for name, ruleset in loadable():
+        if present & set(ruleset.board_keys):
+            return name
     return DEFAULT
 
 
@@ -111,11 +153,13 @@ def find_ruleset(name: str) -> Ruleset:
     """A fresh instance of the ruleset called `name`; raises UnknownRuleset, or
     RulesetUnavailable for an installed one whose package fails to load."""
     cls = ruleset_type(name)
+    if name in _registered or name in BUILT_IN:
+        return cls()
     try:
         return cls()
-    except Exception as error:  # noqa: BLE001 - whatever another package's ruleset raises
-        if name in _registered or name in BUILT_IN:
-            raise
+    except KeyboardInterrupt:  # the GM's Ctrl-C, never the package's failure
+        raise
+    except BaseException as error:  # whatever another package's ruleset raises, SystemExit too
         raise RulesetUnavailable(name, _installed()[name][1], error) from error
 
 
@@ -133,7 +177,10 @@ def ruleset_type(name: str) -> type[Ruleset]:
         raise UnknownRuleset(name)
     try:
         return _load(installed[0])
-    except Exception as error:  # noqa: BLE001 - whatever another package's import raises
+    except KeyboardInterrupt:  # the GM's Ctrl-C, never the package's failure
+        raise
+    except BaseException as error:  # whatever another package's import raises, SystemExit too: its failure
+        # to load, never the end of the command that asked (a campaign's ingest, gm board analyze)
         raise RulesetUnavailable(name, installed[1], error) from error
 
 
