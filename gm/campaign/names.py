@@ -117,9 +117,8 @@ def clashes(named: Iterable[tuple[Any, str]]) -> list[tuple[Any, Any]]:
         earlier = next((where[k] for where, k in zip(seen, own, strict=True) if k in where), None)
         if earlier is not None:
             found.append((label, earlier))
-            continue
         for where, k in zip(seen, own, strict=True):
-            where[k] = label
+            where.setdefault(k, label)  # alike as it is, it may be what a later name is alike
     return found
 
 

@@ -151,6 +151,8 @@ class SignupDesk:
         """The id a JOIN gets (the one asked for, else one made from the name) and what
         refuses it, judged as things stand: at the JOIN, and again at its CONFIRM."""
         problems = self._address_problems(sender)
+        if request.name and signup.name_alike(self.campaign, request.name) is not None:
+            problems.append(problem("signup_name_alike"))  # whose, not said: a stranger asks
         player = request.player
         if player is not None and signup.id_taken(self.campaign, player):
             problems.append(problem("signup_id_taken", player=player))
