@@ -168,6 +168,20 @@ def test_a_name_is_judged_again_at_its_confirm(game):
     assert "NAME is too like" in made.outbox(to=BOB)[-1].text
 
 
+def test_a_join_kept_from_before_the_rule_meets_it_at_its_confirm(game):
+    made = game()
+    made.join(ANN, "Ann")
+    made.gm("ingest")
+    with sqlite3.connect(made.folder / "gm.sqlite") as db:  # as a JOIN was kept before names were judged
+        db.execute("update messages set request = json_set(request, '$.name', ?) where outcome = 'join'",
+                   ("www.evil.example \u202e" + "x" * 60,))
+    made.confirm(ANN)
+    made.gm("ingest")
+    text = made.outbox(to=ANN)[-1].text
+    assert "NAME is at most 60 characters" in text and "NAME may not hold a web address" in text
+    assert "evil" not in text and made.signups() == []
+
+
 def test_join_with_a_61_character_name_is_refused_and_60_is_taken(game):
     made = game()
     made.join(ANN, SIXTY + "d")
