@@ -21,7 +21,8 @@ from .store import insert
 def _name_problems(name: str) -> list[Problem]:
     """A name's problems in a stranger's words, never quoting it (the NAME line refuses
     them as it is read; a JOIN kept from before names were judged meets them at CONFIRM)."""
-    said = {names.EMPTY: problem("signup_needs_name"), names.LONG: problem("signup_long_name", most=names.MAX_LENGTH),
+    said = {names.EMPTY: problem("signup_needs_name"),
+            names.LONG: problem("signup_long_name", most=names.MAX_LENGTH),
             names.LINK: problem("signup_name_link")}
     return [said[code] for code in names.problems(name)]
 
