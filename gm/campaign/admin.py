@@ -15,6 +15,7 @@ from .. import clock
 from ..errors import GmError
 from ..mail.calendar import deadline_attachment, file_name, meets_deadline
 from ..mail.mailout import compose, queue
+from . import names
 from .config import EMAIL_PATTERN, ID_PATTERN, PlayerConfig
 from .deadlines import deadline_text, next_deadline
 from .folder import Campaign
@@ -68,7 +69,7 @@ def replace_player(campaign: Campaign, old: str, new: str, *, name: str | None =
     if ruled:
         raise GmError("; ".join(ruled))
     address = _address(campaign, email)
-    name = _name(name)
+    name = _name(campaign, name, pool)
     turn = state.turn
     password = issue_password()
     renamed = campaign.ruleset.rename_player(state, holder.id, new)
@@ -284,10 +285,20 @@ def _address(campaign: Campaign, email: str, *, but: str | None = None) -> str:
     return address
 
 
-def _name(name: str) -> str:
-    name = " ".join(name.split())
-    if not name or _CONTROLS.search(name):
+def _name(campaign: Campaign, name: str, pool: dict[str, Any] | None) -> str:
+    """The new holder's name, cleaned and judged as every player's is (gm.campaign.names):
+    not alike the name of anyone who plays or played here or holds a sign-up's place."""
+    from .signup import name_alike
+
+    name = names.clean(name)
+    wrong = names.problems(name)
+    if names.EMPTY in wrong:
         raise GmError("the new player needs a name (--name)")
+    if wrong:
+        raise GmError(f"the new player's name {names.said(wrong[0])} (--name)")
+    other = name_alike(campaign, name, but=pool["id"] if pool else None)
+    if other is not None:
+        raise GmError(f"the new player's name is too like {other}'s: names may not look alike (--name)")
     return name
 
 

@@ -183,4 +183,4 @@ def _with_signups(folder: Path, config: CampaignConfig) -> CampaignConfig:
     if twice:
         raise GmError(f"{', '.join(twice)} joined by mail, and campaign.yaml lists the same id: "
                       "change the id in campaign.yaml, or gm signup reject the sign-up")
-    return load_config(folder, joined=joined)
+    return load_config(folder, joined=joined, joining=True)

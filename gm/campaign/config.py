@@ -14,7 +14,15 @@ from ..boards.board import Board
 from ..errors import BoardError, ConfigError, ProblemsError
 from ..rules.registry import DEFAULT, UnknownRuleset, find_ruleset
 from ..yamlfile import LineDict, is_int, key_problems, read
-from .config_people import _CONTROLS, _observers, _players, _signup, _unique_casefold, _valid_zone
+from .config_people import (
+    _CONTROLS,
+    _observers,
+    _players,
+    _signup,
+    _unique_casefold,
+    _valid_zone,
+    joined_name_problems,
+)
 from .config_people import APPROVALS as APPROVALS
 from .config_people import EMAIL_PATTERN as EMAIL_PATTERN
 from .config_people import ID_PATTERN as ID_PATTERN
@@ -43,25 +51,27 @@ URL_PATTERN = re.compile(r"https?://[^\s<>\"']+")
 RENAMED_BOARDS = {"classic.yaml": "milton-bradley.yaml"}
 
 
-def load_config(folder: Path, *, joined: Sequence[PlayerConfig] | None = None) -> CampaignConfig:
+def load_config(folder: Path, *, joined: Sequence[PlayerConfig] | None = None,
+                joining: bool = False) -> CampaignConfig:
     """The campaign in `folder`; raises ConfigError listing every problem with its line.
 
     `joined` are the players who joined by mail (RULES.md 3.1; gm start's, or the stored
     game's): they play after campaign.yaml's players (one campaign.yaml lists too is taken
     from there) and the ruleset judges the whole list. None: the list is campaign.yaml's
     alone, and while sign-up may still fill it only its players' ids and keys are judged,
-    not their number."""
+    not their number. `joining`: they join now (gm start), so their names are judged as a
+    sign-up's are (config_people.joined_name_problems)."""
     path = folder / CONFIG_NAME
     if not path.exists():
         raise ConfigError(str(path), ["no campaign here (gm campaign new DIR writes a starter file)"])
     data = read(path, ConfigError)
     if not isinstance(data, LineDict):
         raise ConfigError(str(path), ["campaign.yaml must be a mapping (see docs/campaign.md)"])
-    return _config_from_data(data, folder, str(path), joined)
+    return _config_from_data(data, folder, str(path), joined, joining)
 
 
 def _config_from_data(data: LineDict, folder: Path, source: str,
-                      joined: Sequence[PlayerConfig] | None = None) -> CampaignConfig:
+                      joined: Sequence[PlayerConfig] | None = None, joining: bool = False) -> CampaignConfig:
     problems = key_problems(data, TOP_KEYS)
 
     def need(key: str, check, expected: str, default: Any = None, required: bool = True) -> Any:
@@ -132,6 +142,7 @@ def _config_from_data(data: LineDict, folder: Path, source: str,
     joined = tuple(p for p in joined or () if p.id.casefold() not in listed)
     problems += [f"line {data.line_of('players')}: player {p.id} (joined by mail) has the address of "
                  f"{addresses[p.email]}" for p in joined if p.email in addresses]
+    problems += joined_name_problems(players, joined, joining=joining, line=data.line_of("players"))
     players += joined
     pairs = tuple((p.id, dict(p.extra)) for p in players)
     # still filling by mail: the ids and keys of the players listed, not their number

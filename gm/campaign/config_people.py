@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from ..counts import count
 from ..rules.base import Ruleset
 from ..yamlfile import LineDict, is_int, key_problems
+from . import names
 from .config_values import Observer, PlayerConfig, SignupConfig
 
 OBSERVER_KEYS = ("name", "email")
@@ -118,6 +119,7 @@ def _players(data: LineDict, problems: list[str], ruleset_keys: tuple[str, ...],
         problems.append(f"line {data.line_of('players')}: players must be a list of {{id, name, email}}")
         return ()
     players = []
+    lines: dict[str, int] = {}  # each player's name's line
     for line, item in _entries(data, "players", "a player is a mapping with id, name and email", problems):
         problems += key_problems(item, (*PLAYER_KEYS, *ruleset_keys), "player")
         player_id, email = item.get("id"), item.get("email")
@@ -136,11 +138,19 @@ def _players(data: LineDict, problems: list[str], ruleset_keys: tuple[str, ...],
         if zone is not None and not _valid_zone(zone):
             problems.append(f"line {item.line_of('timezone')}: player {player_id}: unknown time zone {zone!r}")
             ok = False
+        # docs/campaign.md, Players: kept cleaned, so no report shows what it hid
+        name = names.clean(item.get("name") or player_id)
+        wrong = names.problems(name)
+        problems += [f"line {item.line_of('name') if 'name' in item else line}: player {player_id}: name "
+                     f"{names.said(code)}" for code in wrong]
+        if wrong:
+            ok = False
         if ok:
+            lines[player_id] = item.line_of("name") if "name" in item else line
             players.append(
                 PlayerConfig(
                     id=player_id,
-                    name=str(item.get("name") or player_id),
+                    name=name,
                     email=email.strip().lower(),
                     password=None if password is None else str(password),
                     timezone=zone,
@@ -149,7 +159,35 @@ def _players(data: LineDict, problems: list[str], ruleset_keys: tuple[str, ...],
             )
     _unique_casefold([p.id for p in players], "player id", problems, raw.line)
     _unique_casefold([p.email for p in players], "player email", problems, raw.line)
+    problems += [f"line {lines[later]}: player {later}: {ALIKE.format(other=earlier)}"
+                 for later, earlier in names.clashes((p.id, p.name) for p in players)]
     return tuple(players)
+
+
+# docs/rules/, Joining by mail: no two players' names the same ignoring case,
+# invisible characters and look-alike letters
+ALIKE = "name is too like player {other}'s: names may not look alike (docs/campaign.md, Players)"
+
+
+def joined_name_problems(players: Sequence[PlayerConfig], joined: Sequence[PlayerConfig], *, joining: bool,
+                         line: int) -> list[str]:
+    """The names of those who joined by mail beside campaign.yaml's players: a listed
+    player's name alike one of theirs is always a problem (the GM may edit campaign.yaml);
+    their own names, and theirs alike each other's, are judged when they join at gm start
+    (`joining`), as a sign-up's are, and not again once the game is under way."""
+    found = []
+    if joining:
+        found += [f"line {line}: player {p.id} (joined by mail): name {names.said(code)}"
+                  for p in joined for code in names.problems(p.name)]
+    listed = {p.id for p in players}
+    for later, earlier in names.clashes((p.id, p.name) for p in (*players, *joined)):
+        if later in listed:
+            continue  # campaign.yaml's own clashes are _players'
+        if earlier in listed:
+            found.append(f"line {line}: player {earlier}: {ALIKE.format(other=later)} (joined by mail)")
+        elif joining:
+            found.append(f"line {line}: player {later} (joined by mail): {ALIKE.format(other=earlier)}")
+    return found
 
 
 def _entries(data: LineDict, key: str, shape: str, problems: list[str]):
@@ -178,5 +216,5 @@ def _observers(data: LineDict, problems: list[str]) -> tuple[Observer, ...]:
         if not isinstance(email, str) or not EMAIL_PATTERN.fullmatch(email) or _CONTROLS.search(email):
             problems.append(f"line {line}: observer email {email!r} is not an address")
             continue
-        observers.append(Observer(name=str(item.get("name") or email), email=email.strip().lower()))
+        observers.append(Observer(name=names.clean(item.get("name") or email) or email, email=email.strip().lower()))
     return tuple(observers)

@@ -18,6 +18,7 @@ from ..yamlfile import parsed_once
 from .config import CampaignConfig, PlayerConfig, load_config
 from .ended import end_of
 from .fixed import Fixed, differences, played_config
+from .names import clean
 from .store import DB_NAME, ParsedFiles, Store
 
 
@@ -184,7 +185,7 @@ class Campaign:
     def names(self) -> dict[str, str]:
         """Every id that has held a seat, with its name: a former holder's name stays in the
         history (reports and the archive say who held the seat when)."""
-        former = {r["id"]: r["name"] for r in self.store.rows(
+        former = {r["id"]: clean(r["name"]) for r in self.store.rows(
             "select id, name from players where replaced_by is not null")} if self.started() else {}
         return former | {p.id: p.name for p in self.config.players}
 
@@ -210,9 +211,11 @@ class Campaign:
         whether the turn after until_turn was resolved with the order this holder had sent
         for it, which stood for the seat's next holder), by seat, each seat's holders oldest
         first and its current holder last."""
-        return self.store.rows(
+        rows = self.store.rows(
             "select seat, id as player, name, from_turn, until_turn, " + _LEFT_ORDER + " as left_order "
             "from players p order by seat, replaced_by is null, from_turn, rowid")
+        # a name stored before names were cleaned as they came in is cleaned as it is read
+        return [row | {"name": clean(row["name"])} for row in rows]
 
     def player_state_json(self, player: str) -> dict[str, Any]:
         """`gm state --json --player ID` (CONTRACT.md, Unleashed): what `player` may see,
@@ -320,7 +323,7 @@ def _with_holders(config: CampaignConfig, fixed: Fixed, rows: list[dict[str, Any
     for row in current:
         own = listed.get(row["id"])
         players.append(PlayerConfig(
-            id=row["id"], name=own.name if own else row["name"], email=row["email"],
+            id=row["id"], name=own.name if own else clean(row["name"]), email=row["email"],
             timezone=own.timezone if own else row["timezone"],
             extra=dict(fixed.player_keys.get(start_ids[row["seat"]], {})),
         ))
@@ -337,7 +340,7 @@ def joined_players(store: Any) -> tuple[PlayerConfig, ...]:
     fixed = Fixed.from_json(row["fixed"])
     if not fixed.joined:
         return ()
-    names = {r["id"]: (r["name"], r["timezone"]) for r in store.rows("select id, name, timezone from players")}
+    names = {r["id"]: (clean(r["name"]), r["timezone"]) for r in store.rows("select id, name, timezone from players")}
     return tuple(PlayerConfig(id=player, name=names.get(player, (player, None))[0], email=email,
                               timezone=names.get(player, (None, None))[1],
                               extra=dict(fixed.player_keys.get(player, {})))

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import clock
 from ..errors import GmError
+from . import names
 from .config import PlayerConfig, SignupConfig, stand_in_problems
 from .deadlines import deadline_text
 from .folder import joined_players as joined_players
@@ -177,7 +178,7 @@ def notice(campaign: Campaign, db: Any, row: dict[str, Any], now: datetime, *, c
 
 def person_view(row: dict[str, Any]) -> dict[str, Any]:
     """What a mail says of one person's request: their id, name, zone and keys."""
-    return {"id": row["player"], "name": row["name"], "email": row["email"], "timezone": row["timezone"],
+    return {"id": row["player"], "name": names.clean(row["name"]), "email": row["email"], "timezone": row["timezone"],
             "made": False, "keys": sorted((keyword_of(k), v) for k, v in json.loads(row["keys"] or "{}").items())}
 
 
@@ -221,6 +222,23 @@ def id_taken(campaign: Campaign, player: str) -> bool:
         return True
     return campaign.store.one(f"select 1 from signups where player = ? and status in ({_marks(HOLDS)})",
                               (player, *HOLDS)) is not None
+
+
+def holders_names(campaign: Campaign, *, but: int | None = None) -> list[tuple[str, str]]:
+    """(id, name) of everyone a new name may not look like (docs/rules/, Joining
+    by mail): campaign.yaml's players, everyone who plays or played a seat, and every
+    request that holds or waits for a place (all but the request `but`, a signups row)."""
+    found = [(p.id, p.name) for p in campaign.config.players]
+    found += [(r["id"], r["name"]) for r in campaign.store.rows("select id, name from players")]
+    found += [(r["player"], r["name"]) for r in campaign.store.rows(
+        f"select id, player, name from signups where status in ({_marks(HOLDS)}) order by id", HOLDS)
+        if r["id"] != but]
+    return found
+
+
+def name_alike(campaign: Campaign, name: str, *, but: int | None = None) -> str | None:
+    """The id of the first player or request whose name is alike `name`, or None."""
+    return names.first_alike(name, holders_names(campaign, but=but))
 
 
 def made_id(name: str, taken: Any, allowed: Any) -> str:
@@ -289,7 +307,7 @@ def refresh(campaign: Campaign, now: datetime | None = None) -> list[str]:
 
 def accepted(campaign: Campaign) -> tuple[PlayerConfig, ...]:
     """Those in, in the order confirmed: the players gm start seats after campaign.yaml's."""
-    return tuple(PlayerConfig(id=r["player"], name=r["name"], email=r["email"], timezone=r["timezone"],
+    return tuple(PlayerConfig(id=r["player"], name=names.clean(r["name"]), email=r["email"], timezone=r["timezone"],
                               extra=json.loads(r["keys"] or "{}"))
                  for r in campaign.store.rows("select * from signups where status = ? order by id", (IN,)))
 
@@ -364,6 +382,8 @@ def decide(campaign: Campaign, players: Sequence[str], decision: str) -> tuple[l
         if decision == ACCEPTED and campaign.config.signup.approve == "auto" and row["decision"] != LATE:
             raise GmError(f"{row['player']} needs no decision: under approve: auto they take the places in the "
                           "order confirmed")
+        if decision == ACCEPTED:
+            _judge_name(campaign, row)
         wanted.append(row)
     if len({row["id"] for row in wanted}) != len(wanted):
         raise GmError("an id is named twice")
@@ -376,6 +396,18 @@ def decide(campaign: Campaign, players: Sequence[str], decision: str) -> tuple[l
         told = settle(campaign, db, now)
     return [(row["player"], campaign.store.one("select status from signups where id = ?", (row["id"],))["status"])
             for row in wanted], told
+
+
+def _judge_name(campaign: Campaign, row: dict[str, Any]) -> None:
+    """A sign-up's name judged again as the GM accepts it: campaign.yaml may list a player
+    alike it since, or it was confirmed before names were judged."""
+    wrong = names.problems(row["name"])
+    if wrong:
+        raise GmError(f"{row['player']}'s name {names.said(wrong[0])}: gm signup reject {row['player']}")
+    other = name_alike(campaign, row["name"], but=row["id"])
+    if other is not None:
+        raise GmError(f"{row['player']}'s name is too like {other}'s: names may not look alike; change "
+                      f"campaign.yaml or gm signup reject one of them")
 
 
 def counts(campaign: Campaign) -> dict[str, int]:

@@ -14,7 +14,7 @@ from typing import Any
 from .. import clock
 from ..mail.inbound import InboundMail
 from ..rules.problem import Problem, problem
-from . import signup
+from . import names, signup
 from .outcome import OrderDesk, Outcome, kept_reply
 from .store import insert
 from .trust import day_start
@@ -29,6 +29,15 @@ def unquoted(words: list[str], said: Any) -> list[str]:
         return list(words)
     pattern = re.compile("|".join(rf"(?<!\w){re.escape(v)}(?!\w)" for v in values), re.IGNORECASE)
     return [pattern.sub("(the value asked for)", w) for w in words]
+
+
+def _name_problems(name: str) -> list[Problem]:
+    """A name's problems in a stranger's words, never quoting it (the NAME line refuses
+    them as it is read; a JOIN kept from before names were judged meets them at CONFIRM)."""
+    said = {names.EMPTY: problem("signup_needs_name"),
+            names.LONG: problem("signup_long_name", most=names.MAX_LENGTH),
+            names.LINK: problem("signup_name_link")}
+    return [said[code] for code in names.problems(name)]
 
 
 class SignupDesk:
@@ -163,7 +172,9 @@ class SignupDesk:
     def _judged(self, request: signup.Request, sender: str) -> tuple[str, list[Problem]]:
         """The id a JOIN gets (the one asked for, else one made from the name) and what
         refuses it, judged as things stand: at the JOIN, and again at its CONFIRM."""
-        problems = self._address_problems(sender)
+        problems = self._address_problems(sender) + _name_problems(request.name or "")
+        if not problems and signup.name_alike(self.campaign, request.name or "") is not None:
+            problems.append(problem("signup_name_alike"))  # whose, not said: a stranger asks
         player = request.player
         if player is not None and signup.id_taken(self.campaign, player):
             problems.append(problem("signup_id_taken", player=player))

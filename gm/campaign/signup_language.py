@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..rules.grammar import CommandProblem, CommandSpec, Grammar, ruleset_keywords
 from ..rules.problem import Problem, problem
+from . import names
 from .signup_codes import CODE_ALPHABET, CODE_LENGTH
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ FORMS = {
     "ID": "ID <id>",
 }
 JOIN_ONLY = ("NAME", "TIMEZONE", "ID")  # and the ruleset's player keys
-MAX_NAME = 100
+MAX_NAME = names.MAX_LENGTH  # once cleaned (gm.campaign.names)
 # an id a person asks for: lowercase ASCII letters, digits and '-' (RULES.md 3.1), short
 # enough for a report's table
 ID_ASKED = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
@@ -81,11 +82,16 @@ def _read_code(args: tuple[str, ...], rest: str, context: Any) -> tuple[None, st
 
 
 def _read_name(args: tuple[str, ...], rest: str, context: Any) -> tuple[None, str]:
-    name = " ".join(rest.split())
-    if not name:
+    """The name cleaned (gm.campaign.names); a refusal says what is wrong in fixed words,
+    never quoting the name: it is a stranger's text (docs/rules/, Joining by mail)."""
+    name = names.clean(rest)
+    wrong = names.problems(name)
+    if names.EMPTY in wrong:
         raise CommandProblem("signup_needs_value", keyword="NAME", form=FORMS["NAME"])
-    if len(name) > MAX_NAME:
+    if names.LONG in wrong:
         raise CommandProblem("signup_long_name", most=MAX_NAME)
+    if names.LINK in wrong:
+        raise CommandProblem("signup_name_link")
     return None, name
 
 
@@ -160,7 +166,8 @@ class Request:
 
     @classmethod
     def of_asked(cls, data: dict[str, Any]) -> Request:
-        return cls(kind=JOIN, name=data["name"], timezone=data["timezone"], player=data["player"],
+        # a JOIN read before names were cleaned as they came in is cleaned at its CONFIRM
+        return cls(kind=JOIN, name=names.clean(data["name"] or ""), timezone=data["timezone"], player=data["player"],
                    keys=dict(data["keys"]))
 
 

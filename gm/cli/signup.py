@@ -10,6 +10,7 @@ import click
 from .. import clock
 from ..campaign import signup
 from ..campaign.campaign import deadline_text
+from ..campaign.names import clean
 from ..counts import count
 from .opening import opened
 
@@ -63,7 +64,7 @@ def summary_lines(campaign, found: signup.Listing) -> list[str]:
             seat = seats.get(row["player"]) if status == signup.PLAYING else None
             since = (f"  (seat handed to {seat['replaced_by']})" if seat and seat["replaced_by"] else
                      "  (left the game)" if seat and seat["dropped_turn"] is not None else "")
-            lines.append(f"  {number:>4}. {row['player']:<20} {row['name'][:28]:<28} {row['email']:<28} "
+            lines.append(f"  {number:>4}. {row['player']:<20} {clean(row['name'])[:28]:<28} {row['email']:<28} "
                          f"confirmed {row['confirmed_at']}" + (f"  {keys}" if keys else "") + since)
     if found.unconfirmed:
         lines.append(f"unconfirmed: {count(len(found.unconfirmed), 'address', 'addresses')} sent JOIN and no CONFIRM yet")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..campaign.names import clean
 from ..mail.mailout import mailto
 from .archive import FEED, RULES_PAGE, Page, rules_text, template_rulesets
 
@@ -63,7 +64,7 @@ def load_signup(campaign: Any) -> SignupInput:
         join_lines=lines,
         key_forms=tuple(signup.key_forms(ruleset)),
         join_link=mailto(config.mail.address, f"Join {config.title}", f"JOIN {config.id}\nNAME "),
-        names=tuple(p.name for p in config.players) + tuple(r["name"] for r in rows),
+        names=tuple(p.name for p in config.players) + tuple(clean(r["name"]) for r in rows),
         places=free,
         places_left=None if free is None else max(0, free - len(rows)),
         waiting=signup.count_status(campaign.store, signup.WAITING),
