@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .audit_checks import SILENT
 from .audit_source import RecordUnreadable
 
 __all__ = ["check_shape", "key_path"]
@@ -180,7 +181,7 @@ RECEIPT = Maybe(Obj({"player": STRING, "count": Maybe(WHOLE), "receipt": STRING}
 
 def _record(proof: bool) -> Obj:
     """The shape of format gm-audit/2 (`proof`) or gm-audit/1, which has no proof's keys."""
-    proof_turn = {"receipts": Maybe(MapOf(RECEIPT)), "nmr": ListOf(STRING), "dropped": ListOf(STRING),
+    proof_turn = {"receipts": Maybe(MapOf(RECEIPT)), SILENT: ListOf(STRING), "dropped": ListOf(STRING),
                   "record_hash": Maybe(STRING)}
     turn = {"turn": WHOLE, "players": ListOf(STRING), "orders": MapOf(OBJECT), "draws": ListOf(DRAW),
             "state": OBJECT}
