@@ -19,12 +19,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .audit_checks import Difference, Seats, check_end, check_game, check_people, check_proof, shown
-from .audit_source import AUDIT_FILE, RecordUnreadable, fetch, parse
+from .audit_shape import check_shape, key_path
+from .audit_source import AUDIT_FILE, RecordMalformed, RecordUnreadable, fetch, parse
 from .boards.board import Board
 from .commitment import commitment, seed_text
 from .errors import ProblemsError, RulesError
 from .rules.base import Setup
 from .rules.chance import Draw, SeededChance, pick_index, played
+from .rules.options import OptionsError
 from .rules.registry import UnknownRuleset, find_ruleset
 
 __all__ = ["AUDIT_FILE", "FORMAT", "FORMATS", "Difference", "RecordUnreadable", "Replayed", "audit", "load_record"]
@@ -70,17 +72,31 @@ def load_record(source: str) -> dict[str, Any]:
 
 
 def audit(record: Mapping[str, Any]) -> Difference | Replayed:
-    """Replay the record; the first Difference, or what was checked when all agree."""
+    """Replay the record; the first Difference, or what was checked when all agree.
+    RecordMalformed when the record is of another shape than docs/audit.md's (checked
+    before anything is replayed), RecordUnreadable when it cannot be replayed within this
+    machine's limits."""
+    check_shape(record)
+    where = _Where()
     try:
-        return _audit(record)
+        return _audit(record, where)
     except (RecursionError, OverflowError, MemoryError) as error:
         # what no honest record asks of the replay: the auditor stops rather than be exhausted
         raise RecordUnreadable(f"the record cannot be replayed within this machine's limits "
                                f"({type(error).__name__})") from None
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
-        # a record whose shape is wrong cannot be replayed: that is a finding too
-        return Difference(None, "the record's shape", None, None, f"the format {record.get('format')}",
-                          f"{type(error).__name__}: {error}")
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        # what the shape leaves to the ruleset (an order's or an option's insides) and the
+        # ruleset could not read: named by the key the replay was reading
+        raise RecordMalformed(f"the record's shape: {where.key}: a value the {where.ruleset} rules cannot "
+                              "read") from None
+
+
+@dataclass
+class _Where:
+    """Which key of the record the replay is reading, for what the shape cannot say."""
+
+    key: str = "the record"
+    ruleset: str = "ruleset's"
 
 
 def _what_to_install(record: Mapping[str, Any]) -> str:
@@ -130,7 +146,7 @@ def _seed(record: Mapping[str, Any]) -> int:
     return value
 
 
-def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
+def _audit(record: Mapping[str, Any], where: _Where) -> Difference | Replayed:
     proof = record["format"] == FORMAT
     seed = record["seed"]
     value = _seed(record)
@@ -143,14 +159,16 @@ def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
         ruleset = find_ruleset(record["ruleset"])
     except UnknownRuleset as error:
         raise RecordUnreadable(f"{error}{_what_to_install(record)}") from None
+    where.ruleset, where.key = ruleset.name, "options"
     try:
         # checked against the ruleset's limits before anything is built from them
         options = ruleset.options_from_json(record["options"])
-    except ProblemsError as error:
+    except (ProblemsError, OptionsError) as error:
         raise RecordUnreadable(f"the record's options are beyond what the {ruleset.name} ruleset plays: "
                                + "; ".join(_LINE.sub("", p) for p in error.problems)) from None
     boards = {}
-    for entry in record["boards"]:
+    for number, entry in enumerate(record["boards"]):
+        where.key = key_path("boards", number)
         if entry["commitment"] is not None:
             made = commitment(entry["salt"], entry["canonical"])
             if made != entry["commitment"]:
@@ -166,6 +184,7 @@ def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
             raise RecordUnreadable(f"board {entry['id']} of the record is no board gm plays: "
                                    + "; ".join(error.problems)) from None
     game = record["game"] if proof else None
+    where.key = "game"
     if game is not None:
         found = check_game(record)
         if found:
@@ -192,6 +211,7 @@ def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
             again = f" ({install_line(wanted)} replays it with the rules played)" if wanted else ""
             notes.append(f"the campaign was played with {played_with}; {ruleset_version(ruleset)} is installed and "
                          f"replayed it{again}")
+    where.key = "seats"
     seats = Seats.of(record)
     problem = seats.problem(record["players"])
     if problem:
@@ -204,6 +224,7 @@ def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
         return dataclasses.replace(start, players=tuple(players), player_keys=renamed)
 
     draws = 0
+    where.key = "opening"
     chance = SeededChance(value)
     opening = played(ruleset.start(start, chance), chance)  # gm collects the draws itself
     found = _draws(0, record["opening"]["draws"], opening.draws, value)
@@ -223,8 +244,8 @@ def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
     receipts = chain = 0
     entries = {}
     setup = setup_for(players)
-    for entry in record["turns"]:
-        turn = entry["turn"]
+    for number, entry in enumerate(record["turns"]):
+        turn, where.key = entry["turn"], key_path("turns", number)
         if state.over:
             return Difference(turn, "a turn after the campaign was over", None, None, "no more turns", turn)
         wanted = tuple(entry["players"])
@@ -236,12 +257,17 @@ def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
             found = check_people(turn, entry, seats, {p: ruleset.must_order(setup, state, p) for p in players})
             if found:
                 return found
-        orders = {p: ruleset.order_from_json(o) for p, o in entry["orders"].items()}
+        orders = {}
+        for player, order in entry["orders"].items():
+            where.key = key_path(key_path(key_path("turns", number), "orders"), player)
+            orders[player] = ruleset.order_from_json(order)
+        where.key = key_path(key_path("turns", number), "orders")
         try:
             chance = SeededChance(value)
             outcome = played(ruleset.resolve(setup, state, orders, chance), chance)
         except RulesError as error:  # an order the rules cannot play was never played so
             return Difference(turn, "orders", None, None, "orders the rules can play", str(error))
+        where.key = key_path("turns", number)
         found = _draws(turn, entry["draws"], outcome.draws, value)
         if found:
             return found
@@ -262,6 +288,7 @@ def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
         entries[turn] = entry
         state = outcome.state
     end = record["end"] if proof else None
+    where.key = "end"
     if isinstance(end, Mapping) and end.get("by") == "gm" and not state.over:
         # a seat handed over after the last turn played: the GM's end places its new holder
         wanted = seats.at(state.turn)

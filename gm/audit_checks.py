@@ -59,7 +59,13 @@ def check_game(record: Mapping[str, Any]) -> Difference | None:
     what the record plays with (RULES.md 5)."""
     game = record["game"]
     text, claimed = game["text"], game["commitment"]
-    fields = json.loads(text)
+    try:
+        fields = json.loads(text)
+    except ValueError:
+        fields = None
+    if not isinstance(fields, dict):
+        return Difference(None, "game text: the canonical JSON of an object (docs/audit.md)", None, None,
+                          "an object", text)
     if canonical_json(fields) != text:
         return Difference(None, "game text: canonical JSON (docs/audit.md)", None, None, canonical_json(fields), text)
     made = game_commitment(fields)  # the text is canonical, so this is the hash of the text itself

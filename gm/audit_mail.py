@@ -285,7 +285,7 @@ def _acks(replayed: Any, mailed: Mailed) -> tuple[Difference | None, int, list[s
         final = max(acks, key=cmp_to_key(lambda a, b: _after(seats, a, b)))
         played = (entry.get("receipts") or {}).get(holder)
         if played is None:
-            if holder in entry["dropped"]:
+            if holder in entry.get("dropped", ()):  # gm-audit/1 has no `dropped`
                 notes.append(f"{holder}'s order for turn {turn} was acknowledged ({final.said()}) but not "
                              "played: the record says they had left the game (gm player drop)")
                 continue

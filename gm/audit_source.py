@@ -20,7 +20,7 @@ from typing import Any
 
 from .errors import GmError
 
-__all__ = ["AUDIT_FILE", "MAX_RECORD_BYTES", "RecordUnreadable", "fetch", "parse"]
+__all__ = ["AUDIT_FILE", "MAX_RECORD_BYTES", "RecordMalformed", "RecordUnreadable", "fetch", "parse"]
 
 AUDIT_FILE = "audit.json"
 MAX_RECORD_BYTES = 64 * 2**20  # 2,000 players on three boards for 50 turns write about 30 MiB
@@ -35,6 +35,13 @@ class RecordUnreadable(GmError):
     source. Not a finding against the game (exit 3, not 1)."""
 
     exit_code = 3
+
+
+class RecordMalformed(GmError):
+    """The record is not of docs/audit.md's shape (a key missing, a value of another type):
+    a finding against the archive, like any difference (exit 1), naming the key."""
+
+    exit_code = 1
 
 
 def fetch(source: str) -> bytes:

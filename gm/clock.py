@@ -69,3 +69,30 @@ def parse_local(text: str, zone: str, now: datetime) -> datetime:
     except ValueError:
         raise GmError(f"not a date and time: {text!r} (write 2027-03-28 18:00, or +7d, or +12h)") from None
     return value if value.tzinfo else value.replace(tzinfo=ZoneInfo(zone))
+
+
+# RULES.md 3.5: a time zone is an IANA name with a region, `Europe/London` or
+# `America/Argentina/Buenos_Aires`: its area is one of IANA's continents and oceans. Not
+# `localtime` or `Factory` (what the machine happens to hold, or no zone at all), not a
+# bare offset (`Etc/GMT+2` means UTC-2) and not a legacy name (`EST5EDT`, `US/Eastern`).
+# `UTC` and `Etc/UTC`, which gm writes itself (`gm init`) and campaigns use, stay.
+ZONE_AREAS = frozenset({"Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia", "Europe",
+                        "Indian", "Pacific"})
+ZONES_WITHOUT_REGION = frozenset({"UTC", "Etc/UTC"})
+ZONE_EXAMPLE = "an IANA time zone with a region, such as Europe/London or America/New_York, or UTC"
+
+
+def is_zone(name: object) -> bool:
+    """Whether `name` is a time zone gm accepts (ZONE_AREAS) and this machine knows."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    if not isinstance(name, str):
+        return False
+    area, slash, _ = name.partition("/")
+    if name not in ZONES_WITHOUT_REGION and not (slash and area in ZONE_AREAS):
+        return False
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    return True

@@ -123,3 +123,26 @@ def test_observers_and_archive_url_are_read_and_every_problem_listed_with_its_li
     assert "line 17: an observer is a mapping with name and email" in problems
     assert "line 18" in problems and "nmae" in problems
     assert "line 19: archive_url must be an http(s) address" in problems
+
+
+@pytest.mark.parametrize("zone", ["localtime", "Factory", "posixrules", "+02:00", "GMT+2", "Etc/GMT+2", "EST5EDT",
+                                  "US/Eastern", "Europe/Nowhere", "Europe/../../etc/passwd"])
+def test_3_5_a_time_zone_without_a_region_is_refused_for_the_campaign_and_a_player(tmp_path, zone):
+    text = GOOD.replace("title: Spring 2027", f"title: Spring 2027\ntimezone: '{zone}'")
+    text = text.replace("bob@example.org,", f"bob@example.org, timezone: '{zone}',")
+    with pytest.raises(ConfigError) as error:
+        load_config(write(tmp_path / "c", text))
+    problems = error.value.problems
+    assert any(p.startswith("line 3: timezone must be an IANA time zone with a region, such as Europe/London")
+               for p in problems), problems
+    assert any(f"player bob: time zone {zone!r} is not an IANA time zone with a region" in p
+               for p in problems), problems
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Etc/UTC", "Europe/London", "America/Argentina/Buenos_Aires",
+                                  "Antarctica/Troll", "Pacific/Chatham"])
+def test_3_5_a_time_zone_with_a_region_or_utc_is_taken(tmp_path, zone):
+    text = GOOD.replace("title: Spring 2027", f"title: Spring 2027\ntimezone: {zone}")
+    text = text.replace("bob@example.org,", f"bob@example.org, timezone: {zone},")
+    config = load_config(write(tmp_path / "c", text))
+    assert config.timezone == zone and config.players[1].timezone == zone

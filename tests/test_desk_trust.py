@@ -258,6 +258,29 @@ def test_3_a_message_with_no_usable_sender_is_never_answered(kit):
     assert replies(kit) == [] and numbers(kit, "alice") == {}
 
 
+@pytest.mark.parametrize("from_lines", [
+    # an encoded name that decodes into a line break and a second address: once read as
+    # the sender `_evil@c.example?=`, and answered there
+    ["=?utf-8?q?foo=0D=0ABcc:_evil@c.example?= <alice@example.org>"],
+    ["=?utf-8?q?Bcc:_evil@c.example?= <alice@example.org>"],
+    ["alice@example.org, evil@c.example"],
+    ["<alice@example.org> <evil@c.example>"],
+    ["undisclosed-recipients:;"],
+    ["alice@example.org", "evil@c.example"],
+], ids=["encoded-line-break", "encoded-address", "two-addresses", "two-angle-addresses", "no-address",
+        "two-from-headers"])
+def test_3_a_from_naming_more_or_less_than_one_sender_is_kept_and_never_answered(kit, from_lines):
+    head = "".join(f"From: {line}\r\n" for line in from_lines)
+    raw = (f"{head}To: gm@example.org\r\nSubject: orders\r\nDate: Sat, 02 Jan 2027 00:00:00 +0000\r\n"
+           f"Message-ID: <from-{len(head)}@example.org>\r\n\r\n"
+           "PLAYER alice\r\nPASSWORD pw-alice\r\nNUMBER 4\r\n").encode()
+    outcome = deliver(kit, raw)
+    assert outcome.outcome == "unreadable" and re.search(r"no usable sender \(.*From header", outcome.detail)
+    assert replies(kit) == [] and numbers(kit, "alice") == {}
+    with kit.campaign() as campaign:
+        assert campaign.store.one("select count(*) as n from messages where outcome = 'unreadable'")["n"] == 1
+
+
 def test_3_a_message_read_mail_cannot_read_is_never_answered_to_an_empty_address(kit, monkeypatch):
     # what read_mail gives when even the raw header block defeats it: no sender at all
     unreadable = gm.mail.inbound.InboundMail(

@@ -54,7 +54,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # sending a campaign's outbox (uses the campaign's log and seats)
     ("delivery", ("gm.mail.delivery",)),
     # checking a finished campaign's record
-    ("audit", ("gm.audit", "gm.audit_checks", "gm.audit_mail")),
+    ("audit", ("gm.audit", "gm.audit_checks", "gm.audit_mail", "gm.audit_shape")),
     # the archive web pages, feed and memo
     ("publish", ("gm.publish.*",)),
     # demo players: gm's and each ruleset's robot

@@ -435,6 +435,42 @@ def test_address_of(value, address):
     assert address_of(value) == address
 
 
+@pytest.mark.parametrize(
+    ("from_lines", "why"),
+    [
+        (["=?utf-8?q?foo=0D=0ABcc:_evil@c.example?= <v2@a.example>"], "cannot be read as addresses"),
+        (["=?utf-8?q?x_<evil@c.example>?= <v2@a.example>"], "2 addresses"),
+        (["=?utf-8?q?evil=40c.example?= <v2@a.example>"], "encoded name holds address syntax"),
+        (["v2@a.example, evil@c.example"], "2 addresses"),
+        (["group: v2@a.example, evil@c.example;"], "2 addresses"),
+        (["<v2@a.example> <evil@c.example>"], "2 addresses"),
+        (["undisclosed-recipients:;"], "no address"),
+        (["Two Words"], "no address"),
+        (["v2@a.example", "evil@c.example"], "2 From headers"),
+        (["x" * 990 + " <v2@a.example>"], "more than 998 characters"),
+    ],
+)
+def test_3_a_from_of_more_or_less_than_one_address_names_no_sender(from_lines, why):
+    head = "\n".join(f"From: {line}" for line in from_lines)
+    mail = read_mail(message(head, "NUMBER 1\n"))
+    assert mail.sender == "" and why in (mail.unreadable_sender or ""), mail.unreadable_sender
+    assert mail.loop is None  # no bounce: nothing marks a player's address failing
+
+
+@pytest.mark.parametrize(
+    ("value", "address"),
+    [
+        ("=?utf-8?q?M=C3=BCller=2C_Hans?= <hans@example.de>", "hans@example.de"),
+        ('"alice@example.org" <alice@example.org>', "alice@example.org"),
+        ("Smith, John <john@example.org>", "john@example.org"),
+        ("=?utf-8?b?QWxpY2U=?= <Alice@Example.org>", "alice@example.org"),
+    ],
+)
+def test_3_a_from_of_one_address_names_its_sender(value, address):
+    mail = read_mail(message(f"From: {value}", "NUMBER 1\n"))
+    assert (mail.sender, mail.unreadable_sender) == (address, None)
+
+
 def test_subject_never_carries_a_line_break_into_our_reply():
     raw = message("From: p@example.org\nSubject: =?utf-8?q?hi=0D=0ABcc:_x@evil?=", "x\n")
     assert read_mail(raw).subject == "hi Bcc: x@evil"

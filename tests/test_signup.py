@@ -180,6 +180,20 @@ def test_3_1_timezone_and_an_unknown_line(game):
     assert "Time zone: America/New_York" in made.outbox(to=ANN, kind="signup")[-1].text
 
 
+@pytest.mark.parametrize("zone", ["localtime", "Factory", "posixrules", "Etc/GMT+2", "EST5EDT", "+02:00"])
+def test_3_5_a_timezone_line_without_a_region_is_refused_saying_what_a_zone_is(game, zone):
+    made = game()
+    made.join(ANN, "Ann", f"TIMEZONE {zone}")
+    made.join(BOB, "Bob", "TIMEZONE etc/utc")
+    made.gm("ingest")
+    text = made.outbox(to=ANN)[-1].text  # the zone refused is not said back to a stranger
+    assert "TIMEZONE is not a time zone" in text and "Europe/London" in text and zone not in text
+    assert made.outbox(to=BOB)[-1].kind == "signup-code"
+    made.confirm(BOB)
+    made.gm("ingest")
+    assert "Time zone: Etc/UTC" in made.outbox(to=BOB)[-1].text
+
+
 def test_3_1_a_join_is_read_whole_or_not_at_all(game):
     made = game()
     made.mail(ANN, "JOIN spring")  # no NAME

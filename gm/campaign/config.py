@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..boards.board import Board
+from ..clock import ZONE_EXAMPLE
 from ..errors import BoardError, ConfigError, ProblemsError
 from ..rules.registry import DEFAULT, UnknownRuleset, find_ruleset
 from ..yamlfile import LineDict, is_int, key_problems, read
@@ -92,7 +93,7 @@ def _config_from_data(data: LineDict, folder: Path, source: str,
     ruleset_name = need("ruleset", lambda v: isinstance(v, str), "a ruleset name", DEFAULT, required=False)
     # absent: gm start draws one (RULES.md 5), so no GM has to invent an unguessable number
     seed = need("seed", lambda v: is_int(v) and v >= 0, "a whole number of at least 0", None, required=False)
-    timezone = need("timezone", _valid_zone, "an IANA time zone such as Europe/London", "UTC", required=False)
+    timezone = need("timezone", _valid_zone, ZONE_EXAMPLE, "UTC", required=False)
     turn_days = need(
         "turn_days", lambda v: (is_int(v) or isinstance(v, float)) and v > 0, "a positive number of days", 7,
         required=False,

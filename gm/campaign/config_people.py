@@ -8,8 +8,9 @@ import re
 from collections.abc import Sequence
 from datetime import date, datetime, time
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
+from ..clock import ZONE_EXAMPLE, is_zone
 from ..counts import count
 from ..rules.base import Ruleset
 from ..yamlfile import LineDict, is_int, key_problems
@@ -28,13 +29,7 @@ _CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def _valid_zone(name: Any) -> bool:
-    if not isinstance(name, str):
-        return False
-    try:
-        ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        return False
-    return True
+    return is_zone(name)
 
 
 STAND_IN = "gm-stand-in-"
@@ -136,7 +131,8 @@ def _players(data: LineDict, problems: list[str], ruleset_keys: tuple[str, ...],
             ok = False
         zone = item.get("timezone")
         if zone is not None and not _valid_zone(zone):
-            problems.append(f"line {item.line_of('timezone')}: player {player_id}: unknown time zone {zone!r}")
+            problems.append(f"line {item.line_of('timezone')}: player {player_id}: time zone {zone!r} is not "
+                            f"{ZONE_EXAMPLE}")
             ok = False
         # docs/campaign.md, Players: kept cleaned, so no report shows what it hid
         name = names.clean(item.get("name") or player_id)

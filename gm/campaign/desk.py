@@ -223,7 +223,8 @@ class Desk:
             return loop_outcome(db, self.config, mail)
         if not ADDRESS.fullmatch(mail.sender):
             # nobody to answer (today's reply would go to "" or to a bare word)
-            why = f"no usable sender ({mail.sender[:200]!r})" + (f"; {mail.broken[:500]}" if mail.broken else "")
+            why = (f"no usable sender ({mail.unreadable_sender or repr(mail.sender[:200])})"
+                   + (f"; {mail.broken[:500]}" if mail.broken else ""))
             return Outcome("unreadable", detail=why)
         # RULES.md 3: a reply to our refusal or help is a person correcting an order, or an
         # auto-responder that ignores Auto-Submitted; only the password tells them apart

@@ -10,6 +10,7 @@ import zoneinfo
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..clock import ZONES_WITHOUT_REGION, is_zone
 from ..rules.grammar import CommandProblem, CommandSpec, Grammar, ruleset_keywords
 from ..rules.problem import Problem, problem
 from . import names
@@ -54,7 +55,9 @@ def keyword_of(key: str) -> str:
 
 @functools.cache
 def _zones() -> dict[str, str]:
-    return {name.casefold(): name for name in zoneinfo.available_timezones()}
+    # the zones gm takes (gm.clock.is_zone), written in any case
+    return {name.casefold(): name for name in (*zoneinfo.available_timezones(), *ZONES_WITHOUT_REGION)
+            if is_zone(name)}
 
 
 def _one(keyword: str, args: tuple[str, ...], rest: str) -> str:

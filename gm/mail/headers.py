@@ -19,6 +19,9 @@ from .parsing import SUBJECT_KEPT, SUBJECT_SCAN, RawHead, head_fields
 # References grow with every reply of a thread; RFC 5322 3.6.4 allows trimming, and a
 # short header keeps our reply's header lines within what servers accept.
 MAX_REFERENCES = 20
+# A From naming one sender, display name and all, fits in a header line (RFC 5322 2.1.1:
+# 998 characters); a longer one is read no further than that, whoever wrote it.
+MAX_FROM = 998
 
 
 def short_subject(head: RawHead) -> str:
@@ -85,6 +88,60 @@ def address_of(header_value: str) -> str:
     return addresses[0] if addresses else ""
 
 
+def sender_of(msg: Headed) -> tuple[str, str | None]:
+    """(the sender's bare lowercase address, None), or ("", why) when the From header
+    does not name exactly one address beyond doubt (RULES.md 3: such mail is kept and
+    recorded, never answered). A message without a From, or `From: <>`, gives ("",
+    None): a bounce, as does a From of the bare word `MAILER-DAEMON` or `postmaster`,
+    given as that word for the loop check.
+
+    The From is read as RFC 5322 writes it, encoded words decoded inside the display name
+    only; two parsers must find the same one address, and the decoded display name must
+    not turn into address syntax for a reader that decodes before it parses: the
+    encoded `foo\\r\\nBcc: evil@c.example` before `<v2@a.example>` makes that header name no
+    sender at all."""
+    values = _raw_header(msg, "From")
+    if len(values) > 1:
+        return "", f"{len(values)} From headers"
+    value = one_line(unsurrogate(values[0])) if values else ""
+    if value.strip() in ("", "<>"):
+        return "", None
+    if len(value) > MAX_FROM:
+        return "", f"a From header of more than {MAX_FROM} characters"
+    try:
+        found = policy.default.header_factory("From", value).addresses
+        plain = email.utils.getaddresses([value])
+    except Exception:  # CR or LF decoded into an address part, or a header past repair
+        return "", "a From header that cannot be read as addresses"
+    mailboxes = [a for a in found if a.domain]
+    words = [a.username for a in found if a.username and not a.domain]
+    if not mailboxes:
+        if len(found) == 1 and words and words[0].strip().lower() in _DAEMONS:
+            return words[0].strip().lower(), None  # a bounce from a server that wrote no domain
+        return "", "a From header with no address"
+    at = {addr.strip().lower() for _, addr in plain if "@" in addr}
+    if len(mailboxes) > 1 or len(at) > 1:
+        return "", f"a From header with {max(len(mailboxes), len(at))} addresses"
+    (mailbox,) = mailboxes
+    address = mailbox.addr_spec.lower()
+    if at != {address}:
+        return "", "a From header read two ways"
+    name = mailbox.display_name
+    if "=?" in value and (_CONTROL.search(name) or _other_addresses(name, address)):
+        return "", "a From header whose encoded name holds address syntax"
+    return address, None
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _other_addresses(name: str, address: str) -> bool:
+    """Whether `name <address>`, parsed as written after decoding, names another address
+    than `address` (a comma alone, as in `Müller, Hans`, adds a word but no address)."""
+    parsed = email.utils.getaddresses([f"{name} <{address}>"])
+    return {a.strip().lower() for _, a in parsed if "@" in a} != {address}
+
+
 _MSG_ID = re.compile(r"<[^<>\s]+>")
 
 
@@ -149,14 +206,16 @@ def _first_word(value: str) -> str:
     return re.split(r"[\s;(]", value.strip(), maxsplit=1)[0].lower()
 
 
-def loop_of(msg: Headed, sender: str, own: set[str]) -> str | None:
+def loop_of(msg: Headed, sender: str, own: set[str], *, from_readable: bool = True) -> str | None:
     """Why this mail must never be answered (RULES.md 3), or None.
 
     A bounce is named first, since only that reason makes the caller mark an address as
-    failing; then mail from ourselves; then the markers auto-responders set.
+    failing; then mail from ourselves; then the markers auto-responders set. A message
+    with no sender is a bounce, unless its From was there and unreadable (`from_readable`
+    False: sender_of's why), which is no bounce but mail nobody can be answered for.
     """
     local = sender.split("@", 1)[0]
-    if msg.get_content_type() == "multipart/report" or not sender or local in _DAEMONS:
+    if msg.get_content_type() == "multipart/report" or (from_readable and (not sender or local in _DAEMONS)):
         return "bounce"
     if sender in own:
         return "own"

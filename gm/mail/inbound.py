@@ -33,11 +33,11 @@ from .headers import MAX_REFERENCES as MAX_REFERENCES
 from .headers import address_of as address_of
 from .headers import (
     first_header,
-    header_values,
     loop_of,
     message_id_of,
     received_at_of,
     references_of,
+    sender_of,
     short_subject,
 )
 from .headers import header_times as header_times
@@ -90,6 +90,9 @@ class InboundMail:
     # RULES.md 3 "Hostile mail": why the message is refused whole before its text is read
     # (one of HOSTILE_REASONS), or None. Such a message is recorded and never applied.
     hostile: str | None = None
+    # why the From header names no one sender (two addresses, none, an encoded name that
+    # decodes into address syntax), `sender` then being "": kept, recorded, never answered
+    unreadable_sender: str | None = None
 
 
 # The reasons a message is refused unread (RULES.md 3): the desk words each for the sender.
@@ -132,8 +135,8 @@ def _refused(raw: bytes, own: set[str], reason: str, detail: str) -> InboundMail
     once and spot a loop, for a cost bounded by HEAD_SCAN whatever the message holds."""
     try:
         head = RawHead(head_fields(raw))
-        sender = address_of(next(iter(header_values(head, "From")), ""))
-        loop = loop_of(head, sender, own)
+        sender, unreadable_sender = sender_of(head)
+        loop = loop_of(head, sender, own, from_readable=unreadable_sender is None)
         message_id = message_id_of(head)
         return InboundMail(
             message_id=message_id,
@@ -148,6 +151,7 @@ def _refused(raw: bytes, own: set[str], reason: str, detail: str) -> InboundMail
             ignored_parts=(),
             broken=detail,
             hostile=reason,
+            unreadable_sender=unreadable_sender,
         )
     except Exception as error:  # a bug here: still no raise, and still refused
         return _unreadable(f"could not be read ({type(error).__name__})", reason)
@@ -186,9 +190,8 @@ def _read(raw: bytes, own: set[str], max_text: int, max_bytes: int) -> InboundMa
         leaves = leaves_of(msg)
         text, ignored, too_big = body_text_of(msg, leaves, max_text, problems)
     problems.extend(defects_of(msg))
-    # The address needs no RFC 2047 decoding: only a display name is ever encoded.
-    sender = address_of(next(iter(header_values(msg, "From")), ""))
-    loop = loop_of(msg, sender, own)
+    sender, unreadable_sender = sender_of(msg)
+    loop = loop_of(msg, sender, own, from_readable=unreadable_sender is None)
     message_id = message_id_of(msg)
     return InboundMail(
         message_id=message_id,
@@ -202,6 +205,7 @@ def _read(raw: bytes, own: set[str], max_text: int, max_bytes: int) -> InboundMa
         oversize=too_big,
         ignored_parts=ignored,
         broken="; ".join(dict.fromkeys(problems)) or None,
+        unreadable_sender=unreadable_sender,
     )
 
 

@@ -11,13 +11,14 @@ without writing either.
 from __future__ import annotations
 
 import dataclasses
+import json
 import types
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["NoOptions", "OptionsError", "option_names", "parse_dataclass_options"]
+__all__ = ["NoOptions", "OptionsError", "option_names", "option_type_problems", "parse_dataclass_options"]
 
 
 class OptionsError(ValueError):
@@ -76,6 +77,23 @@ def _wanted(kind: Any) -> str:
     if origin is tuple or kind is tuple:
         return "a list"
     return _WORDS.get(kind, getattr(kind, "__name__", str(kind)))
+
+
+def option_type_problems(options_type: type, values: Mapping[str, Any]) -> list[str]:
+    """What of `values` (option name -> value, as JSON reads it) does not fit its field's
+    type in the options dataclass `options_type`; a field whose type cannot be read is
+    left to the ruleset's own checks."""
+    try:
+        hints = typing.get_type_hints(options_type)
+    except (NameError, TypeError):
+        return []
+    return [f"option {name} must be {_wanted(hints[name])}, not {_json(value)}" for name, value in values.items()
+            if name in hints and not _fits(hints[name], tuple(value) if isinstance(value, list) else value)]
+
+
+def _json(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def parse_dataclass_options(options_type: type, raw: Mapping[str, Any]) -> Any:

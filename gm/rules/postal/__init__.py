@@ -158,7 +158,14 @@ class Postal(Ruleset):
         return {"numbers": dict(order.numbers), "trapdoors": dict(order.trapdoors)}
 
     def order_from_json(self, data: Mapping[str, Any]) -> PostalOrder:
-        return PostalOrder(dict(data["numbers"]), dict(data["trapdoors"]))
+        numbers, trapdoors = data["numbers"], data["trapdoors"]
+        # an audit record's order comes from the GM (docs/audit.md): refused here, whole,
+        # rather than met halfway through a resolve
+        for part in (numbers, trapdoors):
+            if not isinstance(part, Mapping) or not all(
+                    isinstance(value, int) and not isinstance(value, bool) for value in part.values()):
+                raise ValueError("numbers and trapdoors map a hand or a board to a whole number")
+        return PostalOrder(dict(numbers), dict(trapdoors))
 
     def order_view(self, setup: Setup, state: PostalState, player: str, order: PostalOrder) -> dict[str, Any]:
         """Each hand's number (chosen, needed, forced or idle) and the nominations."""

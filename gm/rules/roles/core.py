@@ -24,7 +24,13 @@ from ...boards.board import Board
 from ...errors import RulesError
 from ..chance import Chance, Draw
 from ..codec import from_json, to_json
-from ..options import NoOptions, OptionsError, option_names, parse_dataclass_options
+from ..options import (
+    NoOptions,
+    OptionsError,
+    option_names,
+    option_type_problems,
+    parse_dataclass_options,
+)
 from ..standings import Standings, standings_from_json, standings_json
 
 __all__ = ["Outcome", "RulesCore", "Setup", "last_resolved", "renamed", "renamed_in", "rules_end"]
@@ -171,7 +177,13 @@ class RulesCore(ABC):
         if not dataclasses.is_dataclass(defaults):
             return dict(data)
         fields = {f.name for f in dataclasses.fields(defaults)}
-        return dataclasses.replace(defaults, **{k: v for k, v in data.items() if k in fields})
+        given = {k: v for k, v in data.items() if k in fields}
+        # the record comes from the GM (docs/audit.md): a value of another type than its
+        # field's is refused here rather than met by the rules mid-replay
+        wrong = option_type_problems(type(defaults), given)
+        if wrong:
+            raise OptionsError(wrong)
+        return dataclasses.replace(defaults, **given)
 
     def player_problems(self, players: Sequence[tuple[str, Mapping[str, Any]]]) -> list[str]:
         """What is wrong with the players' values of `player_keys` (player id and values,
