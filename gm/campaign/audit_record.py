@@ -84,8 +84,11 @@ def audit_record(campaign: Campaign) -> dict[str, Any]:
         "game": {"text": game, "commitment": row["game_commitment"]} if game else None,
         "boards": [{"id": b, "canonical": boards[b]["canonical"], "salt": boards[b]["salt"],
                     "commitment": boards[b]["commitment"] or None,
-                    # RULES.md 5: a board with no commitment is one the ruleset made from the seed
-                    "from_seed": not boards[b]["commitment"]} for b in setup.boards],
+                    # RULES.md 5: a board with no commitment is one the ruleset made from the seed,
+                    # unless campaign.yaml names its file: a campaign begun before gm committed
+                    # every board played from a file (docs/audit.md)
+                    "from_seed": not boards[b]["commitment"] and b not in campaign.config.board_files}
+                   for b in setup.boards],
         "options": ruleset.options_to_json(setup.options),
         "players": list(opening_setup.players),
         "player_keys": {p: dict(k) for p, k in opening_setup.player_keys.items()},
