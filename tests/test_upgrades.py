@@ -18,12 +18,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from maildirkit import MaildirGame
 
 from gm import __version__
 from gm.campaign.migrations import MIGRATIONS
 from gm.cli import cli
 from gm.rules.registry import BUILT_IN
-from maildirkit import MaildirGame
 
 DATA = Path(__file__).parent / "data" / "releases"
 # b588207: a gm of 2026-11-25 (eight migrations, no proof); 1cb023a: release 0.1.0, the last
