@@ -8,6 +8,7 @@ without a byte changed."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import sqlite3
@@ -198,3 +199,68 @@ def test_the_backup_is_the_store_as_the_earlier_release_left_it(tmp_path):
 
     assert dump(folder / "gm.sqlite.bak-0.1.0") == dump(original)
     assert dump(folder / "gm.sqlite") != dump(original)
+
+
+def revealed_record(tmp_path: Path) -> Path:
+    """The audit.json of a 0.1.0 classic campaign ended and revealed by today's gm."""
+    folder, facts = unpacked(DATA / "1cb023a" / "classic.tar.xz", tmp_path)
+    game = MaildirGame(folder, facts["passwords"])
+    after = datetime.fromisoformat(facts["next_deadline"])
+    for command in ("end", "reveal", "publish"):
+        game.gm(command, now=at(after))
+    return folder / "archive" / "audit.json"
+
+
+def test_a_record_played_with_a_release_whose_rules_todays_gm_plays_alike_is_replayed(tmp_path):
+    path = revealed_record(tmp_path)
+    record = json.loads(path.read_text())
+    assert record["ruleset_version"] == "gm 0.1.0"  # what the game text bound at the start
+    audited = CliRunner().invoke(cli, ["audit", str(path)])
+    assert audited.exit_code == 0, audited.output
+    assert f"gm {__version__} plays the classic rules alike" in " ".join(audited.output.split())
+
+
+def test_a_record_played_with_rules_that_changed_since_names_the_release_to_install_and_exits_3(tmp_path, monkeypatch):
+    from gm import releases
+
+    path = revealed_record(tmp_path)
+    changed = (*releases.RELEASES[:-1], dataclasses.replace(releases.RELEASES[-1], rules_changed=frozenset({"classic"})))
+    monkeypatch.setattr(releases, "RELEASES", changed)
+    audited = CliRunner().invoke(cli, ["audit", str(path)])
+    assert audited.exit_code == 3, audited.output
+    assert "pip install 'gm==0.1.0'" in audited.output and "classic rules" in audited.output
+    # a ruleset whose rules did not change is replayed as before
+    monkeypatch.setattr(releases, "RELEASES", (*releases.RELEASES[:-1], dataclasses.replace(
+        releases.RELEASES[-1], rules_changed=frozenset({"postal"}))))
+    assert CliRunner().invoke(cli, ["audit", str(path)]).exit_code == 0
+
+
+def test_a_gm_audit_1_record_counts_as_played_by_0_1_0(tmp_path, monkeypatch):
+    from gm import releases
+
+    folder, _ = unpacked(DATA / "b588207" / "demo-unleashed-archive.tar.xz", tmp_path)
+    monkeypatch.setattr(releases, "RELEASES", (*releases.RELEASES[:-1], dataclasses.replace(
+        releases.RELEASES[-1], rules_changed=frozenset({"unleashed"}))))
+    audited = CliRunner().invoke(cli, ["audit", str(folder / "archive")])
+    assert audited.exit_code == 3 and "pip install 'gm==0.1.0'" in audited.output, audited.output
+
+
+def test_a_record_of_a_later_release_names_it_and_exits_3(tmp_path):
+    path = revealed_record(tmp_path)
+    record = json.loads(path.read_text())
+    record["ruleset_version"] = "gm 99.0.0"
+    record.pop("ruleset_distribution")
+    path.write_text(json.dumps(record))
+    audited = CliRunner().invoke(cli, ["audit", str(path)])
+    assert audited.exit_code == 3, audited.output
+    assert "a later release than this gm" in audited.output and "pip install 'gm==99.0.0'" in audited.output
+
+
+def test_version_numbers_compare_as_releases():
+    from gm.releases import parse_version, release_of_store, rules_release
+
+    assert parse_version("0.10.0") > parse_version("0.9.1")
+    assert parse_version("1.2.3.dev4") == (1, 2, 3) and parse_version("unknown") is None
+    assert rules_release("postal", "0.1.0") == rules_release("postal", __version__) == "0.1.0"
+    assert rules_release("postal", "99.0.0") is None
+    assert release_of_store(8) == release_of_store(12) == "0.1.0"
