@@ -264,3 +264,16 @@ def test_version_numbers_compare_as_releases():
     assert rules_release("postal", "0.1.0") == rules_release("postal", __version__) == "0.1.0"
     assert rules_release("postal", "99.0.0") is None
     assert release_of_store(8) == release_of_store(12) == "0.1.0"
+
+
+def test_the_version_is_a_release_the_changelog_describes():
+    from gm.releases import RELEASES, parse_version
+
+    assert CliRunner().invoke(cli, ["--version"]).output.split()[-1] == __version__
+    changelog = (Path(__file__).parent.parent / "CHANGELOG.md").read_text()
+    headings = [line for line in changelog.splitlines() if line.startswith("## [")]
+    assert headings[0] == "## [Unreleased]"
+    assert headings[1].startswith(f"## [{__version__}] - "), headings[:2]
+    # every release gm knows of is described, newest first, and the newest is this one
+    assert [h.split("]")[0][4:] for h in headings[1:]] == [r.version for r in reversed(RELEASES)]
+    assert parse_version(__version__) >= (0, 2, 0)
