@@ -104,6 +104,20 @@ _DISTRIBUTION = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]{0,98}[A-Za-z0-9])?")
 _VERSION = re.compile(r"[A-Za-z0-9.+!_-]{1,64}")
 
 
+def _refuse_later_writer(record: Mapping[str, Any]) -> None:
+    """A record written by a later gm than this one (its `written_by`) may hold what this
+    gm cannot check: RecordUnreadable names the release to install."""
+    from . import __version__
+    from .campaign.proof import distribution_of, install_line
+    from .releases import newer_than_running
+
+    written = record.get("written_by")
+    wanted = _installable(distribution_of(written)) if isinstance(written, str) else None
+    if wanted and wanted["name"] == "gm" and wanted["version"] and newer_than_running(wanted["version"]):
+        raise RecordUnreadable(f"the record was written by gm {wanted['version']}, a later release than this gm "
+                               f"({__version__}): install it with {install_line(wanted)}, then audit again")
+
+
 def _gm_release_played(record: Mapping[str, Any], name: str) -> bool:
     """For a record of one of gm's own rulesets played by a release of gm: True when the
     installed gm plays that release's rules alike (gm.releases), so the replay may go on.
@@ -165,6 +179,7 @@ def _seed(record: Mapping[str, Any]) -> int:
 
 def _audit(record: Mapping[str, Any]) -> Difference | Replayed:
     proof = record["format"] == FORMAT
+    _refuse_later_writer(record)
     seed = record["seed"]
     value = _seed(record)
     checked, notes = [], []

@@ -277,3 +277,14 @@ def test_the_version_is_a_release_the_changelog_describes():
     # every release gm knows of is described, newest first, and the newest is this one
     assert [h.split("]")[0][4:] for h in headings[1:]] == [r.version for r in reversed(RELEASES)]
     assert parse_version(__version__) >= (0, 2, 0)
+
+
+def test_a_record_names_the_release_that_wrote_it_and_an_older_gm_names_it_to_install(tmp_path):
+    path = revealed_record(tmp_path)
+    record = json.loads(path.read_text())
+    assert record["written_by"] == f"gm {__version__}"
+    record["written_by"] = "gm 42.1.0"
+    path.write_text(json.dumps(record))
+    audited = CliRunner().invoke(cli, ["audit", str(path)])
+    assert audited.exit_code == 3, audited.output
+    assert "written by gm 42.1.0" in audited.output and "pip install 'gm==42.1.0'" in audited.output

@@ -14,6 +14,7 @@ import json
 from collections import Counter
 from typing import Any
 
+from .. import __version__
 from .folder import Campaign
 from .proof import distribution_of, ruleset_version
 
@@ -79,6 +80,9 @@ def audit_record(campaign: Campaign) -> dict[str, Any]:
         "ruleset_version": played,
         # the same, split for a program: the auditor's `pip install '<name>==<version>'`
         "ruleset_distribution": distribution_of(played),
+        # the release of gm that wrote this record (docs/upgrading.md): a gm older than it
+        # names it rather than read a record it may not know all of
+        "written_by": f"gm {__version__}",
         # a string: a 128-bit number is rounded by JavaScript's and Go's default JSON readers
         "seed": {"value": str(setup.seed), "salt": row["seed_salt"], "commitment": row["seed_commitment"]},
         "game": {"text": game, "commitment": row["game_commitment"]} if game else None,

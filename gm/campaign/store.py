@@ -94,7 +94,7 @@ class Store:
         backup = self.path.with_name(f"{self.path.name}.bak-{release_of_store(applied)}")
         if backup.exists():
             return
-        partial = backup.with_name(backup.name + ".partial")
+        partial = backup.with_name(f"{backup.name}.partial-{os.getpid()}")
         target = sqlite3.connect(str(partial))
         try:
             self.conn.backup(target)
