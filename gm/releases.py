@@ -30,9 +30,10 @@ class Release:
 
 
 # oldest first; 0.1.0 is every gm before versions meant something (up to and including the
-# one of 2026-11-28), whose rules every later release plays alike
+# one of 2026-11-26), whose rules every later release plays alike: the first release is
+# where every ruleset's rules begin, whatever it lists
 RELEASES: tuple[Release, ...] = (
-    Release("0.1.0", 12, frozenset({"postal", "classic", "doubles", "advanced", "unleashed"})),
+    Release("0.1.0", 12),
     Release("0.2.0", None),
 )
 

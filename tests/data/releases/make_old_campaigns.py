@@ -6,17 +6,19 @@ today's code (the fixtures are what the GM of that release left on disk):
     python3 -m venv /tmp/gm-b588207/.venv
     /tmp/gm-b588207/.venv/bin/pip install /tmp/gm-b588207
     GM_RELEASE=b588207 /tmp/gm-b588207/.venv/bin/python tests/data/releases/make_old_campaigns.py \
-        tests/data/releases/b588207
+        tests/data/releases/b588207 --archives
 
-(and the same with 1cb023a, gm 0.1.0). For each of gm's five rulesets it writes
+(and the same with 1cb023a, gm 0.1.0, without --archives; a later release adds its own
+folder, run with that release's gm the day it is made). For each of gm's five rulesets it writes
 `<ruleset>.tar.xz`: the starter campaign of `gm campaign new --ruleset <ruleset>` (its first
 two players, Maildir transport), started and with two turns played, the players' orders
 written by that release's own demo robots into mail/inbox and every gm command run
 through that release's `gm` command line with GM_NOW. Beside the folder in the archive,
 `fixture.json` says which release made it, the passwords it issued (read from its welcome
-mail) and the next deadline. With --archives it also writes `demo-<ruleset>-archive.tar.xz`:
-the archive/ folder and mail/outbox of that release's `gm demo`, played to the end,
-revealed and published wholly by it.
+mail) and the next deadline. With --archives it also writes `demo-unleashed-archive.tar.xz`:
+the archive's audit.json and the mail/outbox of that release's `gm demo --ruleset
+unleashed`, played to the end, revealed and published wholly by it. The files are xz
+tarballs so that a dozen campaigns, database and mail included, stay under half a megabyte.
 
 Only the standard library and the release's own gm package are imported, so the script
 runs with any release from b588207 on.
