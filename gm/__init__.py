@@ -1,3 +1,3 @@
 """gm: a game master for Snakes and Ladders by email."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

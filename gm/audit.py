@@ -120,6 +120,53 @@ _DISTRIBUTION = re.compile(r"[A-Za-z0-9]([A-Za-z0-9._-]{0,98}[A-Za-z0-9])?")
 _VERSION = re.compile(r"[A-Za-z0-9.+!_-]{1,64}")
 
 
+def _refuse_later_writer(record: Mapping[str, Any]) -> None:
+    """A record written by a later gm than this one (its `written_by`) may hold what this
+    gm cannot check: RecordUnreadable names the release to install."""
+    from . import __version__
+    from .campaign.proof import distribution_of, install_line
+    from .releases import newer_than_running
+
+    written = record.get("written_by")
+    wanted = _installable(distribution_of(written)) if isinstance(written, str) else None
+    if wanted and wanted["name"] == "gm" and wanted["version"] and newer_than_running(wanted["version"]):
+        raise RecordUnreadable(f"the record was written by gm {wanted['version']}, a later release than this gm "
+                               f"({__version__}): install it with {install_line(wanted)}, then audit again")
+
+
+def _gm_release_played(record: Mapping[str, Any], name: str) -> bool:
+    """For a record of one of gm's own rulesets played by a release of gm: True when the
+    installed gm plays that release's rules alike (gm.releases), so the replay may go on.
+    A record played with other rules, or by a later release than this gm, cannot be
+    checked here: RecordUnreadable names the release to install (docs/upgrading.md). A
+    gm-audit/1 record was written by gm 0.1.0, which it does not say. False for a
+    ruleset from outside gm."""
+    from . import __version__
+    from .campaign.proof import distribution_of, install_line
+    from .releases import newer_than_running, rules_release
+    from .rules.registry import origin
+
+    played_with = record.get("ruleset_version", "gm 0.1.0" if record["format"] == "gm-audit/1" else None)
+    declared = origin(name)
+    if not isinstance(played_with, str) or declared is None or declared[0] != "gm":
+        return False
+    wanted = _installable(distribution_of(played_with))
+    if wanted is None or wanted["name"] != "gm" or wanted["version"] is None:
+        return False
+    version = wanted["version"]
+    if newer_than_running(version):
+        raise RecordUnreadable(f"the campaign was played with gm {version}, a later release than this gm "
+                               f"({__version__}): install it with {install_line(wanted)}, then audit again")
+    played, installed = rules_release(name, version), rules_release(name, __version__)
+    if played is None:
+        return False
+    if played != installed:
+        raise RecordUnreadable(f"the campaign was played with gm {version}, whose {name} rules gm {__version__} "
+                               f"plays differently (changed in gm {installed}): install it with "
+                               f"{install_line(wanted)}, then audit again")
+    return True
+
+
 def _installable(wanted: Any) -> dict[str, str | None] | None:
     """{"name", "version"} of the distribution the record says played it (its
     `ruleset_version` split by gm.campaign.proof.distribution_of, the text the game
@@ -148,6 +195,7 @@ def _seed(record: Mapping[str, Any]) -> int:
 
 def _audit(record: Mapping[str, Any], where: _Where) -> Difference | Replayed:
     proof = record["format"] == FORMAT
+    _refuse_later_writer(record)
     seed = record["seed"]
     value = _seed(record)
     checked, notes = [], []
@@ -160,6 +208,7 @@ def _audit(record: Mapping[str, Any], where: _Where) -> Difference | Replayed:
     except UnknownRuleset as error:
         raise RecordUnreadable(f"{error}{_what_to_install(record)}") from None
     where.ruleset, where.key = ruleset.name, "options"
+    same_rules = _gm_release_played(record, ruleset.name)
     try:
         # checked against the ruleset's limits before anything is built from them
         options = ruleset.options_from_json(record["options"])
@@ -174,6 +223,11 @@ def _audit(record: Mapping[str, Any], where: _Where) -> Difference | Replayed:
             if made != entry["commitment"]:
                 return Difference(None, "board commitment", entry["id"], None, made, entry["commitment"])
             checked.append((f"board {entry['id']}", entry["commitment"]))
+        elif proof and entry.get("from_seed") is not True and record["game"] is None:
+            # begun before gm committed every board played from a file (docs/audit.md): the
+            # board was public from the start, shown in every welcome mail, and bound by nothing
+            notes.append(f"board {entry['id']} was played from a file without a commitment (the campaign "
+                         "was started before gm committed every board): it is checked against nothing")
         elif proof:
             found = _uncommitted(ruleset, entry, len(record["players"]), options)
             if found:
@@ -206,7 +260,10 @@ def _audit(record: Mapping[str, Any], where: _Where) -> Difference | Replayed:
         if "ruleset_distribution" in record and record["ruleset_distribution"] != split:
             return Difference(None, "ruleset_distribution: the ruleset_version the game text binds, split", None,
                               None, split, record["ruleset_distribution"])
-        if played_with != ruleset_version(ruleset):
+        if played_with != ruleset_version(ruleset) and same_rules:
+            notes.append(f"the campaign was played with {played_with}; {ruleset_version(ruleset)} plays the "
+                         f"{ruleset.name} rules alike and replayed it")
+        elif played_with != ruleset_version(ruleset):
             wanted = _installable(split)
             again = f" ({install_line(wanted)} replays it with the rules played)" if wanted else ""
             notes.append(f"the campaign was played with {played_with}; {ruleset_version(ruleset)} is installed and "

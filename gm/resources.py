@@ -25,7 +25,7 @@ def shipped(name: str) -> Path:
 def shipped_file(folder: str, *parts: str) -> str | None:
     """A file or folder of gm's `folder` (a rules page, the boards folder) as gm's own rulesets name
     their files in their class attributes, exactly as a plugin names its own; None when this
-    installation lacks it (a wheel ships no docs/)."""
+    installation lacks it (an installation made without gm's docs/ folder)."""
     try:
         path = shipped(folder).joinpath(*parts)
     except FileNotFoundError:

@@ -174,10 +174,12 @@ def recommit_the_game(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_worked_example_of_the_receipt_and_record_hash_on_the_golden_archive():
-    """docs/audit.md's worked example: alice's turn-1 receipt and turn 1's record hash."""
+    """docs/audit.md's worked example: alice's turn-1 receipt and turn 1's record hash. The
+    game text names gm's release, so a new release changes the game commitment and every
+    record hash: the page's example is updated with the golden archive."""
     record = json.loads((GOLDEN / "audit.json").read_text(encoding="utf-8"))
     assert record["game"]["commitment"] == (
-        "4b11e7698588ae8ce16c66358081ac2774dea20f10e7294b52f0517da3e5b120")
+        "1966b6c9a5efcbf545b51d1e216d786ff54b6fe622a868b4cb2a449cfdbeb50f")
     assert salt_of(20270321, 1, "receipt", "alice/1") == "9c4718c50b0b6d11da1c29f7ab29a600"
     assert salt_of(20270321, 1, "record", "chain") == "2e66595bbe0a6b014dd7a34da6be90b7"
     turn = record["turns"][0]
@@ -185,7 +187,7 @@ def test_worked_example_of_the_receipt_and_record_hash_on_the_golden_archive():
     assert turn["receipts"]["alice"]["receipt"] == (
         "66aa6107884993deae1ad7a386fd3053fa41f75788b06a72fe9aaf7e73a6a8c8")
     assert turn["record_hash"] == (
-        "5bc80af07c5fe8cf573910cc09ea05f862ec6e663679d970e77ca1dccb478bd9")
+        "160dfb8b6eb3283c94ae6f02cd16f1705b2f0ea94384ca11f7a2c1b318e730e2")
     verdict = check(GOLDEN)
     assert verdict.ok, verdict.reason
     assert gm_audit(GOLDEN)[0] == 0

@@ -30,6 +30,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("foundations", (
         "gm", "gm.errors", "gm.clock", "gm.counts", "gm.yamlfile", "gm.commitment",
         "gm.progress", "gm.resources", "gm.pagenames", "gm.audit_source",
+        # gm's releases: what a store and an audit record need to know of versions
+        "gm.releases",
         # a campaign's files on disk: the outbox mail is queued in lives here (its schema's
         # migrations and the digests they fill in were split from it)
         "gm.campaign.store", "gm.campaign.migrations", "gm.campaign.digests",
@@ -64,7 +66,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "gm.rules.unleashed.robot",
     )),
     # what a user runs
-    ("commands", ("gm.cli.*", "gm.demo.*")),
+    ("commands", ("gm.cli.*", "gm.demo.*", "gm.__main__")),
 ]
 
 # the mail a turn sends is composed without the archive's pages (issue 26): mailout links to

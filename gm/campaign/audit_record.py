@@ -14,6 +14,7 @@ import json
 from collections import Counter
 from typing import Any
 
+from .. import __version__
 from .folder import Campaign
 from .proof import distribution_of, ruleset_version
 
@@ -79,13 +80,19 @@ def audit_record(campaign: Campaign) -> dict[str, Any]:
         "ruleset_version": played,
         # the same, split for a program: the auditor's `pip install '<name>==<version>'`
         "ruleset_distribution": distribution_of(played),
+        # the release of gm that wrote this record (docs/upgrading.md): a gm older than it
+        # names it rather than read a record it may not know all of
+        "written_by": f"gm {__version__}",
         # a string: a 128-bit number is rounded by JavaScript's and Go's default JSON readers
         "seed": {"value": str(setup.seed), "salt": row["seed_salt"], "commitment": row["seed_commitment"]},
         "game": {"text": game, "commitment": row["game_commitment"]} if game else None,
         "boards": [{"id": b, "canonical": boards[b]["canonical"], "salt": boards[b]["salt"],
                     "commitment": boards[b]["commitment"] or None,
-                    # RULES.md 5: a board with no commitment is one the ruleset made from the seed
-                    "from_seed": not boards[b]["commitment"]} for b in setup.boards],
+                    # RULES.md 5: a board with no commitment is one the ruleset made from the seed,
+                    # unless campaign.yaml names its file: a campaign begun before gm committed
+                    # every board played from a file (docs/audit.md)
+                    "from_seed": not boards[b]["commitment"] and b not in campaign.config.board_files}
+                   for b in setup.boards],
         "options": ruleset.options_to_json(setup.options),
         "players": list(opening_setup.players),
         "player_keys": {p: dict(k) for p, k in opening_setup.player_keys.items()},

@@ -31,6 +31,8 @@ class Store:
 
     def __init__(self, path: Path):
         self.path = path
+        if path.exists():
+            refuse_newer(path)  # before anything may write to it
         self.conn = sqlite3.connect(str(path), timeout=LOCK_WAIT_SECONDS, isolation_level=None)
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=NORMAL")
@@ -72,6 +74,8 @@ class Store:
         if "migrations" in self.table_names() and \
                 {name for name, _ in MIGRATIONS} <= {row["name"] for row in self.rows("select name from migrations")}:
             return  # up to date: read without sqlite-utils
+        if "migrations" in self.table_names():
+            self._backup(len(self.rows("select name from migrations")))
         with self.transaction() as db:
             if "migrations" not in db.table_names():
                 db["migrations"].create({"name": str, "applied_at": str}, pk="name")
@@ -80,6 +84,23 @@ class Store:
                 if name not in done:
                     step(db)
                     db["migrations"].insert({"name": name, "applied_at": _utc_now_text()})
+
+    def _backup(self, applied: int) -> None:
+        """Before a campaign made by an earlier gm is migrated: a copy of its store as that
+        release left it, `gm.sqlite.bak-<release>` beside it, which that release opens
+        (docs/upgrading.md). An earlier copy of the same name is kept: it is the older."""
+        from ..releases import release_of_store
+
+        backup = self.path.with_name(f"{self.path.name}.bak-{release_of_store(applied)}")
+        if backup.exists():
+            return
+        partial = backup.with_name(f"{backup.name}.partial-{os.getpid()}")
+        target = sqlite3.connect(str(partial))
+        try:
+            self.conn.backup(target)
+        finally:
+            target.close()
+        partial.replace(backup)
 
     def close(self) -> None:
         self.conn.close()
@@ -96,6 +117,33 @@ class Store:
         cursor = self.conn.execute(sql, params)
         names = [column[0] for column in cursor.description]
         return [dict(zip(names, row, strict=True)) for row in cursor]
+
+
+def refuse_newer(path: Path) -> None:
+    """Refuse, changing nothing, a store a later gm has migrated: one holding a migration this
+    gm does not know (docs/upgrading.md). Read through a read-only connection, so that not
+    even the journal mode is written; one that makes no -wal or -shm file beside it when
+    there is none (every gm command leaves none)."""
+    from .. import __version__
+
+    wal = path.with_name(path.name + "-wal").exists()
+    mode = "mode=ro" if wal else "immutable=1"
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?{mode}", uri=True, timeout=LOCK_WAIT_SECONDS)
+    except sqlite3.Error:
+        return  # not readable as a database: opening it says why
+    try:
+        if not conn.execute("select 1 from sqlite_master where type = 'table' and name = 'migrations'").fetchone():
+            return
+        applied = [row[0] for row in conn.execute("select name from migrations")]
+    except sqlite3.Error:
+        return
+    finally:
+        conn.close()
+    unknown = sorted(set(applied) - {name for name, _ in MIGRATIONS})
+    if unknown:
+        raise GmError(f"{path} was written by a later gm than this one (gm {__version__} does not know its "
+                      f"migration {', '.join(unknown)}): upgrade gm (pip install -U gm) to open it; nothing was changed")
 
 
 class ParsedFiles:
