@@ -486,6 +486,13 @@ def _judge_placed(campaign: Campaign, wanted: Sequence[dict[str, Any]], placed: 
         raise GmError("the rules refuse it: " + "; ".join(found))
 
 
+def asking(campaign: Campaign) -> int:
+    """How many requests holding or hoping for a place ask the GM for keys not yet given
+    (signup teams: gm), for gm status."""
+    return campaign.store.one(f"select count(*) as n from signups where requested is not null and status in "
+                              f"({_marks(LIVE)})", LIVE)["n"]
+
+
 def counts(campaign: Campaign) -> dict[str, int]:
     """How many requests stand where, the unconfirmed JOINs' addresses too (gm status)."""
     found = {r["status"]: r["n"] for r in campaign.store.rows(
