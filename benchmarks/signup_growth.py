@@ -46,6 +46,8 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
+from gm.campaign.config import SIGNUP_KEYS  # noqa: E402
+
 # the gm command of the venv this Python runs in (the script `pip install` made)
 GM = [str(Path(sys.executable).parent / "gm")]
 NOW = "2027-03-01T09:00:00Z"
@@ -99,9 +101,11 @@ def join_text(ruleset: str, i: int) -> str:
 
 def campaign(folder: Path, ruleset: str, people: int) -> None:
     most = MOST.get(ruleset, people)
+    signup = {"max_players": most, "max_waiting": max(1, people - most), "teams": "open"}
     data = {"id": "bench", "title": "Bench", "ruleset": ruleset, "seed": 2**128 + 1,
             "first_deadline": "2027-04-01T00:00:00Z", "mail": {"from": "GM <gm@example.org>"}, "players": [],
-            "signup": {"max_players": most, "max_waiting": max(1, people - most), "teams": "open"}}
+            # the keys this gm knows: the same script measures a gm from before them
+            "signup": {k: v for k, v in signup.items() if k in SIGNUP_KEYS}}
     if BOARDS[ruleset]:
         data["boards"] = {"A": str(ROOT / "boards" / BOARDS[ruleset])}
     folder.mkdir(parents=True)

@@ -292,13 +292,12 @@ def write_links(db: Any, ruleset: Ruleset, row_id: int, player: str, keys: dict[
         db.execute("insert into signup_links (signup, link) values (?, ?)", (row_id, word))
 
 
-def key_problems(campaign: Campaign, player: str, keys: dict[str, str], *, besides: int | None = None) -> list[str]:
+def key_problems(campaign: Campaign, player: str, keys: dict[str, str]) -> list[str]:
     """What the ruleset finds wrong with one more player of this id and keys beside those
     campaign.yaml lists and those holding a place (Ruleset.player_problems: a team that
     names another player, a word of the order language), their number aside. Judged
     beside the places sharing a link (an id or a placed key's value) with it, found by
-    signup_links' index: one request costs the same whatever the places held. `besides`:
-    the request's own row, when it holds a place already (its keys change)."""
+    signup_links' index: one request costs the same whatever the places held."""
     ruleset = campaign.config.ruleset
     if not _own_problems(ruleset):
         return []
@@ -306,9 +305,9 @@ def key_problems(campaign: Campaign, player: str, keys: dict[str, str], *, besid
     others = [(p.id, dict(p.extra)) for p in campaign.config.players
               if links(ruleset, p.id, dict(p.extra)) & words]
     others += [(r["player"], json.loads(r["keys"] or "{}")) for r in campaign.store.rows(
-        f"select id, player, keys from signups where status in ({_marks(HOLDS)}) and id != ? and id in "
+        f"select player, keys from signups where status in ({_marks(HOLDS)}) and id in "
         f"(select signup from signup_links where link in ({_marks(sorted(words))})) order by id",
-        (*HOLDS, -1 if besides is None else besides, *sorted(words)))]
+        (*HOLDS, *sorted(words)))]
     before = set(stand_in_problems(ruleset, [*others, ("gm-stand-in-new", {})]))
     return [p for p in stand_in_problems(ruleset, [*others, (player, dict(keys))]) if p not in before]
 
