@@ -105,7 +105,7 @@ def test_under_approve_gm_those_awaiting_the_gm_are_the_waiting_list(tmp_path, m
 
 
 def test_a_team_longer_than_30_characters_is_refused_and_not_said_back(tmp_path, monkeypatch):
-    made = advanced(tmp_path, monkeypatch, teams="open")
+    made = advanced(tmp_path, monkeypatch)
     made.join(ANN, "Ann", "TEAM " + "q" * 5000)
     made.join(BOB, "Bob", "TEAM " + "b" * 30)
     made.gm("ingest")
@@ -184,19 +184,17 @@ def test_teams_open_a_sign_up_joins_the_team_it_names(tmp_path, monkeypatch):
 
 
 class Spied(Step):
-    """A house ruleset whose player_problems relates players by a placed key (advanced's
-    team rule, in small), counting the players it is asked about."""
+    """A house ruleset with a player key of its own, counting the players its
+    player_problems is asked about."""
 
     name = "spied-step"
     player_keys = ("crew",)
-    placed_keys = ("crew",)
     longest: list[int] = []
 
     def player_problems(self, players: Sequence[tuple[str, Mapping[str, Any]]]) -> list[str]:
         Spied.longest.append(len(players))
-        ids = {p.casefold() for p, _ in players}
-        return [f"player {p}: crew {keys['crew']} is a player's id" for p, keys in players
-                if str(keys.get("crew", "")).casefold() in ids - {p.casefold()}]
+        return [f"player {p}: crew must be gold or silver" for p, keys in players
+                if keys.get("crew") not in (None, "gold", "silver")]
 
 
 @pytest.fixture
@@ -209,15 +207,16 @@ def spied():
 
 def test_a_request_is_judged_beside_the_places_it_concerns_not_every_place_held(tmp_path, monkeypatch, spied):
     made = SignupGame.create(tmp_path / "c", monkeypatch, ruleset="spied-step", board="milton-bradley.yaml",
-                             signup={"max_players": 40, "teams": "open"})
-    made.signed_up(*((f"p{i}@example.org", f"P{i}", ) for i in range(30)))
+                             signup={"max_players": 40})
+    made.signed_up(*((f"p{i}@example.org", f"P{i}") for i in range(30)))
     Spied.longest = []
-    made.join("ann@example.org", "Ann", "CREW p7")  # names a player's id: refused
+    made.join("ann@example.org", "Ann", "CREW green")
     made.join("bob@example.org", "Bob", "CREW gold")
     made.gm("ingest")
-    assert "crew p7 is a player's id" in made.outbox(to="ann@example.org")[-1].text
+    assert "crew must be gold or silver" in made.outbox(to="ann@example.org")[-1].text
     made.confirm("bob@example.org")
     made.gm("ingest")
     assert made.standing()["bob"] == "in"
-    # 30 places held: each request was judged beside the one it names, or none
+    # 30 places held, none sharing an id or a placed key's value with them: each request
+    # was judged alone (and a stand-in), not with the 30
     assert Spied.longest and max(Spied.longest) <= 2
