@@ -113,6 +113,7 @@ def test_a_team_longer_than_30_characters_is_refused_and_not_said_back(tmp_path,
     assert refusal.kind == "refusal"
     assert "TEAM is at most 30 characters" in refusal.text
     assert "qq" not in refusal.text and "qq" not in refusal.html
+    assert "optional: the team you ask for; the GM places each player" in refusal.text
     assert made.outbox(to=BOB)[-1].kind == "signup-code"
 
 

@@ -240,6 +240,8 @@ def standing_context(campaign: Campaign) -> dict[str, Any]:
         "places_left": None if free is None else max(0, free - taken),
         "closes": _closes_text(campaign),
         "key_forms": key_forms(config.ruleset),
+        # the keywords of the keys a JOIN only asks the GM for (signup teams: gm)
+        "asked_keys": sorted(keyword_of(k) for k in asked_apart(config, dict.fromkeys(config.ruleset.player_keys, ""))[1]),
     }
 
 
