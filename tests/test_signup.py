@@ -228,7 +228,7 @@ def test_3_1_auto_the_first_max_players_confirmed_are_in_and_the_rest_wait(game)
 
 
 def test_3_1_everyone_is_told_once_and_again_when_it_changes(game):
-    made = game(signup={"max_players": 1})
+    made = game(signup={"max_players": 1, "max_waiting": 5})
     made.signed_up((ANN, "Ann"), (BOB, "Bob"), (CAT, "Cat"))
     assert made.standing() == {"ann": "in", "bob": "waiting", "cat": "waiting"}
     told = made.last_id()
@@ -252,7 +252,7 @@ def test_3_1_everyone_is_told_once_and_again_when_it_changes(game):
 
 
 def test_3_1_approve_gm_each_waits_for_the_gms_decision(game):
-    made = game(signup={"max_players": 2, "approve": "gm"})
+    made = game(signup={"max_players": 2, "approve": "gm", "max_waiting": 5})
     made.signed_up((ANN, "Ann"), (BOB, "Bob"), (CAT, "Cat"))
     assert set(made.standing().values()) == {"awaiting"}
     assert "waits for the GM" in made.outbox(to=ANN, kind="signup")[-1].subject
@@ -441,7 +441,7 @@ def test_3_1_the_game_commitment_covers_the_joined_players_as_seats(game):
 
 
 def test_3_1_gm_signup_lists_them_and_gm_status_counts_them(game):
-    made = game(signup={"max_players": 1, "closes": "2027-03-14 18:00"})
+    made = game(signup={"max_players": 1, "max_waiting": 5, "closes": "2027-03-14 18:00"})
     made.signed_up((ANN, "Ann"), (BOB, "Bob"))
     made.join(CAT, "Cat")
     made.join(CAT, "Cat Again")

@@ -55,8 +55,10 @@ def test_3_1_every_ruleset_takes_its_players_by_mail(tmp_path, monkeypatch, rule
 
 
 def test_3_1_advanced_team_is_a_join_line_and_its_rules_judge_it(tmp_path, monkeypatch):
+    # signup teams: open, a sign-up joins the team it names (by default the GM places it)
     made = SignupGame.create(tmp_path / "adv", monkeypatch, ruleset="advanced", board="advanced.yaml",
-                             players=[{"id": "zed", "name": "Zed", "email": "zed@example.org"}])
+                             players=[{"id": "zed", "name": "Zed", "email": "zed@example.org"}],
+                             signup={"max_players": 10, "teams": "open"})
     made.join("ann@example.org", "Ann", "TEAM red")
     made.join("bob@example.org", "Bob", "Team: Red")  # differs only in case from red: refused at CONFIRM time
     made.join("cat@example.org", "Cat", "TEAM zed")  # zed plays alone: a team of one

@@ -27,3 +27,22 @@ def test_migration_005_moves_postal_orders_from_their_columns_into_standing_json
     assert json.loads(row["standing"]) == {"numbers": {"*": 4}, "trapdoors": {"A": 37}}
     assert "numbers" not in row and "trapdoors" not in row
     assert (row["turn"], row["player"], row["receipt"], row["message"]) == (3, "ann", 2, 7)
+
+
+def test_migration_015_links_each_held_sign_up_by_its_id_and_key_values(tmp_path, monkeypatch):
+    path = tmp_path / "gm.sqlite"
+    before = [m for m in gm.campaign.store.MIGRATIONS if m[0] < "015"]
+    monkeypatch.setattr(gm.campaign.store, "MIGRATIONS", before)
+    store = Store(path)
+    store.migrate()
+    with store.transaction() as db:
+        db["signups"].insert({"id": 1, "player": "ann", "email": "ann@example.org", "keys": json.dumps({"team": "Red"}),
+                              "status": "in"})
+    store.close()
+    monkeypatch.undo()
+    store = Store(path)
+    store.migrate()
+    links = {r["link"] for r in store.rows("select link from signup_links where signup = 1")}
+    row = store.one("select requested from signups where id = 1")
+    store.close()
+    assert links == {"ann", "red"} and row["requested"] is None

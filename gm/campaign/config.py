@@ -31,6 +31,7 @@ from .config_people import OBSERVER_KEYS as OBSERVER_KEYS
 from .config_people import PLAYER_KEYS as PLAYER_KEYS
 from .config_people import SIGNUP_KEYS as SIGNUP_KEYS
 from .config_people import STAND_IN as STAND_IN
+from .config_people import TEAMS as TEAMS
 from .config_people import stand_in_problems as stand_in_problems
 from .config_values import CampaignConfig as CampaignConfig
 from .config_values import MailConfig as MailConfig

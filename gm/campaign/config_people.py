@@ -19,8 +19,9 @@ from .config_values import Observer, PlayerConfig, SignupConfig
 
 OBSERVER_KEYS = ("name", "email")
 PLAYER_KEYS = ("id", "name", "email", "password", "timezone")
-SIGNUP_KEYS = ("open", "max_players", "closes", "approve")
+SIGNUP_KEYS = ("open", "max_players", "closes", "approve", "max_waiting", "teams")
 APPROVALS = ("auto", "gm")
+TEAMS = ("gm", "open")  # who puts a player who joins by mail on a team (docs/rules/advanced.md)
 # Matched with fullmatch, never match: `$` also matches before a final newline, so
 # `id: "carol\n"` passed and the archive wrote `player-carol<newline>.html`.
 ID_PATTERN = re.compile(r"\w[\w.-]*")
@@ -70,13 +71,23 @@ def _signup(data: LineDict, problems: list[str], timezone: str, ruleset: Ruleset
     if approve not in APPROVALS:
         problems.append(f"line {raw.line_of('approve')}: signup approve must be auto or gm, not {approve!r}")
         approve = "auto"
+    waiting = raw.get("max_waiting")
+    if waiting is not None and (not is_int(waiting) or waiting < 0):
+        problems.append(f"line {raw.line_of('max_waiting')}: signup max_waiting must be a whole number of at "
+                        f"least 0, not {waiting!r}")
+        waiting = None
+    teams = raw.get("teams", "gm")
+    if teams not in TEAMS:
+        problems.append(f"line {raw.line_of('teams')}: signup teams must be gm or open, not {teams!r}")
+        teams = "gm"
     closes = None
     if raw.get("closes") is not None:
         closes = _moment(raw["closes"], timezone)
         if closes is None:
             problems.append(f"line {raw.line_of('closes')}: signup closes must be a date and time such as "
                             f"\"2027-03-14 18:00\", not {raw['closes']!r}")
-    return SignupConfig(open=is_open, max_players=most, closes=closes, approve=approve)
+    return SignupConfig(open=is_open, max_players=most, closes=closes, approve=approve, max_waiting=waiting,
+                        teams=teams)
 
 
 def _moment(value: Any, zone: str) -> datetime | None:

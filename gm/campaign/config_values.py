@@ -45,6 +45,12 @@ class SignupConfig:
     max_players: int | None = None
     closes: datetime | None = None
     approve: str = "auto"  # or "gm": each confirmed request waits for gm signup accept
+    # the most requests that may wait without a place (None: as many as max_players, or
+    # the ruleset's most; no limit without either): a JOIN beyond it is told the list is full
+    max_waiting: int | None = None
+    # "gm": a sign-up only asks for a team (the ruleset's placed_keys) and the GM places
+    # the player (gm signup accept ID --team T); "open": a sign-up joins the team it names
+    teams: str = "gm"
 
     def taking(self, now: datetime) -> bool:
         """Whether a JOIN now can still win a place (else it can only join the waiting list)."""

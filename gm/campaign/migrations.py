@@ -3,6 +3,7 @@ applies those not yet applied, in one transaction, and re-exports MIGRATIONS).""
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -269,6 +270,22 @@ def _m014_unasked_caps(db: sqlite_utils.Database) -> None:
     db["outbox"].create_index(["address_key", "queued_at"])
     db["outbox"].create_index(["unasked", "queued_at"])
     db["outbox"].create_index(["kind", "queued_at"])
+def _m015_signup_teams(db: sqlite_utils.Database) -> None:
+    # docs/rules/advanced.md, Teams, and docs/campaign.md, signup: `requested` holds (JSON)
+    # the ruleset's placed keys a request asked for under `signup: {teams: gm}`, which the
+    # GM grants or not (`keys` holds what the player is seated with). `signup_links` holds
+    # the words (case folded) by which the ruleset may relate a request to others: its id
+    # and its placed keys' values (Ruleset.placed_keys), so that a new request is judged
+    # beside the few places sharing one, never by reading every place held
+    db["signups"].add_column("requested", str)
+    db["signup_links"].create({"signup": int, "link": str})
+    db["signup_links"].create_index(["link"])
+    db["signup_links"].create_index(["signup"])
+    # requests made before: their id and every key value (the ruleset's placed keys are
+    # among them; a word too many only widens what a request is judged beside)
+    for row in list(db.query("select id, player, keys from signups")):
+        words = {row["player"].casefold(), *(str(v).casefold() for v in json.loads(row["keys"] or "{}").values())}
+        db["signup_links"].insert_all({"signup": row["id"], "link": word} for word in sorted(words))
 
 
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
@@ -286,4 +303,5 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("012_parsed_files", _m012_parsed_files),
     ("013_password_failures", _m013_password_failures),
     ("014_unasked_caps", _m014_unasked_caps),
+    ("015_signup_teams", _m015_signup_teams),
 ]

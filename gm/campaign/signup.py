@@ -71,6 +71,7 @@ if TYPE_CHECKING:
 IN, WAITING, AWAITING, REJECTED, LEFT = "in", "waiting", "awaiting", "rejected", "left"
 PLAYING, POOL = "playing", "pool"  # at gm start: seated, or left waiting (the GM's pool)
 LIVE = (IN, WAITING, AWAITING)  # before the start: a place held or hoped for
+WAITING_LIST = (WAITING, AWAITING, POOL)  # confirmed, holding no place: at most max_waiting
 HOLDS = (*LIVE, PLAYING, POOL)  # an address holding one of these holds its one place
 ACCEPTED, DECLINED, LATE = "accepted", "rejected", "late"  # decisions; LATE: confirmed while closed
 
@@ -89,6 +90,37 @@ def places(config: Any) -> int | None:
     limits = [n for n in (config.signup.max_players if config.signup else None, config.ruleset.max_players)
               if n is not None]
     return max(0, min(limits) - len(config.players)) if limits else None
+
+
+def waiting_room(config: Any) -> int | None:
+    """How many requests may wait without a place (docs/campaign.md, signup): max_waiting,
+    by default max_players (campaign.yaml's, else the ruleset's most); None for no limit."""
+    signup = config.signup
+    if signup is not None and signup.max_waiting is not None:
+        return signup.max_waiting
+    if signup is not None and signup.max_players is not None:
+        return signup.max_players
+    return config.ruleset.max_players
+
+
+def waiting_full(campaign: Campaign) -> int | None:
+    """The waiting list's limit when it is reached (a request that would wait is refused),
+    else None."""
+    room = waiting_room(campaign.config)
+    if room is None:
+        return None
+    held = campaign.store.one(f"select count(*) as n from signups where status in ({_marks(WAITING_LIST)})",
+                              WAITING_LIST)["n"]
+    return room if held >= room else None
+
+
+def asked_apart(config: Any, keys: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """A sign-up's keys as (those it joins with, those it only asks the GM for): under
+    `signup: {teams: gm}` the ruleset's placed keys (advanced: team) are asked for."""
+    if config.signup is not None and config.signup.teams == "open":
+        return dict(keys), {}
+    placed = set(config.ruleset.placed_keys)
+    return ({k: v for k, v in keys.items() if k not in placed}, {k: v for k, v in keys.items() if k in placed})
 
 
 def statuses(rows: Sequence[dict[str, Any]], signup: SignupConfig, free: int | None) -> dict[int, str]:
@@ -179,7 +211,14 @@ def notice(campaign: Campaign, db: Any, row: dict[str, Any], now: datetime, *, c
 def person_view(row: dict[str, Any]) -> dict[str, Any]:
     """What a mail says of one person's request: their id, name, zone and keys."""
     return {"id": row["player"], "name": names.clean(row["name"]), "email": row["email"], "timezone": row["timezone"],
-            "made": False, "keys": sorted((keyword_of(k), v) for k, v in json.loads(row["keys"] or "{}").items())}
+            "made": False, "keys": sorted((keyword_of(k), v) for k, v in json.loads(row["keys"] or "{}").items()),
+            "asked": asked_words(row)}
+
+
+def asked_words(row: dict[str, Any]) -> list[str]:
+    """The keywords of the keys a request asked the GM for and the GM has not granted (the
+    values are the sender's words: a mail to them does not say them back)."""
+    return sorted(keyword_of(k) for k in json.loads(row.get("requested") or "{}"))
 
 
 def basics(campaign: Campaign) -> dict[str, Any]:
@@ -202,6 +241,8 @@ def standing_context(campaign: Campaign) -> dict[str, Any]:
         "places_left": None if free is None else max(0, free - taken),
         "closes": _closes_text(campaign),
         "key_forms": key_forms(config.ruleset),
+        # the keywords of the keys a JOIN only asks the GM for (signup teams: gm)
+        "asked_keys": sorted(keyword_of(k) for k in asked_apart(config, dict.fromkeys(config.ruleset.player_keys, ""))[1]),
     }
 
 
@@ -258,18 +299,47 @@ def _own_problems(ruleset: Ruleset) -> bool:
     return type(ruleset).player_problems is not Base.player_problems
 
 
+def links(ruleset: Ruleset, player: str, keys: dict[str, Any]) -> set[str]:
+    """The words by which the ruleset may relate this player to others: the id and the
+    values of its placed keys (Ruleset.placed_keys), case folded."""
+    return {player.casefold(), *(str(keys[k]).casefold() for k in ruleset.placed_keys if keys.get(k) is not None)}
+
+
+def write_links(db: Any, ruleset: Ruleset, row_id: int, player: str, keys: dict[str, Any]) -> None:
+    """Record a request's links (signup_links) as it holds a place with these keys."""
+    db.execute("delete from signup_links where signup = ?", (row_id,))
+    for word in sorted(links(ruleset, player, keys)):
+        db.execute("insert into signup_links (signup, link) values (?, ?)", (row_id, word))
+
+
 def key_problems(campaign: Campaign, player: str, keys: dict[str, str]) -> list[str]:
     """What the ruleset finds wrong with one more player of this id and keys beside those
     campaign.yaml lists and those holding a place (Ruleset.player_problems: a team that
-    names another player, a word of the order language), their number aside."""
+    names another player, a word of the order language), their number aside. Judged
+    beside the places sharing a link (an id or a placed key's value) with it, found by
+    signup_links' index: one request costs the same whatever the places held."""
     ruleset = campaign.config.ruleset
     if not _own_problems(ruleset):
         return []
-    others = [(p.id, dict(p.extra)) for p in campaign.config.players]
+    words = links(ruleset, player, keys)
+    others = [(p.id, dict(p.extra)) for p in campaign.config.players
+              if links(ruleset, p.id, dict(p.extra)) & words]
     others += [(r["player"], json.loads(r["keys"] or "{}")) for r in campaign.store.rows(
-        f"select player, keys from signups where status in ({_marks(HOLDS)}) order by id", HOLDS)]
+        f"select player, keys from signups where status in ({_marks(HOLDS)}) and id in "
+        f"(select signup from signup_links where link in ({_marks(sorted(words))})) order by id",
+        (*HOLDS, *sorted(words)))]
     before = set(stand_in_problems(ruleset, [*others, ("gm-stand-in-new", {})]))
     return [p for p in stand_in_problems(ruleset, [*others, (player, dict(keys))]) if p not in before]
+
+
+def asked_problems(campaign: Campaign, player: str, asked: dict[str, str]) -> list[str]:
+    """What the ruleset finds wrong with the keys a request only asks the GM for (a team's
+    form), judged alone: the GM places the player beside the others."""
+    ruleset = campaign.config.ruleset
+    if not asked or not _own_problems(ruleset):
+        return []
+    before = set(stand_in_problems(ruleset, [("gm-stand-in-new", {})]))
+    return [p for p in stand_in_problems(ruleset, [(player, dict(asked))]) if p not in before]
 
 
 def id_allowed(campaign: Campaign, player: str) -> bool:
@@ -362,24 +432,33 @@ def listing(campaign: Campaign) -> Listing:
     return Listing(tuple(rows), tuple(unconfirmed), places(campaign.config))
 
 
-def decide(campaign: Campaign, players: Sequence[str], decision: str) -> tuple[list[tuple[str, str]], list[str]]:
+def decide(campaign: Campaign, players: Sequence[str], decision: str,
+           placed: dict[str, str] | None = None) -> tuple[list[tuple[str, str]], list[str]]:
     """`gm signup accept|reject ID...`: each named request decided, in one transaction,
-    and everyone whose standing changed told. Refuses, changing nothing, unless every id
-    names a request the decision applies to. Returns (id, where it stands now) for each
-    named, and the ids of everyone told."""
+    and everyone whose standing changed told. `placed`: the ruleset's placed keys the GM
+    gives those accepted (`--team T`), whatever they asked for, judged by the ruleset with
+    every place held. Refuses, changing nothing, unless every id names a request the
+    decision applies to. Returns (id, where it stands now) for each named, and the ids of
+    everyone told."""
     if campaign.started():
         raise GmError("the campaign has started: sign-up is over (gm player replace seats someone from the pool)")
-    if campaign.config.signup is None:
+    config = campaign.config
+    if config.signup is None:
         raise GmError("campaign.yaml has no signup: block; nobody joins this campaign by mail")
+    placed = dict(placed or {})
+    ruleset = config.ruleset
+    for key in placed:
+        if key not in ruleset.placed_keys:
+            raise GmError(f"the {ruleset.name} ruleset puts nobody on a {key}: --{key} is not for this game")
     wanted = []
     for written in players:
         row = campaign.store.one("select * from signups where player = ? and status in "
                                  f"({_marks(LIVE)})", (written.lower(), *LIVE))
         if row is None:
             raise GmError(f"no sign-up {written!r} awaits a decision (gm signup lists them)")
-        if decision == ACCEPTED and row["decision"] == ACCEPTED:
+        if decision == ACCEPTED and row["decision"] == ACCEPTED and not placed:
             raise GmError(f"{row['player']} is accepted already")
-        if decision == ACCEPTED and campaign.config.signup.approve == "auto" and row["decision"] != LATE:
+        if decision == ACCEPTED and config.signup.approve == "auto" and row["decision"] != LATE and not placed:
             raise GmError(f"{row['player']} needs no decision: under approve: auto they take the places in the "
                           "order confirmed")
         if decision == ACCEPTED:
@@ -387,12 +466,24 @@ def decide(campaign: Campaign, players: Sequence[str], decision: str) -> tuple[l
         wanted.append(row)
     if len({row["id"] for row in wanted}) != len(wanted):
         raise GmError("an id is named twice")
+    if placed:
+        _judge_placed(campaign, wanted, placed)
     now = clock.now()
     with campaign.store.transaction() as db:
         for row in wanted:
             status = REJECTED if decision == DECLINED else row["status"]
+            # under approve: auto a place is the order confirmed's: placing on a team decides nothing
+            made = row["decision"] if placed and config.signup.approve == "auto" and row["decision"] is None \
+                else decision
             db.execute("update signups set decision = ?, status = ?, changed_at = ? where id = ?",
-                       (decision, status, clock.iso(now), row["id"]))
+                       (made, status, clock.iso(now), row["id"]))
+            if placed:
+                keys = json.loads(row["keys"] or "{}") | placed
+                asked = {k: v for k, v in json.loads(row["requested"] or "{}").items() if k not in placed}
+                db.execute("update signups set keys = ?, requested = ? where id = ?",
+                           (json.dumps(keys, sort_keys=True), json.dumps(asked, sort_keys=True) if asked else None,
+                            row["id"]))
+                write_links(db, ruleset, row["id"], row["player"], keys)
         told = settle(campaign, db, now)
     return [(row["player"], campaign.store.one("select status from signups where id = ?", (row["id"],))["status"])
             for row in wanted], told
@@ -408,6 +499,31 @@ def _judge_name(campaign: Campaign, row: dict[str, Any]) -> None:
     if other is not None:
         raise GmError(f"{row['player']}'s name is too like {other}'s: names may not look alike; change "
                       f"campaign.yaml or gm signup reject one of them")
+
+
+def _judge_placed(campaign: Campaign, wanted: Sequence[dict[str, Any]], placed: dict[str, str]) -> None:
+    """Refuse the GM's placing when the ruleset finds a problem with it that the places
+    held did not have before (advanced: a team that is another player's id, or differs
+    from a team only in case). The whole list at once: a GM's command, not a stranger's."""
+    ruleset = campaign.config.ruleset
+    changed = {row["id"] for row in wanted}
+    rows = campaign.store.rows(f"select id, player, keys from signups where status in ({_marks(HOLDS)}) order by id",
+                               HOLDS)
+    listed = [(p.id, dict(p.extra)) for p in campaign.config.players]
+    before = [*listed, *((r["player"], json.loads(r["keys"] or "{}")) for r in rows)]
+    after = [*listed, *((r["player"], json.loads(r["keys"] or "{}") | (placed if r["id"] in changed else {}))
+                        for r in rows)]
+    had = set(stand_in_problems(ruleset, before))
+    found = [p for p in stand_in_problems(ruleset, after) if p not in had]
+    if found:
+        raise GmError("the rules refuse it: " + "; ".join(found))
+
+
+def asking(campaign: Campaign) -> int:
+    """How many requests holding or hoping for a place ask the GM for keys not yet given
+    (signup teams: gm), for gm status."""
+    return campaign.store.one(f"select count(*) as n from signups where requested is not null and status in "
+                              f"({_marks(LIVE)})", LIVE)["n"]
 
 
 def counts(campaign: Campaign) -> dict[str, int]:

@@ -96,13 +96,16 @@ class SignupDesk:
         """A code to the sender, and nothing else kept (RULES.md 3.1): the request counts
         once the code comes back from this address."""
         player, problems = self._judged(request, mail.sender)
+        offer = self._offer(received)
+        if offer["offer"] != "open":  # the request would wait without a place
+            problems += self._list_full()
         if problems:
             return self.refuse(db, mail, now, problems)
         code = signup.code_for(self.key, row, mail.sender)
         # anyone can forge a JOIN in another's name: the code mail says the id and the code
         # and nothing else the sender wrote, so it carries no text of a forger's to anyone
         # (docs/rules/, Joining by mail); the rest is told once the code comes back
-        context = self._offer(received) | {
+        context = offer | {
             "request": "join", "code": signup.shown_code(code),
             "person": {"id": player, "made": request.player is None},
         }
@@ -155,16 +158,21 @@ class SignupDesk:
         if joined is None:
             return self.refuse(db, mail, now, [problem("signup_no_code")])
         player, problems = self._judged(joined, mail.sender)  # an id may have been taken meanwhile
+        status, decision = self._placed(received)
+        if status in signup.WAITING_LIST:
+            problems += self._list_full()
         if problems:
             return self.refuse(db, mail, now, problems)
-        status, decision = self._placed(received)
+        keys, wished = signup.asked_apart(self.config, joined.keys)
         asked = self.campaign.store.one("select received_at from messages where id = ?", (found["id"],))
         new = insert(db, "signups", {
             "player": player, "name": joined.name, "email": mail.sender, "timezone": joined.timezone,
-            "keys": json.dumps(joined.keys, sort_keys=True), "asked_at": asked["received_at"] if asked else None,
+            "keys": json.dumps(keys, sort_keys=True), "asked_at": asked["received_at"] if asked else None,
             "confirmed_at": clock.iso(received), "changed_at": clock.iso(now), "status": status,
             "decision": decision, "told": None, "join_message": found["id"], "confirm_message": row,
+            "requested": json.dumps(wished, sort_keys=True) if wished else None,
         })
+        signup.write_links(db, self.config.ruleset, new, player, keys)
         return self._told(db, mail, self._row(new), now, f"{player} confirmed: {status}")
 
     # -- parts ----------------------------------------------------------------------------
@@ -183,8 +191,14 @@ class SignupDesk:
         if problems:
             return "", problems
         player = player or self._made_id(request.name or "")
-        found = signup.key_problems(self.campaign, player, request.keys)
+        keys, asked = signup.asked_apart(self.config, request.keys)
+        found = signup.key_problems(self.campaign, player, keys) + signup.asked_problems(self.campaign, player, asked)
         return player, [problem("signup_rules", problems=unquoted(found, request.keys.values()))] if found else []
+
+    def _list_full(self) -> list[Problem]:
+        """The waiting list is full (max_waiting): a request that would wait is refused."""
+        most = signup.waiting_full(self.campaign)
+        return [] if most is None else [problem("signup_list_full", most=most)]
 
     def _placed(self, received: datetime) -> tuple[str, str | None]:
         """Where a request confirmed now stands (signup.statuses for one more, the last)."""

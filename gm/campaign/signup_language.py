@@ -33,6 +33,9 @@ FORMS = {
 }
 JOIN_ONLY = ("NAME", "TIMEZONE", "ID")  # and the ruleset's player keys
 MAX_NAME = names.MAX_LENGTH  # once cleaned (gm.campaign.names)
+# a value of a ruleset's player key (a team) as a sign-up gives it: a team's name is
+# short; a longer one is refused, its value never said back
+MAX_KEY_VALUE = 30
 # an id a person asks for: lowercase ASCII letters, digits and '-' (RULES.md 3.1), short
 # enough for a report's table
 ID_ASKED = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
@@ -117,7 +120,10 @@ def _read_key(keyword: str):
     def read(args: tuple[str, ...], rest: str, context: Any) -> tuple[None, str]:
         if not args:
             raise CommandProblem("signup_needs_value", keyword=keyword, form=f"{keyword} <{keyword.lower()}>")
-        return None, " ".join(args)
+        value = " ".join(args)
+        if len(value) > MAX_KEY_VALUE:
+            raise CommandProblem("signup_long_value", keyword=keyword, most=MAX_KEY_VALUE)
+        return None, value
 
     return read
 

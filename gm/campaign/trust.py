@@ -22,7 +22,7 @@ from .config import CampaignConfig, PlayerConfig
 from .folder import Campaign
 from .outcome import Outcome
 from .passwords import check_password
-from .signup import CODE_KIND, IN, WAITING, holding_query, places
+from .signup import CODE_KIND, IN, WAITING_LIST, holding_query, places, waiting_room
 
 # RESET's "a day": the 24 hours before the message is handled (clock.now()), a rolling
 # window, so no burst is allowed at midnight.
@@ -196,16 +196,15 @@ def unasked_cap(db: Any, config: CampaignConfig, started: bool) -> int:
     """How many unasked replies a UTC day may go to addresses no player registered: the
     campaign's own number plus the places sign-up still has open (in, and waiting)."""
     cap = config.caps_unasked_per_day
-    signup = config.signup
-    if signup is None or started:
+    if config.signup is None or started:
         return cap
-    held = dict(db.execute("select status, count(*) from signups where status in (?, ?) group by status",
-                           (IN, WAITING)).fetchall())
-    free = places(config)
-    waiting = getattr(signup, "max_waiting", None)
-    waiting = signup.max_players if waiting is None else waiting
+    marks = ", ".join("?" * (1 + len(WAITING_LIST)))
+    held = dict(db.execute(f"select status, count(*) from signups where status in ({marks}) group by status",
+                           (IN, *WAITING_LIST)).fetchall())
+    free, room = places(config), waiting_room(config)
+    waiting = sum(held.get(status, 0) for status in WAITING_LIST)
     return (cap + (0 if free is None else max(0, free - held.get(IN, 0)))
-            + (0 if waiting is None else max(0, waiting - held.get(WAITING, 0))))
+            + (0 if room is None else max(0, room - waiting)))
 
 
 @dataclass(frozen=True)

@@ -60,12 +60,17 @@ def summary_lines(campaign, found: signup.Listing) -> list[str]:
             continue
         lines.append(f"{heading}: {len(rows)}")
         for number, row in enumerate(rows, 1):
-            keys = " ".join(f"{k}={v}" for k, v in json.loads(row["keys"] or "{}").items())
+            keys = " ".join([*(f"{k}={v}" for k, v in json.loads(row["keys"] or "{}").items()),
+                             *(f"asks {k}={v}" for k, v in json.loads(row["requested"] or "{}").items())])
             seat = seats.get(row["player"]) if status == signup.PLAYING else None
             since = (f"  (seat handed to {seat['replaced_by']})" if seat and seat["replaced_by"] else
                      "  (left the game)" if seat and seat["dropped_turn"] is not None else "")
             lines.append(f"  {number:>4}. {row['player']:<20} {clean(row['name'])[:28]:<28} {row['email']:<28} "
                          f"confirmed {row['confirmed_at']}" + (f"  {keys}" if keys else "") + since)
+    asking = [r for r in found.rows if r["requested"] and r["status"] in signup.LIVE]
+    if asking:
+        lines.append(f"asking for a team: {len(asking)} (gm signup accept ID --team T places them; "
+                     "unplaced, they play as a team of one)")
     if found.unconfirmed:
         lines.append(f"unconfirmed: {count(len(found.unconfirmed), 'address', 'addresses')} sent JOIN and no CONFIRM yet")
         for row in found.unconfirmed:
@@ -89,26 +94,31 @@ def sign_up_state(campaign) -> str:
     return f"not started; {state}; approve: {settings.approve}"
 
 
-def _decide(ctx: click.Context, players: tuple[str, ...], decision: str) -> None:
+def _decide(ctx: click.Context, players: tuple[str, ...], decision: str, placed: dict[str, str] | None = None) -> None:
     with opened(ctx) as campaign:
         signup.refresh(campaign)
-        decided, told = signup.decide(campaign, players, decision)
+        decided, told = signup.decide(campaign, players, decision, placed)
     words = {signup.IN: "in", signup.WAITING: "accepted, waiting for a place", signup.REJECTED: "rejected"}
+    on = "".join(f", {key} {value}" for key, value in (placed or {}).items())
     for player, status in decided:
-        click.echo(f"{player}: {words.get(status, status)}")
+        click.echo(f"{player}: {words.get(status, status)}{on}")
     click.echo(f"{count(len(told), 'person', 'people')} told where they stand now{SEND}")
 
 
 @signup_group.command("accept")
 @click.argument("players", nargs=-1, required=True, metavar="ID...")
+@click.option("--team", metavar="T", help="put them on team T (advanced: a team of campaign.yaml, a sign-up's, "
+              "or a new one), whatever they asked for")
 @click.pass_context
-def accept_cmd(ctx: click.Context, players: tuple[str, ...]) -> None:
+def accept_cmd(ctx: click.Context, players: tuple[str, ...], team: str | None) -> None:
     """Accept each sign-up named (under approve: gm, or one confirmed after sign-up closed):
     in while places are left, in the order confirmed, else first on the waiting list.
+    With --team, put them on that team (under signup teams: gm a sign-up only asks for
+    one); gm start seats them on it.
 
-    Example: gm -C campaigns/spring-2027 signup accept ann-smith bob
+    Example: gm -C campaigns/spring-2027 signup accept ann-smith bob --team red
     """
-    _decide(ctx, players, signup.ACCEPTED)
+    _decide(ctx, players, signup.ACCEPTED, {"team": team} if team is not None else None)
 
 
 @signup_group.command("reject")

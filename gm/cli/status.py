@@ -206,6 +206,10 @@ def _signup_status(campaign: Campaign) -> list[str]:
              f"{found.get(signup.LEFT, 0)} left, {found.get(signup.REJECTED, 0)} rejected (gm signup lists them)",
              f"gm start: {count(len(config.players) + taken, 'player')} ({len(config.players)} listed in "
              f"campaign.yaml, {taken} joined by mail)"]
+    asking = signup.asking(campaign)
+    if asking:
+        lines.append(f"team requests: {count(asking, 'sign-up')} asking for a team the GM has not given "
+                     "(gm signup lists them; gm signup accept ID --team T places one)")
     return lines + _mail_summary(campaign)
 
 

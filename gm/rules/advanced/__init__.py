@@ -96,6 +96,7 @@ class Advanced(Ruleset):
     starter_board = "advanced.yaml"  # the seed's own board (RULES.md 4.4)
     option_keys = ("max_turns",)
     player_keys = ("team",)
+    placed_keys = ("team",)  # a team is placed by its laggard: the GM places who joins by mail
     one_board = True
     hidden_boards = False
     weak_seed_refused = True

@@ -119,6 +119,11 @@ class RulesCore(ABC):
     # campaign.yaml options beside the campaign's own (default: options_type's fields)
     option_keys: ClassVar[tuple[str, ...]]
     player_keys: ClassVar[tuple[str, ...]] = ()  # extra keys a player may have (advanced: team)
+    # the player keys that put a player with others (advanced: team). A sign-up by mail
+    # only asks for them unless campaign.yaml says `signup: {teams: open}`: the GM places
+    # the player. player_problems may relate two players only through these values and
+    # the ids (case ignored): a request is judged beside the places sharing one of them
+    placed_keys: ClassVar[tuple[str, ...]] = ()
     # the most players the ruleset is played by (None: no limit): sign-up by mail (RULES.md
     # 3.1) gives no more places; player_problems still says so of a list too long
     max_players: ClassVar[int | None] = None
