@@ -35,7 +35,7 @@ ARCHIVE = "https://games.example.org/kit/"
 KINDS = sorted(p.stem for p in TEMPLATES.glob("*.txt") if not p.name.startswith("_") and p.stem != "problems")
 # answers to a message (signup_status here answers a CONFIRM; the GM's accept sends one unasked)
 REPLIES = ("help", "ack", "refusal", "signup_help", "signup_refusal", "signup_code", "signup_status")
-AUTOMATIC = (*REPLIES, "reset", "password_failures")  # sent because a message came, not because the GM acted
+AUTOMATIC = (*REPLIES, "reset", "password_failures", "caps_note")  # sent because a message came, not because the GM acted
 OPTIONS = {
     "postal": {"close_after": 3, "max_turns": 12},
     "classic": {"close_after": 2, "max_turns": 12},

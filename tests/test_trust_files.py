@@ -288,6 +288,9 @@ def test_1_board_name_with_terminal_escapes_is_refused(tmp_path):
 # -- 3. names in the archive are isolated -----------------------------------------------------
 
 EVIL = "\u202eevil"
+# a player's name keeps no bidi control (names are cleaned, docs/campaign.md, Players), but
+# a right-to-left name still reorders what follows it unless isolated
+RTL_NAME = "\u05e2\u05e8\u05d1 evil"
 EVIL_TITLE = "\u202bCup of \u202eSpite"
 EVIL_BOARD = "\u202eBoard of Lies"
 FSI, PDI = "\u2068", "\u2069"
@@ -323,7 +326,7 @@ def test_3_every_name_and_title_in_the_archive_is_isolated(tmp_path, monkeypatch
     board.write_text((BOARDS / "small.yaml").read_text(encoding="utf-8")
                      .replace("name: The Garden Path", f'name: "{EVIL_BOARD}"'), encoding="utf-8")
     assert load_board(board).name == EVIL_BOARD
-    players = (KitPlayer("eve", EVIL, "eve@example.org", "pw-eve"), *PLAIN_PLAYERS[:2])
+    players = (KitPlayer("eve", RTL_NAME, "eve@example.org", "pw-eve"), *PLAIN_PLAYERS[:2])
     kit = CampaignKit.create(tmp_path / "c", setenv=monkeypatch.setenv, players=players, title=EVIL_TITLE,
                              boards={"A": board, "B": BOARDS / "ziggurat.yaml"})
     kit.play_to_end()
@@ -335,9 +338,9 @@ def test_3_every_name_and_title_in_the_archive_is_isolated(tmp_path, monkeypatch
     assert len(pages) > 4
     seen = set()
     for page in pages:
-        parser = Isolation((EVIL, EVIL_TITLE, EVIL_BOARD))
+        parser = Isolation((RTL_NAME, EVIL_TITLE, EVIL_BOARD))
         parser.feed(page.read_text(encoding="utf-8"))
         for needle, isolated, where in parser.found:
             seen.add(needle)
             assert isolated, f"{page.name}: {needle!r} in <{where}> is not isolated"
-    assert seen == {EVIL, EVIL_TITLE, EVIL_BOARD}
+    assert seen == {RTL_NAME, EVIL_TITLE, EVIL_BOARD}
