@@ -38,7 +38,7 @@ UNASKED_PER_DAY = 200
 # a message answering one of them is an auto-responder's loop, never answered (a sign-up's
 # confirmation code too, RULES.md 3.1: anyone can send a JOIN in another's name).
 UNASKED = ("refusal", "help", CODE_KIND)
-# The GM's own mail saying a cap was reached: once a UTC day (CapsNote in templates/mail/)
+# The GM's own mail saying a cap was reached, once a UTC day (templates/mail/caps_note.*)
 CAPS_NOTE_KIND = "caps-note"
 ADDRESS = re.compile(r"[^@\s]+@[^@\s]+")
 # docs/rules/, "Passwords and RESET": failed password checks are counted per player
