@@ -13,7 +13,7 @@ from ..campaign.deadlines import deadline_text
 from ..campaign.ending import how_it_ended
 from ..campaign.folder import Campaign
 from ..campaign.trust import capped_today
-from ..campaign.weekly import due
+from ..campaign.weekly import forecast
 from ..counts import count, one_or_many
 from ..rules.standings import PieceStanding, standings_of
 from .opening import opened
@@ -127,8 +127,7 @@ def status_cmd(ctx: click.Context) -> None:
             statuses = order_statuses(campaign)
             click.echo(f"orders: {orders_in(campaign, statuses)}")
             # what `gm turn` would do now, in its own words: the two never disagree
-            ready, why = due(campaign, statuses)
-            click.echo(f"gm turn: resolves turn {standings.turn}" if ready else f"gm turn: not yet: {why}")
+            click.echo(f"gm turn: {forecast(campaign, statuses)}")
             for line in _mail_lines(campaign, standings.turn, statuses):
                 click.echo(line)
         for board_id, board in standings.boards.items():
