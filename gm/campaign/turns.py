@@ -116,6 +116,8 @@ def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *,
     config = campaign.config
     player = config.player(player_id)
     assert player is not None
+    left = player_id in dropped
+    deadline = None if left else deadline
     return PlayerMail(
         campaign=basics["campaign"],
         title=basics["title"],
@@ -131,6 +133,7 @@ def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *,
         archive_url=basics.get("archive_url"),
         seats=basics.get("seats", ()),
         game_commitment=basics.get("game_commitment"),
+        left=left,
         **parts,
     )
 
