@@ -139,7 +139,9 @@ def status_cmd(ctx: click.Context) -> None:
         for player in standings.placed_first():
             where = " ".join(_piece_text(board.pieces[player]) for board in standings.boards.values())
             place = standings.players[player].place
-            click.echo(f"  {names.get(player, player):<20} {where}{f', place {place}' if place else ''}")
+            # one board's placing is the place: said once ("placed 1", not "placed 1, place 1")
+            said = place is None or where == f"placed {place}"
+            click.echo(f"  {names.get(player, player):<20} {where}{'' if said else f', place {place}'}")
         pool = _pool_line(campaign)
         if pool:
             click.echo(pool)
