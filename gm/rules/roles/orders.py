@@ -49,7 +49,7 @@ class OrdersByMail(ABC):
     # True where a player who sends nothing has given a legal order all the same (advanced:
     # MOVE; classic and doubles: no RESIGN): a quiet week is then no sign of an unread
     # mailbox, so `gm resolve`'s "more than half" rule, which guards against one, counts
-    # nobody. must_order still says who the rules choose for when silent (reminders, NMR)
+    # nobody. must_order still says who the rules choose for when silent (reminders)
     silence_is_order: ClassVar[bool] = False
 
     if TYPE_CHECKING:
@@ -150,9 +150,9 @@ class OrdersByMail(ABC):
         return standings
 
     def must_order(self, setup: Setup, state: Any, player: str) -> bool:
-        """Whether the player must send something this turn, or be NMR: reminders go to
-        them, and unless `silence_is_order`, `gm resolve` refuses when more than half of
-        them have not written (a mailbox not read). Default: in play."""
+        """Whether the player must send something this turn, or have the rules choose for
+        them: reminders go to them, and unless `silence_is_order`, `gm resolve` refuses
+        when more than half of them have not written (a mailbox not read). Default: in play."""
         return self.in_play(setup, state, player)
 
     def order_complete(self, setup: Setup, state: Any, player: str, order: Any) -> bool:
