@@ -178,12 +178,12 @@ def _names_at(names: Mapping[str, str], holders: Sequence[Holder], turn: int) ->
 
 
 def _names_at_start(names: Mapping[str, str], holders: Sequence[Holder]) -> Mapping[str, str]:
-    """The names as at gm start: each seat's current holder shown under its first holder's
-    name (what was dealt or thrown at the start was theirs)."""
+    """The names as at gm start: a seat that changed hands shows its current holder under
+    its first holder's name (what was dealt or thrown at the start was theirs)."""
     current = {h.seat: h.player for h in holders if h.until_turn is None}
     result = dict(names)
-    for h in sorted(holders, key=lambda h: (h.from_turn or 0, h.until_turn is None), reverse=True):
-        if h.seat in current:
+    for h in sorted(holders, key=lambda h: h.from_turn or 0, reverse=True):
+        if h.seat in current and h.player != current[h.seat]:
             result[current[h.seat]] = h.name  # the oldest holder last, so theirs stands
     return result
 
