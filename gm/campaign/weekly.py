@@ -61,9 +61,9 @@ def forecast(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> s
     ready, why = due(campaign, statuses)
     if not ready:
         return f"not yet: {why}"
-    turn = campaign.state().turn
-    refused = refusal(campaign, campaign.state(), statuses, force=_early(campaign, statuses))
-    return f"refuses turn {turn}: {refused}" if refused else f"resolves turn {turn}"
+    state = campaign.state()
+    refused = refusal(campaign, state, statuses, force=_early(campaign, statuses))
+    return f"refuses turn {state.turn}: {refused}" if refused else f"resolves turn {state.turn}"
 
 
 def _early(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> bool:
