@@ -54,16 +54,34 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def days_later(moment: datetime, days: float, zone: str) -> datetime:
+    """`days` after `moment`. A whole number of days is counted on the clock of `zone`, so a
+    deadline keeps its local time across a clock change (Monday 09:00 in London is Monday
+    09:00 the week after summer time starts, 08:00 UTC instead of 09:00); a fraction of a
+    day (`turn_days: 3.5`) is counted in hours, 84 of them, and moves on the local clock
+    when the clocks change. A local time the change skips (01:30 on the morning the clocks
+    go forward) is taken as the moment an hour later on the new clock."""
+    from datetime import timedelta
+    from zoneinfo import ZoneInfo
+
+    if float(days) != int(days):
+        return moment + timedelta(days=days)
+    # an aware datetime plus a timedelta moves its wall-clock time; the offset is then the
+    # zone's at the new time
+    local = moment.astimezone(ZoneInfo(zone)) + timedelta(days=int(days))
+    return local.astimezone(UTC)
+
+
 def parse_local(text: str, zone: str, now: datetime) -> datetime:
     """A time as a GM writes it: `2027-03-28 18:00` in `zone` unless it names its own,
-    or `+3d` / `+12h` from now."""
+    or `+3d` / `+12h` from now (`+3d` keeps the local time in `zone`: days_later)."""
     from datetime import timedelta
     from zoneinfo import ZoneInfo
 
     text = str(text).strip()
     if text.startswith("+") and text[-1:] in ("d", "h") and text[1:-1].replace(".", "", 1).isdigit():
         amount = float(text[1:-1])
-        return now + (timedelta(days=amount) if text[-1] == "d" else timedelta(hours=amount))
+        return days_later(now, amount, zone) if text[-1] == "d" else now + timedelta(hours=amount)
     try:
         value = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:

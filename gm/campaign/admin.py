@@ -87,7 +87,8 @@ def replace_player(campaign: Campaign, old: str, new: str, *, name: str | None =
         # the open turn's standing order stays with the seat until NEW sends one
         db.execute("update orders set player = ? where turn = ? and player = ?", [new, turn, holder.id])
         _log(db, now, turn, "replace", new, {"old": holder.id, "new": new, "name": name, "email": address})
-        seated = _seated(campaign, holder.id, PlayerConfig(new, name, address, extra=holder.extra))
+        seated = _seated(campaign, holder.id, PlayerConfig(new, name, address, extra=holder.extra,
+                                                           timezone=pool["timezone"] if pool else None))
         _welcome_holder(seated, db, now, new=new, name=name, email=address, password=password,
                         old=holder, state=renamed)
         _tell(campaign, db, now, to=holder.email, template="admin_replaced", kind=NOTICE_KIND, player=holder.id,
@@ -117,7 +118,9 @@ def _welcome_holder(campaign: Campaign, db: Any, now: datetime, *, new: str, nam
     ruleset, setup = campaign.ruleset, campaign.setup
     paused = campaign.paused()
     deadline = None if paused else campaign.deadline()
-    zone = campaign.config.timezone
+    # the deadline in the new holder's own zone, as gm start's welcome and their reports give it
+    holder = campaign.config.player(new)
+    zone = holder.timezone if holder else None
     order, receipt = standing_order(campaign, state.turn, new)
     standings = standings_of(ruleset, setup, state)
     pieces = [{"board": board.id, "square": seat.square, "finished": seat.finished, "placing": seat.placing}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from .. import clock
@@ -12,7 +12,10 @@ if TYPE_CHECKING:
 
 
 def next_deadline(config: CampaignConfig, after: datetime) -> datetime:
-    return after + timedelta(days=config.turn_days)
+    """`turn_days` after `after`, whole days counted in the campaign's time zone, so that a
+    weekly deadline stays at the hour its players know when the clocks change (docs/campaign.md
+    `turn_days`)."""
+    return clock.days_later(after, config.turn_days, config.timezone)
 
 
 def deadline_text(deadline: datetime | None, zone: str | None = None) -> dict[str, str | None] | None:

@@ -116,6 +116,8 @@ def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *,
     config = campaign.config
     player = config.player(player_id)
     assert player is not None
+    left = player_id in dropped
+    deadline = None if left else deadline
     return PlayerMail(
         campaign=basics["campaign"],
         title=basics["title"],
@@ -131,6 +133,7 @@ def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *,
         archive_url=basics.get("archive_url"),
         seats=basics.get("seats", ()),
         game_commitment=basics.get("game_commitment"),
+        left=left,
         **parts,
     )
 
@@ -198,15 +201,19 @@ class Resolution:
 def refusal(campaign: Campaign, state: Any, statuses: list[OrderStatus], *, force: bool = False) -> str | None:
     """Why `gm resolve` may not resolve the current turn now, or None: the campaign is
     paused (--force or not), the deadline is still to come, or more than half of the
-    players who must send an order have none (a mailbox not read)."""
+    players who must send an order have none (a mailbox not read). Where silence is a
+    legal order (Ruleset.silence_is_order) a quiet week tells nothing of the mailbox, so
+    that last rule refuses nothing."""
     if campaign.paused():
         return "the campaign is paused; gm resume [WHEN] goes on"
     deadline = campaign.deadline()
     if not force and deadline is not None and clock.now() < deadline:
         when = deadline_text(deadline, campaign.config.timezone)
         return f"turn {state.turn} is open until {when['utc']}; use --force to resolve it now"  # type: ignore[index]
+    if force or campaign.ruleset.silence_is_order:
+        return None
     missing, must = missing_orders(campaign, statuses)
-    if not force and missing and len(missing) * 2 > must:
+    if missing and len(missing) * 2 > must:
         return (f"{len(missing)} of the {count(must, 'player')} who must send an order "
                 f"{one_or_many(len(missing), 'has', 'have')} none "
                 f"({', '.join(missing)}): is the mailbox read? use --force to resolve anyway")

@@ -13,7 +13,7 @@ from .. import clock
 from ..errors import GmError
 from .deadlines import deadline_text
 from .folder import Campaign
-from .turns import OrderStatus, Resolution, awaited, order_statuses, resolve
+from .turns import OrderStatus, Resolution, awaited, order_statuses, refusal, resolve
 
 
 @dataclass
@@ -51,6 +51,24 @@ def due(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> tuple[
     if not missing:
         return True, ""
     return False, f"turn {state.turn} waits for {', '.join(missing)}; deadline {shown}"
+
+
+def forecast(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> str:
+    """What `gm turn` would do with the turn now, in its words: `resolves turn N`, `not
+    yet: ...` (due's line) or `refuses turn N: ...` (resolve's refusal, when gm turn would
+    exit 1). `gm status` prints it, so the two never disagree."""
+    statuses = order_statuses(campaign) if statuses is None else statuses
+    ready, why = due(campaign, statuses)
+    if not ready:
+        return f"not yet: {why}"
+    state = campaign.state()
+    refused = refusal(campaign, state, statuses, force=_early(campaign, statuses))
+    return f"refuses turn {state.turn}: {refused}" if refused else f"resolves turn {state.turn}"
+
+
+def _early(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> bool:
+    """Due before the deadline means every order is in: nothing left to guard."""
+    return campaign.ruleset.resolves_early and not awaited(campaign, statuses)
 
 
 def _written(campaign: Campaign, statuses: list[OrderStatus]) -> str:
@@ -102,9 +120,7 @@ def _resolve_step(campaign: Campaign, run: TurnRun, *, force: bool) -> None:
         run.lines.append(f"resolve: not yet: {why}")
         return
     try:
-        # due before the deadline means every order is in: nothing left to guard
-        early = campaign.ruleset.resolves_early and not awaited(campaign)
-        resolution = resolve(campaign, force=force or early)
+        resolution = resolve(campaign, force=force or _early(campaign))
     except GmError as error:
         run.refused = str(error)
         run.lines.append(f"resolve: refused: {error}")

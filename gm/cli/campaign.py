@@ -247,9 +247,10 @@ def resolve_cmd(ctx: click.Context, preview: bool, force: bool) -> None:
     """Resolve the current turn and queue every report.
 
     Refuses before the deadline, and when more than half of the players who must send an
-    order have none (a broken mailbox must not play a whole turn as missed orders), unless
-    --force; a paused campaign resolves nothing, --force or not. --preview saves nothing, so
-    it always runs, and says whether a resolve now would go ahead.
+    order have none (a broken mailbox must not play a whole turn as missed orders; not where
+    sending nothing is an order: classic, doubles, advanced), unless --force; a paused
+    campaign resolves nothing, --force or not. --preview saves nothing, so it always runs,
+    and says whether a resolve now would go ahead.
     Example: gm -C campaigns/spring-2027 resolve --preview
     """
     from ..campaign.turns import resolve

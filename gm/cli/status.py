@@ -13,7 +13,7 @@ from ..campaign.deadlines import deadline_text
 from ..campaign.ending import how_it_ended
 from ..campaign.folder import Campaign
 from ..campaign.trust import capped_today
-from ..campaign.weekly import due
+from ..campaign.weekly import forecast
 from ..counts import count, one_or_many
 from ..rules.standings import PieceStanding, standings_of
 from .opening import opened
@@ -127,8 +127,7 @@ def status_cmd(ctx: click.Context) -> None:
             statuses = order_statuses(campaign)
             click.echo(f"orders: {orders_in(campaign, statuses)}")
             # what `gm turn` would do now, in its own words: the two never disagree
-            ready, why = due(campaign, statuses)
-            click.echo(f"gm turn: resolves turn {standings.turn}" if ready else f"gm turn: not yet: {why}")
+            click.echo(f"gm turn: {forecast(campaign, statuses)}")
             for line in _mail_lines(campaign, standings.turn, statuses):
                 click.echo(line)
         for board_id, board in standings.boards.items():
@@ -140,7 +139,9 @@ def status_cmd(ctx: click.Context) -> None:
         for player in standings.placed_first():
             where = " ".join(_piece_text(board.pieces[player]) for board in standings.boards.values())
             place = standings.players[player].place
-            click.echo(f"  {names.get(player, player):<20} {where}{f', place {place}' if place else ''}")
+            # one board's placing is the place: said once ("placed 1", not "placed 1, place 1")
+            said = place is None or where == f"placed {place}"
+            click.echo(f"  {names.get(player, player):<20} {where}{'' if said else f', place {place}'}")
         pool = _pool_line(campaign)
         if pool:
             click.echo(pool)

@@ -62,6 +62,11 @@ class GmStandings:
         return len(self.boards) > 1
 
     @property
+    def set_aside(self) -> bool:
+        """Whether a player with no place resigned or left: listed after those still playing."""
+        return any(r.place is None and (r.resigned or r.dropped) for r in self.rows)
+
+    @property
     def noted(self) -> bool:
         """Whether a row has more to say than its squares: resigned, dropped, what is held."""
         return any(r.resigned or r.dropped or (r.note and not self.over) for r in self.rows)

@@ -117,6 +117,9 @@ class PlayerMail:
     proof: ProofView | None = None
     game_commitment: str | None = None  # RULES.md 5, as Campaign.mail_basics gives it
     ended: EndView | None = None  # the final results of a campaign the GM ended (gm end)
+    # the player has left the game (gm player drop): their reports ask for no order and
+    # give no deadline
+    left: bool = False
 
     def context(self) -> dict[str, Any]:
         """The template context: exactly these fields, nothing else."""

@@ -106,7 +106,7 @@ def load_archive(campaign: Any, memo: Any = None) -> ArchiveInput:
         played=Lazy(len(turn_rows), played),
         deadline=deadline["utc"] if deadline else None,
         secrets=secrets,
-        opening=campaign.opening_view(),
+        opening=_opening(campaign, aliases, _names_at_start(names, holders)),
         holders=holders,
         resolved_at=resolved,
         started_at=row.get("started_at"),
@@ -117,6 +117,14 @@ def load_archive(campaign: Any, memo: Any = None) -> ArchiveInput:
         audit=_audit_bytes(campaign) if secrets is not None else None,
         ended=_ended(campaign, state),
     )
+
+
+def _opening(campaign: Any, aliases: Mapping[str, str], names: Mapping[str, str]) -> Any:
+    """The start as the archive tells it: each seat under its current holder's id, whose
+    page the archive has (a former holder has none), named as at gm start (`names`)."""
+    stored = json.loads(campaign.row()["opening"] or "{}")
+    events = [campaign.ruleset.event_from_json(_ids_as_now(e, aliases)) for e in stored.get("events", ())]
+    return campaign.ruleset.opening_view(campaign.setup, events, names)
 
 
 @dataclass(frozen=True)
@@ -166,6 +174,17 @@ def _names_at(names: Mapping[str, str], holders: Sequence[Holder], turn: int) ->
     for h in holders:
         if h.until_turn is not None and h.seat in current and (h.from_turn or 0) <= turn <= h.until_turn:
             result[current[h.seat]] = h.name
+    return result
+
+
+def _names_at_start(names: Mapping[str, str], holders: Sequence[Holder]) -> Mapping[str, str]:
+    """The names as at gm start: a seat that changed hands shows its current holder under
+    its first holder's name (what was dealt or thrown at the start was theirs)."""
+    current = {h.seat: h.player for h in holders if h.until_turn is None}
+    result = dict(names)
+    for h in sorted(holders, key=lambda h: h.from_turn or 0, reverse=True):
+        if h.seat in current and h.player != current[h.seat]:
+            result[current[h.seat]] = h.name  # the oldest holder last, so theirs stands
     return result
 
 
@@ -289,7 +308,8 @@ def assemble(
                 )
                 for b, board in setup.boards.items()
             ),
-            deal=ruleset.archive_deal(setup, played[0].before if played else state, names),
+            # what was dealt, named as the seats were held at gm start
+            deal=ruleset.archive_deal(setup, played[0].before if played else state, _names_at_start(names, holders)),
             record=audit,
         )
     return ArchiveInput(

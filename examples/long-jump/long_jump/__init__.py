@@ -152,6 +152,7 @@ class LongJump(Ruleset):
     order_type = LongJumpOrder
     event_types = (Jumped, Placed)
     one_board = True
+    silence_is_order = True  # a silent player jumps 2: a quiet week is no unread mailbox
     templates = str(HERE / "templates")
     rules_page = str(HERE / "rules.md")
     boards_folder = str(HERE / "boards")

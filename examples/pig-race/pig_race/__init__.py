@@ -46,6 +46,7 @@ class PigRace(Ruleset):
     order_type = PigOrder
     event_types = (Moved, Placed)
     one_board = True
+    silence_is_order = True  # a silent player holds: a quiet week is no unread mailbox
     # its files: words, rules page, boards (gm looks in them before its own)
     templates = str(HERE / "templates")
     rules_page = str(HERE / "rules.md")

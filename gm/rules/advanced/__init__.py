@@ -99,6 +99,7 @@ class Advanced(Ruleset):
     placed_keys = ("team",)  # a team is placed by its laggard: the GM places who joins by mail
     one_board = True
     hidden_boards = False
+    silence_is_order = True  # no order means MOVE (docs/rules/advanced.md, Orders)
     weak_seed_refused = True
     starter_options = "  max_turns: 200\n"
 
@@ -329,7 +330,7 @@ class Advanced(Ruleset):
         return state.in_play(player)
 
     def must_order(self, setup: Setup, state: AdvancedState, player: str) -> bool:
-        """RULES.md 4.5: players in play who sent nothing count for resolve's rule."""
+        """Players in play who sent nothing are NMR: reminded, and moved (MOVE)."""
         return state.in_play(player)
 
     def order_complete(self, setup: Setup, state: AdvancedState, player: str, order: AdvancedOrder) -> bool:

@@ -91,6 +91,7 @@ class Dice(Ruleset):
     one_board = True
     hidden_boards = False
     resolves_early = False  # nobody must write (RULES.md 4.5): a turn waits for its deadline
+    silence_is_order = True  # silence keeps a player in the race: nothing to resign
     dice_per_throw: ClassVar[int] = 1
 
     # -- what a subclass says ---------------------------------------------------------

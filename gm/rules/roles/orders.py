@@ -46,6 +46,11 @@ class OrdersByMail(ABC):
     # an accepted message for it. False where nobody has to write (classic, doubles: RULES.md
     # 4.5): a message then says nothing about being ready, so the turn waits for its deadline
     resolves_early: ClassVar[bool] = True
+    # True where a player who sends nothing has given a legal order all the same (advanced:
+    # MOVE; classic and doubles: no RESIGN): a quiet week is then no sign of an unread
+    # mailbox, so `gm resolve`'s "more than half" rule, which guards against one, counts
+    # nobody. must_order still says who the rules choose for when silent (reminders)
+    silence_is_order: ClassVar[bool] = False
 
     if TYPE_CHECKING:
         def standings(self, setup: Setup, state: Any) -> Standings: ...
@@ -145,8 +150,9 @@ class OrdersByMail(ABC):
         return standings
 
     def must_order(self, setup: Setup, state: Any, player: str) -> bool:
-        """Whether the player must send something this turn; `gm resolve` refuses when
-        more than half of those who must have not (a mailbox not read). Default: in play."""
+        """Whether the player must send something this turn, or have the rules choose for
+        them: reminders go to them, and unless `silence_is_order`, `gm resolve` refuses
+        when more than half of them have not written (a mailbox not read). Default: in play."""
         return self.in_play(setup, state, player)
 
     def order_complete(self, setup: Setup, state: Any, player: str, order: Any) -> bool:
