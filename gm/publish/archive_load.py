@@ -178,7 +178,7 @@ def _names_at(names: Mapping[str, str], holders: Sequence[Holder], turn: int) ->
 
 
 def _names_at_start(names: Mapping[str, str], holders: Sequence[Holder]) -> Mapping[str, str]:
-    """The names as at gm start: a seat that changed hands shows its current holder under
+    """The names as at gm start: a seat that changed holders shows its current holder under
     its first holder's name (what was dealt or thrown at the start was theirs)."""
     current = {h.seat: h.player for h in holders if h.until_turn is None}
     result = dict(names)
