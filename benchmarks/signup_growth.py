@@ -29,15 +29,11 @@ import cProfile
 import os
 import pstats
 import re
-import resource
 import shutil
 import sqlite3
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
-from dataclasses import dataclass
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -48,36 +44,15 @@ sys.path[:0] = [str(ROOT)]
 
 from gm.campaign.config import SIGNUP_KEYS  # noqa: E402
 
+sys.path[:0] = [str(ROOT / "benchmarks")]
+from signup import Took, drop, gm  # noqa: E402  (one way to time a gm command and drop mail)
+
 # the gm command of the venv this Python runs in (the script `pip install` made)
-GM = [str(Path(sys.executable).parent / "gm")]
 NOW = "2027-03-01T09:00:00Z"
 CODE = re.compile(rb"^\s*CONFIRM ([A-Z0-9]{4}-[A-Z0-9]{4})\r?$", re.MULTILINE)
 BOARDS = {"postal": "milton-bradley.yaml", "advanced": "advanced.yaml", "unleashed": None}
 MOST = {"unleashed": 6}  # the ruleset's most players: the rest wait
 LIMIT = 5.5  # linear: 4x the requests, and the start-up's share
-
-
-@dataclass
-class Took:
-    wall: float = 0.0
-    cpu: float = 0.0
-
-
-def gm(folder: Path, *args: str) -> Took:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    began = time.perf_counter()
-    subprocess.run([*GM, "-C", str(folder), *args], check=True, capture_output=True,
-                   env=os.environ | {"GM_NOW": NOW})
-    wall = time.perf_counter() - began
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return Took(wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-
-
-def drop(folder: Path, mails: list[bytes]) -> None:
-    inbox = folder / "mail" / "inbox" / "new"
-    inbox.mkdir(parents=True, exist_ok=True)
-    for number, raw in enumerate(mails):
-        (inbox / f"{time.time_ns()}.{number}.bench").write_bytes(raw)
 
 
 def letter(sender: str, body: str, number: int) -> bytes:
