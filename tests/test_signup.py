@@ -462,3 +462,15 @@ def test_3_1_the_clock_is_gm_now(game):
     assert "sign-up open until" in made.gm("status")
     made.later(hours=2)
     assert "sign-up closed" in made.gm("status")
+
+
+def test_3_1_a_near_miss_of_the_campaign_id_asks_did_you_mean_without_saying_the_word(game):
+    made = game()
+    made.mail(BOB, "JOIN sprng", "NAME Bob")
+    made.mail(CAT, "JOIN spring", "NAME Cat", "GAME spirng")
+    made.mail(DAN, "JOIN winter", "NAME Dan")
+    made.gm("ingest")
+    bob, cat, dan = (made.outbox(to=who)[-1].text for who in (BOB, CAT, DAN))
+    assert "this is the sign-up desk of spring; did you mean JOIN spring?" in bob and "sprng" not in bob
+    assert "this is the order desk of spring; did you mean GAME spring?" in cat and "spirng" not in cat
+    assert "did you mean" not in dan and "winter" not in dan

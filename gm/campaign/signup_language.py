@@ -195,9 +195,10 @@ def read_request(text: str, ruleset: Ruleset, campaign_id: str) -> Request:
         problems.append(problem("signup_one_request", asked[1].line))
     if kind in (JOIN, LEAVE) and str(values[kind]).casefold() != campaign_id.casefold():
         problems.append(problem("signup_other_game", asked[0].line, keyword=kind, game=values[kind],
-                                campaign=campaign_id))
+                                campaign=campaign_id, meant=meant(str(values[kind]), campaign_id)))
     if parsed.game is not None and parsed.game.casefold() != campaign_id.casefold():
-        problems.append(problem("other_game", parsed.lines.get("GAME"), game=parsed.game, campaign=campaign_id))
+        problems.append(problem("other_game", parsed.lines.get("GAME"), game=parsed.game, campaign=campaign_id,
+                                meant=meant(parsed.game, campaign_id)))
     if kind == JOIN and "NAME" not in values and not any(p.code == "signup_needs_value" for p in problems):
         problems.append(problem("signup_needs_name", asked[0].line))
     if kind != JOIN:
@@ -217,6 +218,14 @@ def read_request(text: str, ruleset: Ruleset, campaign_id: str) -> Request:
         help=parsed.help,
         parsed=parsed,
     )
+
+
+def meant(word: str, campaign_id: str) -> bool:
+    """Whether a campaign id as written is a typo of this campaign's: the refusal then
+    asks "did you mean" with gm's own id, never the word written (docs/rules/, Replies)."""
+    from ..mail.typos import near_miss
+
+    return near_miss(word, campaign_id)
 
 
 @functools.cache
