@@ -474,3 +474,23 @@ def test_3_1_a_near_miss_of_the_campaign_id_asks_did_you_mean_without_saying_the
     assert "this is the sign-up desk of spring; did you mean JOIN spring?" in bob and "sprng" not in bob
     assert "this is the order desk of spring; did you mean GAME spring?" in cat and "spirng" not in cat
     assert "did you mean" not in dan and "winter" not in dan
+
+
+def test_3_1_the_waiting_list_mail_says_whether_sign_up_had_closed_or_every_place_is_taken(game):
+    made = game(signup={"closes": "2027-03-02 09:00", "max_players": 1, "max_waiting": 5})
+    made.signed_up((ANN, "Ann"))
+    made.join(BOB, "Bob")
+    made.gm("ingest")
+    made.confirm(BOB)
+    made.gm("ingest")
+    full = made.outbox(to=BOB, kind="signup")[-1]
+    assert "Every place is taken now." in " ".join(full.text.split()) and "had closed" not in full.text + full.html
+    made.later(days=2)
+    made.join(CAT, "Cat")
+    made.gm("ingest")
+    made.confirm(CAT)
+    made.gm("ingest")
+    assert made.standing() == {"ann": "in", "bob": "waiting", "cat": "waiting"}
+    late = made.outbox(to=CAT, kind="signup")[-1]
+    assert "Sign-up had closed when you confirmed, so the GM decides" in " ".join(late.text.split())
+    assert "Sign-up had closed when you confirmed" in late.html and "taken now" not in late.text + late.html

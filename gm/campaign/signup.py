@@ -200,7 +200,9 @@ def notice(campaign: Campaign, db: Any, row: dict[str, Any], now: datetime, *, c
     message = compose(
         sender=campaign.config.mail.sender, to=row["email"], template="signup_status", now=now,
         context=context | {"person": person_view(row), "status": row["status"], "before": row["told"],
-                           "position": position, "started": started},
+                           "position": position, "started": started,
+                           # confirmed while sign-up was closed: the GM, not a free place, moves them in
+                           "late": row.get("decision") == LATE},
         in_reply_to=in_reply_to.message_id if in_reply_to is not None else None,
         references=in_reply_to.references if in_reply_to is not None else (),
         auto_reply=True,
