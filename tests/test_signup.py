@@ -494,3 +494,16 @@ def test_3_1_the_waiting_list_mail_says_whether_sign_up_had_closed_or_every_plac
     late = made.outbox(to=CAT, kind="signup")[-1]
     assert "Sign-up had closed when you confirmed, so the GM decides" in " ".join(late.text.split())
     assert "Sign-up had closed when you confirmed" in late.html and "taken now" not in late.text + late.html
+
+
+def test_3_1_the_mail_to_a_confirmed_person_gives_the_closing_time_in_their_own_zone(game):
+    made = game(signup={"closes": "2027-03-14 18:00"})
+    made.join(BOB, "Bob", "TIMEZONE Asia/Tokyo")
+    made.gm("ingest")
+    code_mail = made.outbox(to=BOB, kind="signup-code")[-1]
+    assert "14 March 2027, 18:00 UTC" in code_mail.text and "Tokyo" not in code_mail.text + code_mail.html
+    made.confirm(BOB)
+    made.gm("ingest")
+    told = made.outbox(to=BOB, kind="signup")[-1]
+    assert "Monday 15 March 2027, 03:00 Asia/Tokyo" in " ".join(told.text.split())
+    assert "15 March 2027, 03:00 Asia/Tokyo" in " ".join(told.html.split())
