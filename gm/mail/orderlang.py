@@ -35,7 +35,8 @@ from ..rules.problem import Problem as Why
 from .ownlines import readable_lines
 from .typos import INFLECTED, NEAR_MISS_LETTERS, TYPO_BUDGET, typo_budget, typo_cost
 
-__all__ = ["ENVELOPE", "MASK", "PASSWORD_PLACEHOLDERS", "TYPO_BUDGET", "Command", "Grammar", "OrderText", "Problem", "parse_orders", "typo_cost"]
+__all__ = ["ENVELOPE", "MASK", "PASSWORD_PLACEHOLDERS", "TYPO_BUDGET", "Command", "Grammar", "OrderText", "Problem",
+           "parse_orders", "typo_cost"]
 
 MASK = "********"
 
