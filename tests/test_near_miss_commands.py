@@ -157,3 +157,13 @@ def test_4_5_a_short_typo_is_answered_with_the_command_not_with_no_order(tmp_pat
     reply = last_reply(kit)
     assert reply.kind == "refusal"
     assert problem_lines(reply) == [f"line 3: {line.upper()} is not a command; did you mean MOVE?"]
+
+
+def test_a_game_id_near_miss_of_the_campaign_is_offered_to_a_player_by_gm_s_own_id():
+    from gm.mail.typos import near_miss
+    from gm.rules.problem import problem
+
+    assert near_miss("autmn", "autumn") and near_miss("Spring-2072", "spring-2027")
+    assert not near_miss("winter", "autumn") and not near_miss("autumn", "autumn")
+    said = problem_text("postal", problem("other_game", 2, game="autmn", campaign="autumn", meant=True))
+    assert said == "line 2: GAME autmn: this is the order desk of autumn; did you mean GAME autumn?"

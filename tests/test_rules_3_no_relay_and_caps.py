@@ -149,3 +149,17 @@ def test_refusal_caps_the_campaign_cap_is_a_whole_number(game):
     out = made.gm("status", code=1)
     assert "caps unasked_per_day must be a whole number of at least 1" in out
     assert "per_hour" in out
+
+
+def test_replies_a_ready_order_sent_with_the_password_placeholder_says_to_put_the_password_there(game):
+    made = game(signup={"max_players": 10})
+    made.signed_up(("ann@example.org", "Ann"))
+    made.gm("start")
+    made.mail("ann@example.org", "PLAYER ann", "PASSWORD (your password)", "NUMBER 4", f"Click {LINK}")
+    made.mail("ann@example.org", "PLAYER ann", "Password: <your password>", "NUMBER 4")
+    made.gm("ingest")
+    for refusal in made.outbox(to="ann@example.org")[-2:]:
+        text = " ".join(refusal.text.split())
+        assert refusal.kind == "refusal" and 'PASSWORD still says "your password", as our mail wrote it' in text
+        assert "put your password on the PASSWORD line instead" in text and not _quotes_the_attacker(refusal)
+    assert made.rows("select * from password_failures") == []  # a placeholder is no guess

@@ -462,3 +462,48 @@ def test_3_1_the_clock_is_gm_now(game):
     assert "sign-up open until" in made.gm("status")
     made.later(hours=2)
     assert "sign-up closed" in made.gm("status")
+
+
+def test_3_1_a_near_miss_of_the_campaign_id_asks_did_you_mean_without_saying_the_word(game):
+    made = game()
+    made.mail(BOB, "JOIN sprng", "NAME Bob")
+    made.mail(CAT, "JOIN spring", "NAME Cat", "GAME spirng")
+    made.mail(DAN, "JOIN winter", "NAME Dan")
+    made.gm("ingest")
+    bob, cat, dan = (made.outbox(to=who)[-1].text for who in (BOB, CAT, DAN))
+    assert "this is the sign-up desk of spring; did you mean JOIN spring?" in bob and "sprng" not in bob
+    assert "this is the order desk of spring; did you mean GAME spring?" in cat and "spirng" not in cat
+    assert "did you mean" not in dan and "winter" not in dan
+
+
+def test_3_1_the_waiting_list_mail_says_whether_sign_up_had_closed_or_every_place_is_taken(game):
+    made = game(signup={"closes": "2027-03-02 09:00", "max_players": 1, "max_waiting": 5})
+    made.signed_up((ANN, "Ann"))
+    made.join(BOB, "Bob")
+    made.gm("ingest")
+    made.confirm(BOB)
+    made.gm("ingest")
+    full = made.outbox(to=BOB, kind="signup")[-1]
+    assert "Every place is taken now." in " ".join(full.text.split()) and "had closed" not in full.text + full.html
+    made.later(days=2)
+    made.join(CAT, "Cat")
+    made.gm("ingest")
+    made.confirm(CAT)
+    made.gm("ingest")
+    assert made.standing() == {"ann": "in", "bob": "waiting", "cat": "waiting"}
+    late = made.outbox(to=CAT, kind="signup")[-1]
+    assert "Sign-up had closed when you confirmed, so the GM decides" in " ".join(late.text.split())
+    assert "Sign-up had closed when you confirmed" in late.html and "taken now" not in late.text + late.html
+
+
+def test_3_1_the_mail_to_a_confirmed_person_gives_the_closing_time_in_their_own_zone(game):
+    made = game(signup={"closes": "2027-03-14 18:00"})
+    made.join(BOB, "Bob", "TIMEZONE Asia/Tokyo")
+    made.gm("ingest")
+    code_mail = made.outbox(to=BOB, kind="signup-code")[-1]
+    assert "14 March 2027, 18:00 UTC" in code_mail.text and "Tokyo" not in code_mail.text + code_mail.html
+    made.confirm(BOB)
+    made.gm("ingest")
+    told = made.outbox(to=BOB, kind="signup")[-1]
+    assert "Monday 15 March 2027, 03:00 Asia/Tokyo" in " ".join(told.text.split())
+    assert "15 March 2027, 03:00 Asia/Tokyo" in " ".join(told.html.split())

@@ -128,7 +128,7 @@ def test_a_strangers_team_is_a_request_and_does_not_put_them_on_it(tmp_path, mon
     made.confirm(ANN)
     made.gm("ingest")
     told = made.outbox(to=ANN, kind="signup")[-1].text
-    assert "TEAM: the GM's choice" in told and "TEAM: red" not in told
+    assert "Team: the GM's choice" in told and "Team: red" not in told
     [row] = made.signups()
     assert row["status"] == "in" and json.loads(row["keys"]) == {} and json.loads(row["requested"]) == {"team": "red"}
     assert "asks team=red" in made.gm("signup")
@@ -222,3 +222,14 @@ def test_a_request_is_judged_beside_the_places_it_concerns_not_every_place_held(
     # 30 places held, none sharing an id or a placed key's value with them: each request
     # was judged alone (and a stand-in), not with the 30
     assert Spied.longest and max(Spied.longest) <= 2
+
+
+def test_the_standing_mail_labels_a_key_in_sentence_case_like_name_and_time_zone(tmp_path, monkeypatch):
+    made = advanced(tmp_path, monkeypatch, teams="open")
+    made.join(ANN, "Ann", "TEAM red")
+    made.gm("ingest")
+    made.confirm(ANN)
+    made.gm("ingest")
+    told = made.outbox(to=ANN, kind="signup")[-1]
+    assert "  Name: Ann" in told.text and "  Team: red" in told.text and "TEAM:" not in told.text
+    assert "<li>Team: red</li>" in told.html and "TEAM:" not in told.html

@@ -72,7 +72,7 @@ def test_3_1_advanced_team_is_a_join_line_and_its_rules_judge_it(tmp_path, monke
         made.confirm(address)
     made.gm("ingest")
     assert made.standing() == {"ann": "in", "dan": "in"}
-    assert "TEAM: red" in made.outbox(to="ann@example.org", kind="signup")[-1].text
+    assert "Team: red" in made.outbox(to="ann@example.org", kind="signup")[-1].text
     assert "only in case" in made.outbox(to="bob@example.org")[-1].text
     made.gm("start")
     teams = made.state()["teams"]

@@ -21,6 +21,7 @@ from .. import clock
 from ..mail.inbound import InboundMail, read_mail
 from ..mail.mailout import compose, queue
 from ..mail.orderlang import OrderText, parse_orders
+from ..mail.typos import near_miss
 from ..mail.words import problem_texts
 from ..rules.grammar import ruleset_keywords
 from ..rules.problem import Problem, problem
@@ -420,7 +421,8 @@ class Desk:
     def _game_problems(self, parsed: OrderText, state: Any, received: datetime, zone: str) -> list[Problem]:
         problems = []
         if parsed.game is not None and parsed.game.casefold() != self.config.id.casefold():
-            problems.append(problem("other_game", parsed.lines.get("GAME"), game=parsed.game, campaign=self.config.id))
+            problems.append(problem("other_game", parsed.lines.get("GAME"), game=parsed.game, campaign=self.config.id,
+                                    meant=near_miss(parsed.game, self.config.id)))
         if state.over:
             problems.append(problem("campaign_over"))
             return problems

@@ -199,8 +199,12 @@ def notice(campaign: Campaign, db: Any, row: dict[str, Any], now: datetime, *, c
 
     message = compose(
         sender=campaign.config.mail.sender, to=row["email"], template="signup_status", now=now,
-        context=context | {"person": person_view(row), "status": row["status"], "before": row["told"],
-                           "position": position, "started": started},
+        # the closing time in the person's own zone: the CONFIRM proved the address theirs
+        context=context | {"closes": _closes_text(campaign, row["timezone"]),
+                           "person": person_view(row), "status": row["status"], "before": row["told"],
+                           "position": position, "started": started,
+                           # confirmed while sign-up was closed: the GM, not a free place, moves them in
+                           "late": row.get("decision") == LATE},
         in_reply_to=in_reply_to.message_id if in_reply_to is not None else None,
         references=in_reply_to.references if in_reply_to is not None else (),
         auto_reply=True,
@@ -246,9 +250,10 @@ def standing_context(campaign: Campaign) -> dict[str, Any]:
     }
 
 
-def _closes_text(campaign: Campaign) -> dict[str, Any] | None:
+def _closes_text(campaign: Campaign, zone: str | None = None) -> dict[str, Any] | None:
+    """When sign-up closes, in `zone` (a person's own) or else the campaign's."""
     signup = campaign.config.signup
-    return deadline_text(signup.closes, campaign.config.timezone) if signup and signup.closes else None
+    return deadline_text(signup.closes, zone or campaign.config.timezone) if signup and signup.closes else None
 
 
 def count_status(store: Any, status: str) -> int:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..clock import ZONES_WITHOUT_REGION, is_zone
+from ..mail.typos import near_miss
 from ..rules.grammar import CommandProblem, CommandSpec, Grammar, ruleset_keywords
 from ..rules.problem import Problem, problem
 from . import names
@@ -193,11 +194,13 @@ def read_request(text: str, ruleset: Ruleset, campaign_id: str) -> Request:
     kind = asked[0].keyword if asked else ""
     if len({c.keyword for c in asked}) > 1:
         problems.append(problem("signup_one_request", asked[1].line))
+    # a near miss of this campaign's id is offered back as gm's own id, never as written
     if kind in (JOIN, LEAVE) and str(values[kind]).casefold() != campaign_id.casefold():
         problems.append(problem("signup_other_game", asked[0].line, keyword=kind, game=values[kind],
-                                campaign=campaign_id))
+                                campaign=campaign_id, meant=near_miss(str(values[kind]), campaign_id)))
     if parsed.game is not None and parsed.game.casefold() != campaign_id.casefold():
-        problems.append(problem("other_game", parsed.lines.get("GAME"), game=parsed.game, campaign=campaign_id))
+        problems.append(problem("other_game", parsed.lines.get("GAME"), game=parsed.game, campaign=campaign_id,
+                                meant=near_miss(parsed.game, campaign_id)))
     if kind == JOIN and "NAME" not in values and not any(p.code == "signup_needs_value" for p in problems):
         problems.append(problem("signup_needs_name", asked[0].line))
     if kind != JOIN:

@@ -35,7 +35,8 @@ from ..rules.problem import Problem as Why
 from .ownlines import readable_lines
 from .typos import INFLECTED, NEAR_MISS_LETTERS, TYPO_BUDGET, typo_budget, typo_cost
 
-__all__ = ["ENVELOPE", "MASK", "TYPO_BUDGET", "Command", "Grammar", "OrderText", "Problem", "parse_orders", "typo_cost"]
+__all__ = ["ENVELOPE", "MASK", "PASSWORD_PLACEHOLDERS", "TYPO_BUDGET", "Command", "Grammar", "OrderText", "Problem",
+           "parse_orders", "typo_cost"]
 
 MASK = "********"
 
@@ -97,6 +98,9 @@ class OrderText:
 
 # A keyword, then whitespace, a colon (`Turn: 7`) or the end of the line.
 _COMMAND = re.compile(r"(?P<kw>[A-Za-z]+)(?:\s*:\s*|\s+|$)(?P<rest>.*)", re.DOTALL)
+# What the ready orders and help in our mails write on the PASSWORD line for the player to
+# replace (templates/mail/_turn.txt, _order.txt, _links.txt)
+PASSWORD_PLACEHOLDERS = frozenset({"(your password)", "<your password>"})
 # A line that may hold a password even though it is no PASSWORD command ("Password=x").
 _PASSWORDISH = re.compile(r"(?:pass(?:word|wort|wd)?|pwd?)", re.IGNORECASE)
 
@@ -220,6 +224,11 @@ class _Reader:
         # The rest of the line is the password, so one with a space in it still works.
         if not line.rest:
             self.problem(line, "needs_value", keyword="PASSWORD", form=FORMS["PASSWORD"])
+            return
+        if line.rest.casefold() in PASSWORD_PLACEHOLDERS:
+            # a ready order from our mail sent unedited: the placeholder is no guess, and
+            # the reply says so in fixed words
+            self.problem(line, "password_placeholder")
             return
         self.secrets.add(line.rest)
         if self.first_time(line, None, line.rest):

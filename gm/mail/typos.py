@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 
-__all__ = ["INFLECTED", "NEAR_MISS_LETTERS", "TYPO_BUDGET", "typo_budget", "typo_cost"]
+__all__ = ["INFLECTED", "NEAR_MISS_LETTERS", "TYPO_BUDGET", "near_miss", "typo_budget", "typo_cost"]
 
 # A misspelt command is a typo of one (issue 24): a letter doubled (MOVVE), dropped (MOV,
 # PASWORD, NUMBR), two letters swapped (MOEV, BUIDL) or a key struck beside the right one
@@ -78,3 +78,12 @@ def typo_cost(word: str, keyword: str) -> int:
                 best = min(best, cost[i - 2][j - 2] + 1)  # two letters swapped
             cost[i][j] = best
     return cost[n][m]
+
+
+def near_miss(word: str, meant: str) -> bool:
+    """Whether `word` (any case) is a likely typo of `meant`, such as a campaign id
+    (`autmn` for `autumn`): not the same, at least NEAR_MISS_LETTERS long, and within
+    the typo budget of `meant`'s length."""
+    word, meant = word.upper(), meant.upper()
+    return (word != meant and len(word) >= NEAR_MISS_LETTERS
+            and typo_cost(word, meant) <= typo_budget(meant))
