@@ -87,7 +87,10 @@ def test_a_new_holder_gets_the_rulesets_own_welcome_with_the_standing_order_spel
     # the seat's pieces where they stand now, the turn's deadline and its calendar file
     board, seat = next((b, data["players"]["bob"]) for b, data in before["boards"].items())
     square = f"square {seat['square']}" if seat["square"] else "Start"
-    assert f"Board {board}: {square}" in text
+    if ruleset == "unleashed":  # one board: the pawn in unleashed's words (test_unleashed_welcome...)
+        assert "Your pawn stands " in text
+    else:
+        assert f"Board {board}: {square}" in text
     assert "Deadline: Friday 15 January 2027, 00:00 UTC" in text
     assert f"h-{ruleset}-turn-2-deadline.ics" in attachment_names(welcome)
     assert f"The deadline is attached as a calendar entry (h-{ruleset}-turn-2-deadline.ics)." in text
@@ -169,3 +172,17 @@ def test_a_new_holders_welcome_orders_for_the_open_turn_never_turn_1(tmp_path, m
     if ruleset == "postal":  # the ready replies: one per number the seat still holds
         links = re.findall(r"Order for turn (\d+)&body=[^\"]*NUMBER (\d)", html)
         assert links == [("2", str(n)) for n in before["players"]["bob"]["numbers_left"]]
+
+
+def test_an_unleashed_new_holder_sees_her_seat_marked_and_her_pawn_in_unleashed_words(tmp_path, monkeypatch):
+    """docs/rules/unleashed.md, Seats changing hands: the welcome marks the seat she now
+    holds "(you)" and says where the pawn stands as unleashed's mail does, with no board."""
+    game, before, _ = handed_over(tmp_path, monkeypatch, "unleashed")
+    welcome = game.outbox(to="erin@example.org")[0]
+    text, html = text_of(welcome), unescape(html_of(welcome))
+    square = before["boards"]["A"]["players"]["bob"]["square"]
+    where = f"Your pawn stands on square {square}." if square else "Your pawn stands at Start."
+    assert where in text and where in html
+    assert "Board A:" not in text and "Where your piece stands" not in text
+    assert "Erin (you; Bob held it before turn 2)" in text
+    assert re.search(r"Erin <b>\(you</b>; Bob held it before turn 2<b>\)</b>", html_of(welcome))

@@ -226,7 +226,9 @@ def resume(campaign: Campaign, when: str | None = None) -> datetime:
     with campaign.store.transaction() as db:
         db["campaign"].update(campaign.config.id, {"paused": 0, "deadline": clock.iso(deadline)})
         _log(db, now, state.turn, "resume", None, {"deadline": clock.iso(deadline)})
-        _tell_everyone(campaign, db, now, "admin_resumed", {"turn": state.turn}, deadline=deadline)
+        offered = campaign.ruleset.offered_now(campaign.setup, state)
+        _tell_everyone(campaign, db, now, "admin_resumed", {"turn": state.turn, "commands": offered},
+                       deadline=deadline)
     return deadline
 
 

@@ -61,6 +61,12 @@ class OrdersByMail(ABC):
         PLAYER, PASSWORD, TURN, END, HELP, RESET); `options` None reads as the defaults,
         and the keywords must not depend on them."""
 
+    def offered_now(self, setup: Setup, state: Any) -> tuple[str, ...]:
+        """The command forms the open turn takes, as mail lists them (Grammar.offered):
+        a notice that asks for orders now (gm resume) offers no command the turn refuses.
+        Default: all of them."""
+        return self.grammar(setup.options).offered
+
     def merge(self, setup: Setup, state: Any, player: str, standing: Any,
               commands: Iterable[Command]) -> tuple[Any, list[Problem]]:
         """The standing order with one accepted message's commands applied, and the

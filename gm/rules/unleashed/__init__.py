@@ -225,6 +225,13 @@ class Unleashed(Ruleset):
     def grammar(self, options: Any = None) -> Grammar:
         return unleashed_grammar()
 
+    def offered_now(self, setup: Setup, state: UnleashedState) -> tuple[str, ...]:
+        """PLACE in the setup turn only, PLAY in a round only (docs/rules/unleashed.md,
+        Commands); REACT stands in both."""
+        grammar = self.grammar(setup.options)
+        refused = "PLAY" if state.setup else "PLACE"
+        return tuple(grammar.forms[k] for k in grammar.forms if k != refused)
+
     def receipt(self, setup: Setup, state: UnleashedState, player: str) -> Receipt:
         return Receipt(setup.players, player, state.grid, state.hands.get(player, ()), state.setup,
                        options_of(setup).snake_eyes == "evil", state.former)
