@@ -175,7 +175,7 @@ def test_a_new_holders_welcome_orders_for_the_open_turn_never_turn_1(tmp_path, m
 
 
 def test_an_unleashed_new_holder_sees_her_seat_marked_and_her_pawn_in_unleashed_words(tmp_path, monkeypatch):
-    """docs/rules/unleashed.md, Seats changing hands: the welcome marks the seat she now
+    """docs/rules/unleashed.md, Leaving and pauses: the welcome marks the seat she now
     holds "(you)" and says where the pawn stands as unleashed's mail does, with no board."""
     game, before, _ = handed_over(tmp_path, monkeypatch, "unleashed")
     welcome = game.outbox(to="erin@example.org")[0]

@@ -43,6 +43,7 @@ from gm.rules.base import Setup
 from gm.rules.chance import SeededChance
 from gm.rules.grammar import ruleset_keywords
 from gm.rules.unleashed import UnleashedOrder, UnleashedState
+from gm.rules.unleashed.cards import action_type, movement
 from gm.rules.unleashed.options import parse_options
 from gm.rules.unleashed.views import own_view
 from gm.yamlfile import LineDict
@@ -428,8 +429,8 @@ def test_24_every_ready_order_is_accepted_and_its_first_line_played():
             if state.setup:
                 assert order.places and len(order.places) == len(ready)
                 continue
-            if ready == ("PLAY NONE",):
-                assert not state.hands[player]
+            if ready == ("PLAY NONE",):  # no card of a clear use, and none that acts without choices
+                assert not any(movement(c) or c in ("EXTRA-ROLL", "BLANK") for c in state.hands[player])
                 continue
             out = R.resolve(setup, starting(setup, state, player), {player: order}, SeededChance(setup.seed))
             plays = [e for e in out.events if e.kind == "play"]
@@ -440,6 +441,37 @@ def test_24_every_ready_order_is_accepted_and_its_first_line_played():
             reversed_seen += state.reversed
     assert reversed_seen and {"EXTRA-ROLL", "SWAP-PLAYERS", "MOVE-SNAKE", "MOVE-LADDER", "SWAP-CARDS", "BLANK",
                               "+1", "-1", "BACK-2"} <= cards, cards
+
+
+def test_24_every_ready_play_line_changes_something():
+    """docs/rules/unleashed.md, A ready order: each suggested line has a clear use now, so
+    no card goes over a card of its own code, and a MOVE, SWAP or BACK card always comes
+    with its choices (its automatic choice may move nothing)."""
+    for setup, state in golden_states() + played_states(12):
+        if state.over or state.setup:
+            continue
+        for player in state.seats:
+            if not state.in_play(player):
+                continue
+            for line in own_view(setup, player, player, state, (), None).ready:
+                words = line.split()
+                if words[1] == "NONE":
+                    continue
+                code, square = words[1], int(words[3])
+                assert state.cards[square - 1] != code, (state.turn, player, line)
+                if action_type(code) in ("MOVE-SNAKE", "MOVE-2-SNAKES", "MOVE-ANY", "MOVE-LADDER",
+                                         "MOVE-2-LADDERS", "SWAP-PLAYERS", "SWAP-CARDS", "BACK"):
+                    assert len(words) > 4, (state.turn, player, line)
+
+
+def test_24_a_ready_play_line_without_a_clear_use_is_not_suggested():
+    """docs/rules/unleashed.md, A ready order: a MOVE-LADDER with no ladder worth moving is
+    not suggested bare (its automatic choice would move nothing): PLAY NONE instead."""
+    setup, state = example_setup(), example_state()
+    for item in [i for i in state.items if i[0] == "L"]:
+        del state.items[item]
+    state.hands["bob"] = ["MOVE-LADDER"]
+    assert own_view(setup, "bob", "Bob", state, (), None).ready == ("PLAY NONE",)
 
 
 def test_24_a_ready_play_line_carries_the_choices_its_card_needs():

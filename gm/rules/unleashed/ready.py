@@ -73,10 +73,16 @@ def _ready_plays(state: UnleashedState, player: str) -> tuple[str, ...]:
         line = board.line(code)
         if line is not None:
             lines.append(line)
-    if not lines:  # nothing worth a choice: the first card, its choices left to the automatic one
-        square = board.free(board.me + ROLL)
-        lines = [f"PLAY {hand[0]} ON {square}"] if square else ["PLAY NONE"]
+    if not lines:  # nothing worth a choice: the first card that acts with none, else no card
+        lines = [line for code in hand if _acts_alone(code) and (line := board.plain(code))][:1] or ["PLAY NONE"]
     return tuple(lines)
+
+
+def _acts_alone(code: str) -> bool:
+    """A card that changes something with no choices: a +k or -k on the board, EXTRA-ROLL,
+    BLANK. A MOVE, SWAP or BACK card's automatic choice may change nothing; FORWARD and
+    REVERSE are the player's own call."""
+    return bool(movement(code)) or code in ("EXTRA-ROLL", BLANK)
 
 
 class _Ready:
@@ -94,16 +100,26 @@ class _Ready:
         self.entries = {end for line in item_lines(state) for end in
                         ((line.source, line.target) if line.both_ways else (line.source,))}
 
-    def free(self, near: int) -> int | None:
+    def free(self, near: int, code: str | None = None) -> int | None:
         """The square nearest `near`, ahead first, that no other pawn, no lock, no item's
-        entry and no other ready line takes."""
-        last = self.grid.squares
+        entry and no other ready line takes, and whose card is not `code` already (a card
+        played over its like changes nothing)."""
+        last, cards = self.grid.squares, self.state.cards
         near = min(max(near, 1), last)
         for distance in range(last):
             for square in (near + distance, near - distance):
-                if 1 <= square <= last and square not in self.barred and square not in self.entries:
+                if 1 <= square <= last and square not in self.barred and square not in self.entries \
+                        and cards[square - 1] != code:
                     return square
         return None
+
+    def plain(self, code: str) -> str | None:
+        """A PLAY line with no choices, a roll ahead of the player, or None."""
+        square = self.free(self.me + ROLL, code)
+        if square is None:
+            return None
+        self.barred.add(square)
+        return f"PLAY {code} ON {square}"
 
     def ahead(self, of: int, wanted: Callable[[str], bool]) -> int | None:
         """The first square a roll may reach from `of` whose card is `wanted` and acts."""
@@ -115,7 +131,7 @@ class _Ready:
         """A PLAY line for a card of `code` that is worth sending, or None."""
         me, leader = self.me, self.leader
         step, kind = movement(code), action_type(code)
-        square, choices = self.free(me + ROLL), ""
+        square, choices = self.free(me + ROLL, code), ""
         if kind == "SWAP-PLAYERS":
             if leader is None or leader <= me:
                 return None
@@ -127,7 +143,7 @@ class _Ready:
         elif step < 0:
             if leader is None or leader <= me:  # it would wait for this pawn as much as the leader's
                 return None
-            square = self.free(leader + ROLL)
+            square = self.free(leader + ROLL, code)
         elif kind in ("MOVE-SNAKE", "MOVE-2-SNAKES", "MOVE-ANY", "MOVE-LADDER", "MOVE-2-LADDERS"):
             choices = self.item_move(kind)
             if not choices:
@@ -139,7 +155,7 @@ class _Ready:
             if red is None or not 1 <= target <= self.grid.squares or target in self.entries or red == target:
                 return None
             choices = f"{red} {target}"
-            square = self.free(me + 1)
+            square = self.free(me + 1, code)
             if square in (red, target):
                 return None
         elif code == BLANK:
