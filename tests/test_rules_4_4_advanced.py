@@ -604,3 +604,21 @@ def test_state_survives_storage_and_replays():
     assert RULES.load_state(RULES.dump_state(outcome.state)) == outcome.state
     for event in opening.events + outcome.events:
         assert RULES.event_from_json(dataclasses.asdict(event)) == event
+
+
+def test_board_in_every_mail_square_1_is_told_no_square_is_below_it():
+    """docs/rules/advanced.md, The board in every mail: from square 1 (no board square
+    below it) the player's part says so, instead of calling the squares below "not free"."""
+    from gm.mail.mailout import environment
+    from gm.rules.advanced.views import own_facts
+
+    setup = campaign()
+    for kind in ("text", "html"):
+        part = environment(kind, "advanced").get_template(f"mail/advanced/_turn.{'txt' if kind == 'text' else 'html'}")
+        on_1 = part.module.build_options(own_facts(setup, "ann", "Ann", state(setup, {"ann": 1}), (), None))
+        assert "Square 1 is the lowest on the board: no square is below it to BUILD to, so MOVE." in on_1
+        assert "No square below yours" not in on_1
+        # elsewhere with nothing free within reach the old words stand
+        crowded = state(setup, {"bob": 5}, dice={"bob": 2}, built=(Built("snake", 4, 3, "cat", 1),))
+        on_5 = part.module.build_options(own_facts(setup, "bob", "Bob", crowded, (), None))
+        assert "No square below yours within 1 steps is free of snakes and ladders" in on_5
