@@ -636,3 +636,16 @@ def test_gm_state_text_shows_each_players_die_team_place_in_the_order_and_builds
     assert notes["ann"] == "d8, team red, plays 2nd, built 1"
     assert notes["cat"] == "d4, team cat, plays 1st, built 0"
     assert RULES.state_notes(setup, state(setup))["A"].endswith("; built: none")
+
+
+def test_end_and_placings_the_running_standings_place_each_team_by_its_slowest_member():
+    """docs/rules/advanced.md, The end and placings: while the campaign runs the archive's
+    Place column holds the place each team has now, as the end would give it: red (ann on
+    20, bob on 3) is behind green (cat on 9) though ann is furthest of all."""
+    from gm.rules.advanced.views import standings
+
+    setup = campaign(teams={"ann": "red", "bob": "red"})
+    now = state(setup, {"ann": 20, "bob": 3, "cat": 9})
+    lines = standings(setup, now, {"ann": "Ann", "bob": "Bob", "cat": "Cat"})
+    assert [(s.name, s.place) for s in lines] == [("Cat", 1), ("Ann", 2), ("Bob", 2)]
+    assert all(s.total is None for s in lines)  # nothing final yet
