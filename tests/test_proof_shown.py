@@ -381,3 +381,24 @@ def test_5_the_final_mail_of_gm_end_lists_receipts_seat_by_seat_not_by_id(rulese
     from gm.campaign.audit_record import audit_record
     with kit.campaign() as campaign:
         assert list(audit_record(campaign)["turns"][0]["receipts"]) == ["carol", "alice", "bob"]
+
+
+def test_gm_state_text_shows_each_players_die_team_place_in_the_order_and_builds(tmp_path, monkeypatch):
+    """docs/rules/advanced.md, Setup and Building (docs/commands.md, gm state): the text
+    says what --json says of an advanced game: the order of play and the items built beside
+    the board, and beside each player the die, team, place in the order and items built."""
+    import gm.campaign.campaign
+
+    monkeypatch.setitem(gm.campaign.campaign.SCRYPT, "n", 2**10)
+    kit = campaign_folder(tmp_path / "c", "advanced", monkeypatch.setenv)
+    kit.start()
+    kit.close()
+    folder = str(tmp_path / "c")
+    data = json.loads(CliRunner().invoke(cli, ["-C", folder, "state", "--json"]).output)
+    text = CliRunner().invoke(cli, ["-C", folder, "state"]).output
+    board = next(line for line in text.splitlines() if line.startswith("board A"))
+    assert f"order of play {' '.join(data['order'])}; built: none" in board
+    for player, facts in data["players"].items():
+        line = next(line for line in text.splitlines() if line.startswith(player + " "))
+        seat = {1: "1st", 2: "2nd", 3: "3rd"}[facts["seat"]]
+        assert line.split(None, 1)[1] == f"d{facts['die']}, team {facts['team']}, plays {seat}, built 0"

@@ -624,20 +624,6 @@ def test_board_in_every_mail_square_1_is_told_no_square_is_below_it():
         assert "No square below yours within 1 steps is free of snakes and ladders" in on_5
 
 
-def test_gm_state_text_shows_each_players_die_team_place_in_the_order_and_builds_and_the_items_built():
-    """docs/rules/advanced.md, Setup and Building: `gm state` (text) says what --json says:
-    the order of play and the items built beside the board, and beside each player the die,
-    team, place in the order of play and items built."""
-    setup = campaign(teams={"ann": "red", "bob": "red"})
-    now = state(setup, {"ann": 15, "bob": 6}, dice={"ann": 8, "bob": 6, "cat": 4}, builds={"ann": 1},
-                built=(Built("ladder", 15, 12, "ann", 2), Built("snake", 9, 3, "ann", 3)), order=("cat", "ann", "bob"))
-    notes = RULES.state_notes(setup, now)
-    assert notes["A"] == "order of play cat ann bob; built: ladder 12->15 (ann, turn 2), snake 9->3 (ann, turn 3)"
-    assert notes["ann"] == "d8, team red, plays 2nd, built 1"
-    assert notes["cat"] == "d4, team cat, plays 1st, built 0"
-    assert RULES.state_notes(setup, state(setup))["A"].endswith("; built: none")
-
-
 def test_end_and_placings_the_running_standings_place_each_team_by_its_slowest_member():
     """docs/rules/advanced.md, The end and placings: while the campaign runs the archive's
     Place column holds the place each team has now, as the end would give it: red (ann on

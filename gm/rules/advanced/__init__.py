@@ -336,21 +336,6 @@ class Advanced(Ruleset):
     def order_complete(self, setup: Setup, state: AdvancedState, player: str, order: AdvancedOrder) -> bool:
         return order.action is not None
 
-    def state_notes(self, setup: Setup, state: AdvancedState) -> Mapping[str, str]:
-        """`gm state` in text says what --json says of an advanced game: the board's order
-        of play and the items built, and beside each player their die, team, place in the
-        order of play and items built (docs/rules/advanced.md, Setup and Building)."""
-        from ...counts import ordinal
-
-        board_id = next(iter(setup.boards))
-        built = ", ".join(f"{b.item} {b.travel()[0]}->{b.travel()[1]} ({b.by}, turn {b.turn})" for b in state.built)
-        notes = {board_id: "order of play " + " ".join(state.order) + "; built: " + (built or "none")}
-        seats = {p: i for i, p in enumerate(state.order, 1)}
-        for p in setup.players:
-            notes[p] = (f"d{state.dice[p]}, team {team_of(setup, p)}, plays {ordinal(seats[p])}"
-                        if p in seats else f"d{state.dice[p]}, team {team_of(setup, p)}") + f", built {state.builds[p]}"
-        return notes
-
     # -- gm state --json (CONTRACT.md, the dice rulesets) ---------------------------
 
     def state_json(self, setup: Setup, state: AdvancedState) -> dict[str, Any]:
