@@ -402,3 +402,23 @@ def test_gm_state_text_shows_each_players_die_team_place_in_the_order_and_builds
         line = next(line for line in text.splitlines() if line.startswith(player + " "))
         seat = {1: "1st", 2: "2nd", 3: "3rd"}[facts["seat"]]
         assert line.split(None, 1)[1] == f"d{facts['die']}, team {facts['team']}, plays {seat}, built 0"
+
+
+def test_end_and_placings_the_advanced_archive_has_a_team_table_with_each_team_s_place(played, tmp_path):
+    """docs/rules/advanced.md, The end and placings: the archive's front page lists the
+    teams, their members and the place each team holds (its slowest member's)."""
+    from gm.publish.write import publish
+
+    ruleset, kit = played
+    if ruleset != "advanced":
+        pytest.skip("teams are advanced's")
+    with kit.campaign() as campaign:
+        out, _ = publish(campaign, tmp_path / "site")
+        places = {s.player: s.place for s in campaign.ruleset.archive_standings(campaign.setup, campaign.state(), {})}
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert '<h2 id="teams">Teams</h2>' in index
+    rows = dict(re.findall(r'<tr data-team="([^"]+)"><td class="num">([^<]*)</td>', index))
+    assert set(rows) == {"alice", "red", "carol"}, rows
+    assert rows["red"] == {1: "1st", 2: "2nd", 3: "3rd"}[places["erin"]]  # bob's seat, erin's now
+    assert rows["alice"] == {1: "1st", 2: "2nd", 3: "3rd"}[places["alice"]]
+    assert rows["carol"] == {1: "1st", 2: "2nd", 3: "3rd"}[places["carol"]]
