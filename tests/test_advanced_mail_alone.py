@@ -243,7 +243,8 @@ def test_4_4_from_the_text_of_the_welcome_and_the_reports_alone_a_player_writes_
             _, item, target = order.split()
             square = state_before["boards"]["A"]["players"][player]["square"]
             line = next(line for line in reports[player].splitlines()
-                        if f"- {player.title()} builds a {item.lower()} from {square} to {target}:" in line)
+                        if f"- {player.title()} builds a {item.lower()} from {square} to {target}:" in line
+                        or f"- {player.title()} builds a {item.lower()} from {target} to {square}:" in line)
             # the squares were right when the mail was read: only the throw fails it, or an
             # item another player built earlier in the round on one of its squares (4.5)
             now_built = {end for b in state["boards"]["A"]["built"] if b["turn"] == week and b["by"] != player

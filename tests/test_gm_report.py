@@ -155,7 +155,10 @@ DICE_WORDS: dict[str, Callable[[Any, Report], str]] = {
 }
 ADVANCED_WORDS: dict[str, Callable[[Any, Report], str]] = {
     "moved": lambda e, r: rf"{re.escape(_name(e.player))} threw {e.roll} \(d{e.die}\)",
-    "build": lambda e, r: rf"{re.escape(_name(e.player))} builds a {e.item} from {e.start} to {square(e.target)}",
+    # a ladder is said foot to top, as it is drawn; a snake head to tail
+    "build": lambda e, r: (rf"{re.escape(_name(e.player))} builds a ladder from {square(e.target)} to {e.start}"
+                           if e.item == "ladder" else
+                           rf"{re.escape(_name(e.player))} builds a {e.item} from {e.start} to {square(e.target)}"),
     "team_placed": lambda e, r: rf"^{e.placing}\. {re.escape(e.team)}: ",
     "campaign_over": lambda e, r: "wins|no winner",
 }
@@ -224,6 +227,15 @@ def lines_of(name: str, turn: int) -> list[str]:
     return next(r for r in golden_reports(name) if r.turn == turn).text.splitlines()
 
 
+def test_what_players_see_a_build_says_a_ladder_foot_to_top_as_it_is_drawn():
+    """docs/rules/advanced.md, What players see: a ladder built from 10 (its top, the
+    builder's square) to 7 (its foot) reads "from 7 to 10", like "ladder 7 -> 10" below."""
+    text = lines_of("advanced", 5)
+    builds = [line for line in text if " builds a ladder from " in line]
+    assert builds and all(line.startswith("- Ben <b>Baker</b> builds a ladder from 7 to 10:") for line in builds)
+    assert not any("builds a ladder from 10 to 7" in line for line in text)
+
+
 def test_24_postal_gm_report_reads_as_sentences():
     text = lines_of("postal", 3)
     assert "- Ben <b>Baker</b> played 5 (NMR: chosen for them)" in text
@@ -258,7 +270,7 @@ def test_24_advanced_gm_report_reads_as_sentences():
     assert "- Ben <b>Baker</b>: BUILD LADDER 7" in text
     assert "No order arrived from Ann Archer: the rules played for that player." in text
     assert "- Ann Archer threw 7 (d8), NMR: 25 -> 32" in text
-    assert any(line.startswith("- Ben <b>Baker</b> builds a ladder from 10 to 7: threw 6 (d6), "
+    assert any(line.startswith("- Ben <b>Baker</b> builds a ladder from 7 to 10: threw 6 (d6), "
                                "construction 1 needs 3: not built") for line in text)
     assert "- Ann Archer: on 32" in text
     final = lines_of("advanced", 12)

@@ -321,3 +321,104 @@ def test_5_above_inline_players_a_report_shows_its_reader_s_receipt_and_attaches
             assert not attached
             assert f"on this turn's page of the archive:\n{ARCHIVE}turn-001.html" in text
     kit.close()
+
+
+def test_5_receipts_played_are_listed_seat_by_seat_in_reports_and_the_archive(played, tmp_path):
+    """docs/audit.md: seat by seat, in seat order (the seats at gm start), not by id: bob's
+    seat (erin's after turn 1) stands between alice's and carol's in every turn's list,
+    whatever order gm.sqlite keeps the receipts in."""
+    from gm.publish.write import publish
+
+    ruleset, kit = played
+    proof = stored(kit)
+    for message in kit.outbox(kind="report"):
+        text = text_of(message)
+        block = text[text.index("Receipts played, seat by seat"):] if "Receipts played, seat by seat" in text else ""
+        if not block:
+            continue
+        lines = [line.strip().split(":")[0].removesuffix(" (you)") for line in block.splitlines()[1:4]]
+        assert [n for n in lines] == [proof["names"]["alice"], proof["names"]["bob" if message.turn == 1 else "erin"],
+                                      proof["names"]["carol"]], (ruleset, message.turn, message["To"])
+    with kit.campaign() as campaign:
+        out, _ = publish(campaign, tmp_path / "site")
+    for turn in proof["turns"]:
+        page = (out / f"turn-{turn:03d}.html").read_text(encoding="utf-8")
+        table = page[page.index(proof["turns"][turn][0]):]
+        rows = re.findall(r"<tr><td class=\"name\"><bdi>([^<]*)</bdi>", table)
+        assert rows[:3] == [proof["names"]["alice"], proof["names"]["bob" if turn == 1 else "erin"],
+                            proof["names"]["carol"]], (ruleset, turn)
+
+
+@pytest.mark.parametrize("ruleset", ["advanced", "postal"])
+def test_5_the_final_mail_of_gm_end_lists_receipts_seat_by_seat_not_by_id(ruleset, tmp_path, monkeypatch):
+    """docs/audit.md, seat order: seats carol, alice, bob (as after a sign-up, not by id);
+    gm end's final mail reads the last turn's receipts back from gm.sqlite and still lists
+    them seat by seat."""
+    import gm.campaign.campaign
+    from gm.campaign.ending import end_campaign
+    from gm.campaign.turns import resolve
+
+    monkeypatch.setitem(gm.campaign.campaign.SCRYPT, "n", 2**10)
+    alice, bob, carol = PLAIN_PLAYERS[:3]
+    kit = campaign_folder(tmp_path / "c", ruleset, monkeypatch.setenv, players=(carol, alice, bob), max_turns=5)
+    kit.start()
+    kit.at(kit.now + timedelta(hours=1))
+    kit.order("alice", ORDER[ruleset])
+    kit.close()
+    with kit.campaign() as campaign:
+        kit.at(campaign.deadline() + timedelta(hours=1))
+        resolve(campaign, force=True)
+        end_campaign(campaign, "enough")
+    names = stored(kit)["names"]
+    finals = [m for m in kit.outbox(kind="final")]
+    assert finals
+    for message in finals:
+        text = text_of(message)
+        block = text[text.index("Receipts played, seat by seat"):].splitlines()[1:4]
+        assert [line.strip().split(":")[0].removesuffix(" (you)") for line in block] == \
+            [names["carol"], names["alice"], names["bob"]], message["To"]
+    # and so does the audit record's list of the turn's receipts
+    from gm.campaign.audit_record import audit_record
+    with kit.campaign() as campaign:
+        assert list(audit_record(campaign)["turns"][0]["receipts"]) == ["carol", "alice", "bob"]
+
+
+def test_gm_state_text_shows_each_players_die_team_place_in_the_order_and_builds(tmp_path, monkeypatch):
+    """docs/rules/advanced.md, Setup and Building (docs/commands.md, gm state): the text
+    says what --json says of an advanced game: the order of play and the items built beside
+    the board, and beside each player the die, team, place in the order and items built."""
+    import gm.campaign.campaign
+
+    monkeypatch.setitem(gm.campaign.campaign.SCRYPT, "n", 2**10)
+    kit = campaign_folder(tmp_path / "c", "advanced", monkeypatch.setenv)
+    kit.start()
+    kit.close()
+    folder = str(tmp_path / "c")
+    data = json.loads(CliRunner().invoke(cli, ["-C", folder, "state", "--json"]).output)
+    text = CliRunner().invoke(cli, ["-C", folder, "state"]).output
+    board = next(line for line in text.splitlines() if line.startswith("board A"))
+    assert f"order of play {' '.join(data['order'])}; built: none" in board
+    for player, facts in data["players"].items():
+        line = next(line for line in text.splitlines() if line.startswith(player + " "))
+        seat = {1: "1st", 2: "2nd", 3: "3rd"}[facts["seat"]]
+        assert line.split(None, 1)[1] == f"d{facts['die']}, team {facts['team']}, plays {seat}, built 0"
+
+
+def test_end_and_placings_the_advanced_archive_has_a_team_table_with_each_team_s_place(played, tmp_path):
+    """docs/rules/advanced.md, The end and placings: the archive's front page lists the
+    teams, their members and the place each team holds (its slowest member's)."""
+    from gm.publish.write import publish
+
+    ruleset, kit = played
+    if ruleset != "advanced":
+        pytest.skip("teams are advanced's")
+    with kit.campaign() as campaign:
+        out, _ = publish(campaign, tmp_path / "site")
+        places = {s.player: s.place for s in campaign.ruleset.archive_standings(campaign.setup, campaign.state(), {})}
+    index = (out / "index.html").read_text(encoding="utf-8")
+    assert '<h2 id="teams">Teams</h2>' in index
+    rows = dict(re.findall(r'<tr data-team="([^"]+)"><td class="num">([^<]*)</td>', index))
+    assert set(rows) == {"alice", "red", "carol"}, rows
+    assert rows["red"] == {1: "1st", 2: "2nd", 3: "3rd"}[places["erin"]]  # bob's seat, erin's now
+    assert rows["alice"] == {1: "1st", 2: "2nd", 3: "3rd"}[places["alice"]]
+    assert rows["carol"] == {1: "1st", 2: "2nd", 3: "3rd"}[places["carol"]]

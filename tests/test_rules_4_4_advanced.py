@@ -604,3 +604,34 @@ def test_state_survives_storage_and_replays():
     assert RULES.load_state(RULES.dump_state(outcome.state)) == outcome.state
     for event in opening.events + outcome.events:
         assert RULES.event_from_json(dataclasses.asdict(event)) == event
+
+
+def test_board_in_every_mail_square_1_is_told_no_square_is_below_it():
+    """docs/rules/advanced.md, The board in every mail: from square 1 (no board square
+    below it) the player's part says so, instead of calling the squares below "not free"."""
+    from gm.mail.mailout import environment
+    from gm.rules.advanced.views import own_facts
+
+    setup = campaign()
+    for kind in ("text", "html"):
+        part = environment(kind, "advanced").get_template(f"mail/advanced/_turn.{'txt' if kind == 'text' else 'html'}")
+        on_1 = part.module.build_options(own_facts(setup, "ann", "Ann", state(setup, {"ann": 1}), (), None))
+        assert "Square 1 is the lowest on the board: no square is below it to BUILD to, so MOVE." in on_1
+        assert "No square below yours" not in on_1
+        # elsewhere with nothing free within reach the old words stand
+        crowded = state(setup, {"bob": 5}, dice={"bob": 2}, built=(Built("snake", 4, 3, "cat", 1),))
+        on_5 = part.module.build_options(own_facts(setup, "bob", "Bob", crowded, (), None))
+        assert "No square below yours within 1 steps is free of snakes and ladders" in on_5
+
+
+def test_end_and_placings_the_running_standings_place_each_team_by_its_slowest_member():
+    """docs/rules/advanced.md, The end and placings: while the campaign runs the archive's
+    Place column holds the place each team has now, as the end would give it: red (ann on
+    20, bob on 3) is behind green (cat on 9) though ann is furthest of all."""
+    from gm.rules.advanced.views import standings
+
+    setup = campaign(teams={"ann": "red", "bob": "red"})
+    now = state(setup, {"ann": 20, "bob": 3, "cat": 9})
+    lines = standings(setup, now, {"ann": "Ann", "bob": "Bob", "cat": "Cat"})
+    assert [(s.name, s.place) for s in lines] == [("Cat", 1), ("Ann", 2), ("Bob", 2)]
+    assert all(s.total is None for s in lines)  # nothing final yet

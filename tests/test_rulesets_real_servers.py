@@ -43,7 +43,8 @@ def go_text(go: dict, name: str, die: int) -> str:
     """How an advanced report words one go of `gm state --json`'s log (templates/mail/advanced/_turn.txt)."""
     if go["action"] == "build":
         target = go["target"] or "Start"
-        return f"- {name} builds a {go['kind']} from {go['from']} to {target}: threw {go['dice'][0]} (d{die})"
+        ends = f"from {target} to {go['from']}" if go["kind"] == "ladder" else f"from {go['from']} to {target}"
+        return f"- {name} builds a {go['kind']} {ends}: threw {go['dice'][0]} (d{die})"
     return f"- {name} threw {go['dice'][0]} (d{die}){', NMR' if go['nmr'] else ''}:"
 
 

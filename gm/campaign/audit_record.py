@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from .. import __version__
@@ -60,7 +61,7 @@ def audit_record(campaign: Campaign) -> dict[str, Any]:
             "turn": turn_row["turn"],
             "players": list(players),
             "orders": orders,
-            "receipts": _receipts(campaign, turn_row),
+            "receipts": _receipts(campaign, turn_row, players),
             # who had to write and sent nothing (RULES.md 2.4), and who had left (gm player drop)
             "nmr": [p for p in players if p not in orders and p not in gone
                     and ruleset.must_order(setup_at(players), before, p)],
@@ -108,7 +109,7 @@ def audit_record(campaign: Campaign) -> dict[str, Any]:
     }
 
 
-def _receipts(campaign: Campaign, turn_row: dict[str, Any]) -> dict[str, Any] | None:
+def _receipts(campaign: Campaign, turn_row: dict[str, Any], seats: Sequence[str] = ()) -> dict[str, Any] | None:
     """Each seat holder's receipt played in the turn with what recomputes it (RULES.md 5):
     the id that wrote the message it acknowledged (a seat's former holder, for an order the
     new holder inherited) and that message's count. None for a turn resolved before gm
@@ -125,7 +126,9 @@ def _receipts(campaign: Campaign, turn_row: dict[str, Any]) -> dict[str, Any] | 
     # counted in one walk rather than a walk per holder
     written = Counter((r["player"], r["writer"]) for r in rows)
     entries: dict[str, Any] = {}
-    for player, receipt in played.items():
+    # seat by seat, as docs/audit.md lists seats (gm.sqlite keeps them sorted by id)
+    order = [p for p in seats if p in played] + [p for p in played if p not in seats]
+    for player, receipt in ((p, played[p]) for p in order):
         source = last.get(player)
         writer = (source and source["writer"]) or player
         entries[player] = None if receipt is None else {

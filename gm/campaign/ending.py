@@ -70,7 +70,9 @@ def end_campaign(campaign: Campaign, reason: str | None = None) -> tuple[int, An
     receipts = json.loads(last.get("receipts") or "null")
     # RULES.md 5: the final mail shows the last resolve's record hash and receipts; the end
     # adds no link to the chain: anyone replays it from the last state (Ruleset.end)
-    proof = proof_view(last["turn"], last.get("record_hash"), receipts, names)
+    # every id that held a seat, by seat: the receipts (stored sorted by id) listed seat by seat
+    seats = [h["player"] for h in campaign.holders()]
+    proof = proof_view(last["turn"], last.get("record_hash"), receipts, names, seats)
     with campaign.store.transaction() as db:
         db["campaign"].update(campaign.config.id, {
             "state": dumps(ruleset.dump_state(ended)), "ended": dumps(record), "deadline": None, "paused": 0})

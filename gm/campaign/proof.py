@@ -6,7 +6,7 @@ which of the campaign's values go into them."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, packages_distributions, version
 from typing import Any
 
@@ -22,13 +22,17 @@ UNKNOWN = "unknown"  # the version of a ruleset no installed distribution declar
 
 
 def proof_view(turn: int, chained: str | None, receipts: Mapping[str, str | None] | None,
-               names: Mapping[str, str]) -> ProofView | None:
+               names: Mapping[str, str], seats: Sequence[str] = ()) -> ProofView | None:
     """What a turn's results show of RULES.md 5's record chain: its record hash and each
-    holder's receipt played, named by `names` (Campaign.names, as the caller has it already).
-    None without a record hash: a campaign started before the proof existed."""
+    holder's receipt played, named by `names` (Campaign.names, as the caller has it already),
+    seat by seat: in the order of `seats` first (receipts read back from gm.sqlite come
+    sorted by id, which is not the seats' order after a sign-up). None without a record
+    hash: a campaign started before the proof existed."""
     if not chained:
         return None
-    return ProofView(turn, chained, tuple((p, names.get(p, p), r) for p, r in (receipts or {}).items()))
+    receipts = receipts or {}
+    order = [p for p in seats if p in receipts] + [p for p in receipts if p not in seats]
+    return ProofView(turn, chained, tuple((p, names.get(p, p), receipts[p]) for p in order))
 
 
 def ruleset_origin(ruleset: Ruleset) -> tuple[str, str]:

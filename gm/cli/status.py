@@ -14,7 +14,7 @@ from ..campaign.ending import how_it_ended
 from ..campaign.folder import Campaign
 from ..campaign.trust import capped_today
 from ..campaign.weekly import forecast
-from ..counts import count, one_or_many
+from ..counts import count, one_or_many, ordinal
 from ..rules.standings import PieceStanding, standings_of
 from .opening import opened
 
@@ -66,6 +66,7 @@ def state_cmd(ctx: click.Context, as_json: bool, player: str | None) -> None:
         return
     click.echo(f"{data['campaign']} ({data['ruleset']}): "
                + (_over(data["end"]) if standings.over else f"turn {standings.turn} next"))
+    notes = _json_notes(data) | notes
     for board_id, board in standings.boards.items():
         note = f", {notes[board_id]}" if notes.get(board_id) else ""
         click.echo(f"board {board_id} ({board.squares} squares, {'closed' if board.closed else 'open'}{note})")
@@ -78,6 +79,33 @@ def state_cmd(ctx: click.Context, as_json: bool, player: str | None) -> None:
         note = f" {notes[player]}" if notes.get(player) else ""
         aggregate = f"; aggregate {facts.aggregate}, place {facts.place}" if facts.place else ""
         click.echo(f"{player:<18}{note}{aggregate}")
+
+
+def _json_notes(data: dict) -> dict[str, str]:
+    """What --json says beyond squares and placings, for the text too (advanced: the order
+    of play and the items built beside the board; each player's die, team, place in the
+    order of play and items built). Read from the JSON's keys; only a ruleset with teams
+    has them all (the others' order of play is every player's own business, a d6 each)."""
+    notes: dict[str, str] = {}
+    if not data.get("teams"):
+        return notes
+    for board_id, board in data.get("boards", {}).items():
+        said = []
+        if data.get("order"):
+            said.append("order of play " + " ".join(data["order"]))
+        if "built" in board:
+            said.append("built: " + (", ".join(f"{b['kind']} {b['from']}->{b['to']} ({b['by']}, turn {b['turn']})"
+                                               for b in board["built"]) or "none"))
+        if said:
+            notes[board_id] = "; ".join(said)
+    for player, facts in data.get("players", {}).items():
+        said = [f"d{facts['die']}"] if facts.get("die") else []
+        said += [f"team {facts['team']}"] if facts.get("team") else []
+        said += [f"plays {ordinal(facts['seat'])}"] if facts.get("seat") and data.get("order") else []
+        said += [f"built {facts['builds']}"] if facts.get("builds") is not None else []
+        if said:
+            notes[player] = ", ".join(said)
+    return notes
 
 
 def _over(end: dict) -> str:

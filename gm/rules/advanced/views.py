@@ -48,7 +48,7 @@ from .drawing import piece_marks as piece_marks
 from .drawing import with_items
 from .events import BuildTried, Built, CampaignOver, Moved
 from .state import AdvancedOrder, AdvancedState
-from .teams import team_of, teams_of
+from .teams import place_teams, team_of, teams_of
 
 __all__ = [
     "AdvancedOpening",
@@ -322,12 +322,19 @@ def _go_line(setup: Setup, go: Any, names: Mapping[str, str]) -> GoLine:
 
 
 def standings(setup: Setup, state: AdvancedState, names: Mapping[str, str]) -> tuple[ArchiveStanding, ...]:
-    """Each player's placing (their team's) once the campaign is over; placed players
-    first, by place, the rest in campaign order."""
+    """Each player's placing (their team's) once the campaign is over; while it runs, the
+    place their team holds now, as the end would place it (docs/rules/advanced.md, The
+    end and placings: by its member on the lowest square). By place, ties in campaign order."""
+    if state.over:
+        places = {p: state.placings.get(p) for p in setup.players}
+    else:
+        board = next(iter(setup.boards.values()))
+        teams = teams_of(setup)
+        by_team = place_teams(board, teams, state.squares, state.ended, None)
+        places = {m: by_team[team] for team, members in teams.items() for m in members}
     lines = [
         ArchiveStanding(p, names.get(p, p), (state.placings.get(p),),
-                        state.placings.get(p) if state.over else None,
-                        state.placings.get(p) if state.over else None)
+                        state.placings.get(p) if state.over else None, places.get(p))
         for p in setup.players
     ]
     return tuple(sorted(lines, key=lambda s: (s.place is None, s.place or 0)))
