@@ -89,7 +89,7 @@ def parse_local(text: str, zone: str, now: datetime) -> datetime:
     return value if value.tzinfo else value.replace(tzinfo=ZoneInfo(zone))
 
 
-# RULES.md 3.5: a time zone is an IANA name with a region, `Europe/London` or
+# docs/campaign.md, Time zones: a time zone is an IANA name with a region, `Europe/London` or
 # `America/Argentina/Buenos_Aires`: its area is one of IANA's continents and oceans. Not
 # `localtime` or `Factory` (what the machine happens to hold, or no zone at all), not a
 # bare offset (`Etc/GMT+2` means UTC-2) and not a legacy name (`EST5EDT`, `US/Eastern`).

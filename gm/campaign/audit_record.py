@@ -89,7 +89,7 @@ def audit_record(campaign: Campaign) -> dict[str, Any]:
         "game": {"text": game, "commitment": row["game_commitment"]} if game else None,
         "boards": [{"id": b, "canonical": boards[b]["canonical"], "salt": boards[b]["salt"],
                     "commitment": boards[b]["commitment"] or None,
-                    # RULES.md 5: a board with no commitment is one the ruleset made from the seed,
+                    # docs/audit.md: a board with no commitment is one the ruleset made from the seed,
                     # unless campaign.yaml names its file: a campaign begun before gm committed
                     # every board played from a file (docs/audit.md)
                     "from_seed": not boards[b]["commitment"] and b not in campaign.config.board_files}

@@ -381,7 +381,7 @@ class Desk:
     # -- parts ------------------------------------------------------------------------
 
     def _other_keywords(self) -> frozenset[str]:
-        """gm's own rulesets' command keywords (RULES.md 4.5), worked out once per batch:
+        """gm's own rulesets' command keywords (docs/rules/, Commands), worked out once per batch:
         never an installed package's, which would import every package on the host into
         this campaign's ingest (gm.rules.grammar.ruleset_keywords)."""
         if self._keywords is None:
@@ -444,7 +444,7 @@ class Desk:
 
     def words(self, problems: list[Problem], *, stranger: bool = False) -> list[str]:
         """The problems worded, in the order of the message's lines: what is about the
-        message as a whole (late, paused, not a player) first (RULES.md 3, line by line).
+        message as a whole (late, paused, not a player) first (docs/rules/, Replies: line by line).
         To a `stranger` (a sender nobody vouches for), without a word the sender wrote."""
         ordered = sorted(problems, key=lambda p: (p.line is not None, p.line or 0))
         return problem_texts(self.campaign.ruleset.name, ordered, stranger=stranger)

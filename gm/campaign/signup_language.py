@@ -225,5 +225,5 @@ def read_request(text: str, ruleset: Ruleset, campaign_id: str) -> Request:
 @functools.cache
 def _other_keywords() -> frozenset[str]:
     # an order command of gm's own rulesets in a sign-up mail is named as not this desk's
-    # (RULES.md 4.5's words); an installed package's is an ignored line, never imported here
+    # (docs/rules/, Commands); an installed package's is an ignored line, never imported here
     return ruleset_keywords()

@@ -187,7 +187,7 @@ def day_start(now: datetime) -> datetime:
 
 
 def registered(db: Any, config: CampaignConfig, address: str) -> bool:
-    """Whether `address` is a player's (or holds a place by sign-up, RULES.md 3.1)."""
+    """Whether `address` is a player's (or holds a place by sign-up: docs/rules/, Joining by mail)."""
     return (any(p.email == address for p in config.players)
             or db.execute(*holding_query(address)).fetchone() is not None)
 
@@ -217,7 +217,7 @@ class Capped:
 
 def capped(db: Any, config: CampaignConfig, to: str, now: datetime, *, started: bool) -> Capped | None:
     """Why no more unasked replies may go to `to` today, or None. An address that holds
-    a place by sign-up (RULES.md 3.1) counts as a player's."""
+    a place by sign-up (docs/rules/, Joining by mail) counts as a player's."""
     day = clock.iso(day_start(now))
     marks = ", ".join("?" * len(UNASKED))
     player = registered(db, config, to)

@@ -90,7 +90,7 @@ def address_of(header_value: str) -> str:
 
 def sender_of(msg: Headed) -> tuple[str, str | None]:
     """(the sender's bare lowercase address, None), or ("", why) when the From header
-    does not name exactly one address beyond doubt (RULES.md 3: such mail is kept and
+    does not name exactly one address beyond doubt (docs/rules/, Mail that is never answered: kept and
     recorded, never answered). A message without a From, or `From: <>`, gives ("",
     None): a bounce, as does a From of the bare word `MAILER-DAEMON` or `postmaster`,
     given as that word for the loop check.

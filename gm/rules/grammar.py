@@ -42,7 +42,7 @@ __all__ = [
 
 def ruleset_keywords(names: Iterable[str] | None = None) -> frozenset[str]:
     """The command keywords of gm's own five rulesets (gm.rules.registry.BUILT_IN), or of
-    `names`: what RULES.md 4.5 refuses when the campaign's own ruleset does not know it
+    `names`: what docs/rules/ (Commands) refuses when the campaign's own ruleset does not know it
     (each page of docs/rules, Writing orders). Never an installed package's: reading every
     ruleset's would import every package on the host into every campaign's ingest, so one
     broken or slow package would stop or slow them all, and a word a house ruleset makes a
