@@ -48,6 +48,7 @@ from .trust import (
     hostile,
     loop_outcome,
     mark_unasked,
+    registered,
     unchecked,
     utc_day,
 )
@@ -458,7 +459,9 @@ class Desk:
         problems = context.get("problems", [])
         kind = kind or template
         if kind in UNASKED:
-            refused = capped(db, self.config, to, now, started=self.started)
+            # a player's (or a sign-up holder's) address: asked once, for the caps and the count
+            known = registered(db, self.config, to)
+            refused = capped(db, self.config, to, now, started=self.started, player=known)
             if refused:
                 self._tell_gm_of_caps(db, refused.cap, now)
                 said = "; ".join(problems) if problems else f"the {template} text"
@@ -484,7 +487,7 @@ class Desk:
         )
         outbox_id = queue(db, message, kind=kind, now=now, player=player, turn=self.turn)
         if kind in UNASKED:
-            mark_unasked(db, config, outbox_id, to)
+            mark_unasked(db, outbox_id, to, player=known)
         return Outcome(outcome, player=player, detail="; ".join(problems)[:2000], reply=outbox_id,
                        problems=list(problems))
 

@@ -237,7 +237,7 @@ class SignupDesk:
         cannot make gm mail the address over and over."""
         again = "CONFIRM again"
         if db.execute("select 1 from messages where sender = ? and outcome = 'confirmed' and ingested_at >= ? "
-                      "and detail like ? limit 1", (mail.sender, clock.iso(day_start(now)), again + "%")).fetchone():
+                      "and detail like ? limit 1", (mail.sender, day_start(now), again + "%")).fetchone():
             return Outcome("capped", detail=f"{again} ({detail}): already told again this UTC day; not answered")
         return self._told(db, mail, row, now, f"{again}: {detail}")
 

@@ -181,9 +181,9 @@ def address_key(address: str) -> str:
     return f"{local.split('+', 1)[0]}{at}{domain}" if at else address
 
 
-def day_start(now: datetime) -> datetime:
-    """The start of `now`'s UTC day: the caps count from there."""
-    return now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+def day_start(now: datetime) -> str:
+    """The start of `now`'s UTC day as the store writes times: the caps count from there."""
+    return clock.iso(now.astimezone(UTC).replace(hour=0, minute=0, second=0, microsecond=0))
 
 
 def registered(db: Any, config: CampaignConfig, address: str) -> bool:
@@ -215,12 +215,12 @@ class Capped:
     reason: str
 
 
-def capped(db: Any, config: CampaignConfig, to: str, now: datetime, *, started: bool) -> Capped | None:
-    """Why no more unasked replies may go to `to` today, or None. An address that holds
-    a place by sign-up (docs/rules/, Joining by mail) counts as a player's."""
-    day = clock.iso(day_start(now))
+def capped(db: Any, config: CampaignConfig, to: str, now: datetime, *, started: bool,
+           player: bool) -> Capped | None:
+    """Why no more unasked replies may go to `to` today, or None. `player`: whether `to`
+    is registered (registered())."""
+    day = day_start(now)
     marks = ", ".join("?" * len(UNASKED))
-    player = registered(db, config, to)
     key = address_key(to)
     cap = CAP_ANY if player else CAP_STRANGER
     sent = db.execute(f"select count(*) from outbox where address_key = ? and queued_at >= ? and kind in ({marks})",
@@ -240,24 +240,24 @@ def capped(db: Any, config: CampaignConfig, to: str, now: datetime, *, started: 
     return None
 
 
-def mark_unasked(db: Any, config: CampaignConfig, outbox_id: int, to: str) -> None:
+def mark_unasked(db: Any, outbox_id: int, to: str, *, player: bool) -> None:
     """Count a queued unasked reply towards the caps (capped reads these columns)."""
     db.execute("update outbox set address_key = ?, unasked = ? where id = ?",
-               (address_key(to), int(not registered(db, config, to)), outbox_id))
+               (address_key(to), int(not player), outbox_id))
 
 
 def gm_told_today(db: Any, now: datetime) -> str | None:
     """When the GM was mailed today that a cap held replies back, if they were. `db` is
     anything with execute(): the desk's transaction, or the store's connection."""
     row = db.execute("select queued_at from outbox where kind = ? and queued_at >= ? order by id limit 1",
-                     (CAPS_NOTE_KIND, clock.iso(day_start(now)))).fetchone()
+                     (CAPS_NOTE_KIND, day_start(now))).fetchone()
     return row[0] if row else None
 
 
 def capped_today(db: Any, now: datetime) -> tuple[int, str | None]:
     """For gm status: messages not answered for a cap this UTC day, and when the GM was told."""
     kept = db.execute("select count(*) from messages where outcome = 'capped' and ingested_at >= ?",
-                      (clock.iso(day_start(now)),)).fetchone()[0]
+                      (day_start(now),)).fetchone()[0]
     return kept, gm_told_today(db, now)
 
 
