@@ -301,3 +301,19 @@ def test_a_players_name_stored_with_a_bidi_control_reaches_no_report_raw(campaig
         assert [r["name"] for r in opened.holders() if r["player"] == "old"] == ["Old Ben"]
     finally:
         opened.close()
+
+
+def test_a_name_confirmed_earlier_in_the_same_batch_is_one_a_later_confirm_may_not_look_like(tmp_path, monkeypatch):
+    from signupkit import SignupGame
+
+    made = SignupGame.create(tmp_path / "spring", monkeypatch, signup={"max_players": 10})
+    made.join("ann@example.org", "Ann Smith")
+    made.join("cat@example.org", "ANN SMITH")  # nobody holds the name yet: both get a code
+    made.gm("ingest")
+    made.later(minutes=1)
+    made.confirm("ann@example.org")
+    made.later(minutes=1)
+    made.confirm("cat@example.org")
+    made.gm("ingest")  # one batch: ann's place counts before cat's CONFIRM is judged
+    assert made.standing() == {"ann-smith": "in"}
+    assert "NAME is too like the name of someone" in made.outbox(to="cat@example.org")[-1].text

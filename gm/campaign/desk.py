@@ -175,6 +175,15 @@ class Desk:
             "select id from messages where message_id = ? and sender = ? and body_sha256 = ?",
             (key, mail.sender, digest),
         ) is not None
+        outcome = None
+        try:
+            outcome = self._record(store, raw, source, mail, key, digest, received, now, duplicate)
+        finally:
+            self.signups.settled(outcome is not None)  # committed, or rolled back by an error
+        return outcome
+
+    def _record(self, store: Any, raw: bytes, source: str, mail: InboundMail, key: str, digest: str,
+                received: datetime, now: datetime, duplicate: bool) -> Outcome:
         with store.transaction() as db:
             row = insert(db, "messages", {
                 "message_id": key,

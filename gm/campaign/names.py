@@ -87,6 +87,7 @@ def said(code: str) -> str:
     }[code]
 
 
+@functools.lru_cache(maxsize=1 << 16)  # each holder's name is compared with every request of a batch
 def keys(name: str) -> tuple[str, str]:
     """(the UTS #39 skeleton of the NFKC case fold, case-folded; the skeleton of NFKC as
     written): two names are alike when they share either."""

@@ -48,6 +48,11 @@ class SignupDesk:
         self.campaign = desk.campaign
         self.config = desk.config
         self._key: bytes | None = None
+        # the names keys (names.keys) of everyone a new name may not look like, made once
+        # a batch: judging each request against every holder made a sign-up cost its square.
+        # A name confirmed joins it once its message's transaction has committed (settled).
+        self._names: tuple[dict[str, str], dict[str, str]] | None = None
+        self._pending: tuple[str, str] | None = None
 
     @property
     def key(self) -> bytes:
@@ -147,6 +152,7 @@ class SignupDesk:
                                    "a LEAVE: no place left to give up")
             db.execute("update signups set status = ?, changed_at = ? where id = ?",
                        (signup.LEFT, clock.iso(now), holding["id"]))
+            self._names = None  # a name given up: made afresh when next asked
             outcome = self._told(db, mail, self._row(holding["id"]), now, f"{holding['player']} left")
             signup.settle(self.campaign, db, now)  # a place freed goes to the first waiting
             return outcome
@@ -173,6 +179,7 @@ class SignupDesk:
             "requested": json.dumps(wished, sort_keys=True) if wished else None,
         })
         signup.write_links(db, self.config.ruleset, new, player, keys)
+        self._pending = (player, joined.name or "")
         return self._told(db, mail, self._row(new), now, f"{player} confirmed: {status}")
 
     # -- parts ----------------------------------------------------------------------------
@@ -181,7 +188,7 @@ class SignupDesk:
         """The id a JOIN gets (the one asked for, else one made from the name) and what
         refuses it, judged as things stand: at the JOIN, and again at its CONFIRM."""
         problems = self._address_problems(sender) + _name_problems(request.name or "")
-        if not problems and signup.name_alike(self.campaign, request.name or "") is not None:
+        if not problems and self._alike(request.name or ""):
             problems.append(problem("signup_name_alike"))  # whose, not said: a stranger asks
         player = request.player
         if player is not None and signup.id_taken(self.campaign, player):
@@ -194,6 +201,25 @@ class SignupDesk:
         keys, asked = signup.asked_apart(self.config, request.keys)
         found = signup.key_problems(self.campaign, player, keys) + signup.asked_problems(self.campaign, player, asked)
         return player, [problem("signup_rules", problems=unquoted(found, request.keys.values()))] if found else []
+
+    def _alike(self, name: str) -> bool:
+        """Whether `name` is alike a player's or a held request's (signup.name_alike)."""
+        if self._names is None:
+            self._names = ({}, {})
+            for label, other in signup.holders_names(self.campaign):
+                self._add_name(label, other)
+        return any(key in where for where, key in zip(self._names, names.keys(name), strict=True))
+
+    def _add_name(self, label: str, name: str) -> None:
+        if self._names is not None:
+            for where, key in zip(self._names, names.keys(name), strict=True):
+                where.setdefault(key, label)
+
+    def settled(self, committed: bool) -> None:
+        """After a message's transaction: a name it confirmed now counts, or (rolled back) never."""
+        if committed and self._pending is not None:
+            self._add_name(*self._pending)
+        self._pending = None
 
     def _list_full(self) -> list[Problem]:
         """The waiting list is full (max_waiting): a request that would wait is refused."""
