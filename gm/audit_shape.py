@@ -1,7 +1,7 @@
 """The shape of an audit record (docs/audit.md), checked in one pass before the replay
 reads any of it: every key the page lists is present and each value is of the type the
-page gives. A record of another shape is a finding against the archive, like any
-difference: RecordMalformed (`gm audit` exits 1), named by the first key found wrong, `turns[2].receipts.alice: expected an object, found a string`. Only types are
+page gives. A record of another shape cannot be replayed at all: RecordMalformed (`gm
+audit` exits 3, "could not be checked"), named by the first key found wrong, `turns[2].receipts.alice: expected an object, found a string`. Only types are
 checked here; what the values say is the replay's to judge. What a turn's orders and
 states hold is the ruleset's: an order must be an object and a state is compared whole."""
 

@@ -39,9 +39,9 @@ class RecordUnreadable(GmError):
 
 class RecordMalformed(GmError):
     """The record is not of docs/audit.md's shape (a key missing, a value of another type):
-    a finding against the archive, like any difference (exit 1), naming the key."""
+    it cannot be replayed at all, so it cannot be checked (exit 3), named by its key."""
 
-    exit_code = 1
+    exit_code = 3
 
 
 def fetch(source: str) -> bytes:

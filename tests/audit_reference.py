@@ -253,13 +253,13 @@ def _kind_ok(value: Any, kind: type | tuple[type, ...]) -> bool:
 
 
 def get(obj: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    """obj[key], which must be of `kind`: a record of another shape is a difference (gm
-    audit's exit 1, as gm reads it; the page does not say which)."""
+    """obj[key], which must be of `kind`: a record of another shape cannot be checked
+    (the page's "Limits": gm audit's exit 3)."""
     if not isinstance(obj, dict) or key not in obj:
-        raise Difference(f"the record's shape: {where} has no {key!r}")
+        raise Unreadable(f"the record's shape: {where} has no {key!r}")
     value = obj[key]
     if not _kind_ok(value, kind):
-        raise Difference(f"the record's shape: {where}'s {key!r} is {value!r}")
+        raise Unreadable(f"the record's shape: {where}'s {key!r} is {value!r}")
     return value
 
 
@@ -296,7 +296,7 @@ class RecordCheck:
             raise Unreadable(f"format {fmt!r}: this checker reads {FORMAT} only")
         for key in TOP_KEYS:
             if key not in record:
-                raise Difference(f"the record's shape: it has no {key!r}")
+                raise Unreadable(f"the record's shape: it has no {key!r}")
         self.ruleset = get(record, "ruleset", str, "the record")
         self.known = self.ruleset in KNOWN_RULESETS
         self.options = get(record, "options", dict, "the record")
@@ -322,9 +322,9 @@ class RecordCheck:
         seed = get(self.record, "seed", dict, "the record")
         value = get(seed, "value", str, "seed")
         if not DECIMAL.match(value):
-            raise Difference(f"the record's shape: the seed {value!r} is not decimal digits")
+            raise Unreadable(f"the record's shape: the seed {value!r} is not decimal digits")
         if len(value) > MAX_DIGITS:
-            raise Difference(f"the record's shape: the seed has more than {MAX_DIGITS} digits")
+            raise Unreadable(f"the record's shape: the seed has more than {MAX_DIGITS} digits")
         salt = get(seed, "salt", str, "seed")
         held = get(seed, "commitment", str, "seed")
         need(bool(HEX32.match(salt)), f"the seed's salt {salt!r} is not 32 lowercase hex digits")
@@ -1248,7 +1248,7 @@ def check(source: str | Path | dict[str, Any], mail: list[str | Path] | tuple[()
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
         # A value of another type than the page's, somewhere no check looked first.
         reason = f"the record's shape: {type(error).__name__}: {error}"
-        return Verdict("fail", reason, not_checked, notes, checked)
+        return Verdict("unreadable", reason, not_checked, notes, checked)
     return Verdict("ok", None, not_checked, notes, checked)
 
 

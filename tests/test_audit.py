@@ -193,12 +193,12 @@ def test_17_a_seat_handed_over_mid_campaign_replays(tmp_path, monkeypatch):
     assert isinstance(audit(record), Replayed)
 
 
-def test_17_a_record_of_the_wrong_shape_is_a_finding_naming_the_key(demos, tmp_path):
-    """docs/audit.md: a key missing is a finding against the archive (exit 1) that names
-    the key, never a traceback."""
+def test_17_a_record_of_the_wrong_shape_exits_3_naming_the_key(demos, tmp_path):
+    """docs/audit.md: a key missing cannot be checked (exit 3), named by its key, never a
+    traceback."""
     copy = tampered(demos["postal"], tmp_path, lambda record: record["turns"][0].pop("orders"))
     result = gm_audit(copy)
-    assert result.exit_code == 1 and "turns[0].orders: missing" in result.output
+    assert result.exit_code == 3 and "turns[0].orders: missing" in result.output
     assert "Traceback" not in result.output
 
 

@@ -280,7 +280,7 @@ def test_5_the_seed_is_a_decimal_string(demos, tmp_path):
     assert isinstance(record["seed"]["value"], str) and int(record["seed"]["value"]) >= 2**128
     record["seed"]["value"] = int(record["seed"]["value"])
     result = gm_audit(published(record, demos["unleashed"], tmp_path))
-    assert result.exit_code == 1 and "seed.value: expected a string of decimal digits" in result.output
+    assert result.exit_code == 3 and "seed.value: expected a string of decimal digits" in result.output
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)

@@ -505,13 +505,13 @@ def _seed_as_number(record: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("reshape", [_without_nmr, _orders_as_list, _seed_as_number],
                          ids=["without_nmr", "orders_as_list", "seed_as_number"])
-def test_record_of_another_shape_is_a_difference_for_both(demos: Demos, reshape: Callable,
-                                                          tmp_path: Path):
-    """A record that is JSON within the limits but not of the page's shape: exit 1."""
+def test_record_of_another_shape_cannot_be_checked_by_either(demos: Demos, reshape: Callable,
+                                                             tmp_path: Path):
+    """A record that is JSON within the limits but not of the page's shape: exit 3."""
     record = demos("postal").record()
     reshape(record)
     path = write(record, tmp_path)
     verdict = check(path)
-    assert verdict.status == "fail" and "shape" in verdict.reason, verdict
+    assert verdict.status == "unreadable" and "shape" in verdict.reason, verdict
     code, output = gm_audit(path)
-    assert code == 1, output
+    assert code == 3 and "the record's shape" in output, output

@@ -45,11 +45,11 @@ def gm_audit(record: dict[str, Any], tmp_path: Path) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def test_a_receipt_that_is_a_bare_string_is_a_finding_naming_the_key(tmp_path):
+def test_a_receipt_that_is_a_bare_string_exits_3_naming_the_key(tmp_path):
     record = load_record(str(GOLDEN))
     record["turns"][2]["receipts"]["alice"] = "66aa6107"
     code, output = gm_audit(record, tmp_path)
-    assert code == 1, output
+    assert code == 3, output
     assert "turns[2].receipts.alice: expected an object or null, found a string" in output
     assert not PYTHON_ERROR.search(output), output
 
@@ -93,11 +93,11 @@ def _drop(path: tuple[Any, ...]) -> Callable[[dict[str, Any]], None]:
         "players-as-string", "seat-turn-as-string", "seed-as-number", "game-as-string", "end-turn-as-list",
         "draws-as-object", "count-as-string", "player-keys-as-list", "turns-missing",
         "order-of-another-shape"])
-def test_a_record_of_the_wrong_shape_is_a_finding_naming_the_key(tmp_path, change, words):
+def test_a_record_of_the_wrong_shape_exits_3_naming_the_key(tmp_path, change, words):
     record = load_record(str(GOLDEN))
     change(record)
     code, output = gm_audit(record, tmp_path)
-    assert code == 1, output
+    assert code == 3, output
     assert words in output, output
     assert not PYTHON_ERROR.search(output), output
 
@@ -136,7 +136,7 @@ def _kind(value: Any) -> str:
 @given(data=st.data())
 def test_a_record_with_a_value_of_another_type_is_refused_or_a_difference_never_an_error(records, data):
     """Any one value of any ruleset's record replaced by one of another JSON type: `gm
-    audit`'s replay gives a difference or refuses the record's shape (exit 1), naming a
+    audit`'s replay gives a difference or refuses the record's shape (exit 3), naming a
     key; it never stops on a Python error."""
     name = data.draw(st.sampled_from(sorted(records)))
     record = copy.deepcopy(records[name])

@@ -110,8 +110,8 @@ def audit_cmd(source: str, more: tuple[Path, ...], game_commitment: str | None, 
     commitment, the game text, every random draw, every turn with gm's rules, every receipt
     and record hash; the record must run to the campaign's end. Prints what it proved,
     what it could not check for want of input, and the final standings. Exit 0 when all
-    matches, 1 at the first difference (a record of another shape than docs/audit.md
-    gives is one, naming the key), 3 when the record or mail could not be read.
+    matches, 1 at the first difference, 3 when the record or mail could not be read (or
+    is of another shape than docs/audit.md gives, naming the key).
 
     Example: gm audit https://example.org/spring-2027/ --mail ~/Mail/spring-2027
     """
