@@ -215,6 +215,7 @@ class SkippedLine:
     number: int
     text: str
     reason: str
+    why: tuple[str, ...] = ()  # for "choices": why they were not legal and which (play.refuse)
 
 
 @dataclass(frozen=True)
@@ -394,7 +395,9 @@ def own_view(setup: Setup, player: str, name: str, state: UnleashedState, events
              order: Any) -> OwnView:
     mine = state.private.get(player, {})
     plays = list(order.plays or ()) if order is not None else []
-    skipped = tuple(SkippedLine(n, plays[n - 1].text() if n <= len(plays) else f"line {n}", reason)
+    why = mine.get("choices", {})
+    skipped = tuple(SkippedLine(n, plays[n - 1].text() if n <= len(plays) else f"line {n}", reason,
+                                tuple(why.get(str(n), ())))
                     for n, reason in mine.get("skipped", []))
     go = next((e for e in events if isinstance(e, GoBegun) and e.player == player), None)
     from .words import REACTIONS
