@@ -416,7 +416,7 @@ def own_view(setup: Setup, player: str, name: str, state: UnleashedState, events
         reactions=tuple((a, tuple(reactions[a])) for a in REACTIONS if reactions.get(a)),
         nmr=bool(go and go.nmr),
         setup_turn=state.setup,
-        board=board_view(next(iter(setup.boards)), state, {p: p for p in state.seats}) if not events else None,
+        board=board_view(next(iter(setup.boards)), state, setup.names) if not events else None,
         ready=ready_order(setup, state, player),
         box=setup_box(options_of(setup), state, player) if state.setup else None,
     )
