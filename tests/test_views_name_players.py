@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
-import pytest
 from maildirkit import FIRST_DEADLINE, MaildirGame
 
 BOARDS = Path(__file__).resolve().parent.parent / "boards"
