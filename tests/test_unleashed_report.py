@@ -58,3 +58,28 @@ def test_6_14_the_report_tells_each_step_and_the_own_copy_what_only_its_reader_k
     assert "You drew: BLANK" in bob and "Skipped: line 2, PLAY -3 ON alice+0" in bob
     assert "FORWARD-3" not in bob  # alice's draw is hers alone
     assert "Your hand: BLANK, +2, SWAP-CARDS" in bob and "Your hand" in bob_html
+
+
+def test_a_skipped_play_says_which_choice_was_not_legal_and_why():
+    """docs/rules/unleashed.md, What players see: a PLAY line skipped for its choices says
+    which and why, here a short snake given a span two levels long by a relative square (bob-15 is 25 at the go)."""
+    from unleashedkit import campaign, order, play, run, state
+
+    setup = campaign()
+    before = state(setup, {"ann": 1, "bob": 40, "cat": 41}, hands={"ann": ["MOVE-SNAKE"]}, items={"S1": [3, 14]})
+    out = run(setup, before, {"ann": order(play("MOVE-SNAKE", 20, "S1 3 bob-15"))})
+    assert out.state.private["ann"]["skipped"] == [[1, "choices"]]
+    assert out.state.private["ann"]["choices"] == {"1": ["short_reach", "S1"]}
+    names = {"ann": "Ann", "bob": "Bob", "cat": "Cat"}
+    view = R.public_view(setup, before, out.state, out.events, names, "k", "K")
+    own = R.player_view(setup, "ann", "Ann", out.state, out.events, order(play("MOVE-SNAKE", 20, "S1 3 bob-15")))
+    mail = PlayerMail(
+        campaign="k", title="K", ruleset=R.name, gm_address="gm@example.org",
+        boards=tuple(BoardSize(b, board.squares) for b, board in setup.boards.items()),
+        facts=R.mail_facts(setup), commands=(), player=PlayerRef("ann", "Ann"),
+        deadline=None, next_turn=view.next_turn, view=view, own=own,
+    )
+    _, text, html = render("report", mail.context())
+    why = "S1 is a short item: its ends must be one level apart and at most one column aside"
+    assert why in " ".join(text.split()) and why in " ".join(html.split())
+    assert "not legal at that moment" not in text

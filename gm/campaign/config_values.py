@@ -108,7 +108,8 @@ class CampaignConfig:
     @cached_property
     def setup(self) -> Setup:
         return Setup(self.boards, tuple(p.id for p in self.players), self.options, self.seed,
-                     {p.id: dict(p.extra) for p in self.players if p.extra})
+                     {p.id: dict(p.extra) for p in self.players if p.extra},
+                     {p.id: p.name for p in self.players})
 
     @property
     def zone(self) -> ZoneInfo:

@@ -376,7 +376,7 @@ def public_turn(setup: Setup, before: AdvancedState, after: AdvancedState, event
 def own_facts(setup: Setup, player: str, name: str, state: AdvancedState, events: Sequence[Any],
               order: AdvancedOrder | None) -> OwnFacts:
     team = team_of(setup, player)
-    names: dict[str, str] = {}
+    names = setup.names
     go = next((e for e in events if isinstance(e, Moved | BuildTried) and e.player == player), None)
     played = None
     if go is not None:
@@ -438,5 +438,5 @@ def board_pictures(setup: Setup, state: AdvancedState, history: Sequence[tuple[A
 
     board_id, board = next(iter(setup.boards.items()))
     drawn = with_items(setup, state.built)
-    lines = _item_lines(setup, state.built, {})
+    lines = _item_lines(setup, state.built, setup.names)
     return (ArchivePicture(board_id, board_svg(drawn, title=board.name or None), BoardItems(lines)),)

@@ -41,13 +41,15 @@ class Setup:
     """The fixed facts of a campaign: boards by id (in campaign.yaml order), player ids
     (in campaign.yaml order), the ruleset's options and the seed, and each player's
     values of the ruleset's `player_keys` (advanced: `{"bob": {"team": "red"}}`; a player
-    who gives none is absent)."""
+    who gives none is absent). `names` holds the players' display names, for the views a
+    player reads (the rules never read them; absent, views show ids)."""
 
     boards: Mapping[str, Board]
     players: tuple[str, ...]
     options: Any
     seed: int
     player_keys: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    names: Mapping[str, str] = field(default_factory=dict)
 
 
 def renamed(mapping: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:

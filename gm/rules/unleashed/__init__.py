@@ -394,7 +394,7 @@ class Unleashed(Ruleset):
 
     def archive_boards(self, setup: Setup, state: UnleashedState,
                        history: Sequence[tuple[Any, Any]]) -> tuple[ArchivePicture, ...]:
-        return (board_picture(setup, state, {}),)
+        return (board_picture(setup, state, setup.names),)
 
     def archive_deal(self, setup: Setup, first: UnleashedState | None, names: Mapping[str, str]) -> Any:
         """The whole deal (6.2), shown by the archive once the campaign is revealed."""

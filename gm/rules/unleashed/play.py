@@ -34,7 +34,7 @@ from .happenings import (
     RoundBegun,
     Stepped,
 )
-from .items import ends_ok_with, fits_reach, item_kind, oriented
+from .items import ends_ok_with, fits_reach, is_long, item_kind, oriented
 from .options import UnleashedOptions
 from .orders import PlayLine
 from .state import UnleashedState
@@ -130,9 +130,12 @@ class Round:
             for number, line in enumerate(lines or (), 1):
                 if played == self.options.plays_per_go:
                     break
+                self.refused: tuple[str, str] = ("", "")  # why legal_choices refused, and which
                 reason = self.try_play(player, line)
                 if reason:
                     private["skipped"].append([number, reason])
+                    if reason == "choices" and self.refused[0]:
+                        private.setdefault("choices", {})[str(number)] = list(self.refused)
                 else:
                     played += 1
             drawn = state.pile[:played]
@@ -220,11 +223,15 @@ class Round:
         squares = self.squares()
         if form == "player":
             target = resolve_player(choices[0], actor, squares, state.seats)
-            return (target,) if target is not None and target != actor else None
+            if target is None or target == actor:
+                return self.refuse("self" if target == actor else "no_pawn", str(choices[0]))
+            return (target,)
         if form == "players":
             a, b = (resolve_player(word, actor, squares, state.seats) for word in choices)
-            if a is None or b is None or a == b or squares[a] == squares[b]:
-                return None
+            if a is None or b is None:
+                return self.refuse("no_pawn", str(choices[0] if a is None else choices[1]))
+            if a == b or squares[a] == squares[b]:
+                return self.refuse("same_square", "")
             return (a, b)
         if form == "squares":
             s, t = (resolve_spot(spot, actor, squares, state.seats, self.last) for spot in choices)
@@ -233,24 +240,34 @@ class Round:
             return self.legal_moves(actor, kind, choices)
         return ()
 
+    def refuse(self, why: str, which: str) -> None:
+        """Choices not legal now: why and which, for the player's report (problems.txt's
+        skip_reason)."""
+        self.refused = (why, which)
+        return None
+
     def legal_moves(self, actor: str, kind: str, triples: Sequence[Triple]) -> tuple[Any, ...] | None:
         state = self.state
         if len({t.item for t in triples}) != len(triples):
-            return None
+            return self.refuse("twice", triples[0].item)
         squares = self.squares()
         placed = {}
         for triple in triples:
-            if item_kind(triple.item) not in MOVABLE[kind] or triple.item not in state.items:
-                return None
+            if item_kind(triple.item) not in MOVABLE[kind]:
+                return self.refuse("kind", triple.item)
+            if triple.item not in state.items:
+                return self.refuse("not_placed", triple.item)
             if triple.item in self.locked_items:
-                return None
+                return self.refuse("item_locked", triple.item)
             a = resolve_spot(triple.a, actor, squares, state.seats, self.last)
             b = resolve_spot(triple.b, actor, squares, state.seats, self.last)
-            if a is None or b is None or not fits_reach(self.grid, triple.item, a, b):
-                return None
+            if a is None or b is None:
+                return self.refuse("no_square", triple.item)
+            if not fits_reach(self.grid, triple.item, a, b):
+                return self.refuse("long_reach" if is_long(triple.item) else "short_reach", triple.item)
             placed[triple.item] = oriented(self.grid, a, b)
         if not ends_ok_with(state.items, placed):
-            return None
+            return self.refuse("ends", "")
         return tuple((item, low, high) for item, (low, high) in placed.items())
 
     def automatic(self, actor: str, card: str) -> tuple[Any, ...]:

@@ -215,6 +215,7 @@ class SkippedLine:
     number: int
     text: str
     reason: str
+    why: tuple[str, ...] = ()  # for "choices": why they were not legal and which (play.refuse)
 
 
 @dataclass(frozen=True)
@@ -394,7 +395,9 @@ def own_view(setup: Setup, player: str, name: str, state: UnleashedState, events
              order: Any) -> OwnView:
     mine = state.private.get(player, {})
     plays = list(order.plays or ()) if order is not None else []
-    skipped = tuple(SkippedLine(n, plays[n - 1].text() if n <= len(plays) else f"line {n}", reason)
+    why = mine.get("choices", {})
+    skipped = tuple(SkippedLine(n, plays[n - 1].text() if n <= len(plays) else f"line {n}", reason,
+                                tuple(why.get(str(n), ())))
                     for n, reason in mine.get("skipped", []))
     go = next((e for e in events if isinstance(e, GoBegun) and e.player == player), None)
     from .words import REACTIONS
@@ -413,7 +416,7 @@ def own_view(setup: Setup, player: str, name: str, state: UnleashedState, events
         reactions=tuple((a, tuple(reactions[a])) for a in REACTIONS if reactions.get(a)),
         nmr=bool(go and go.nmr),
         setup_turn=state.setup,
-        board=board_view(next(iter(setup.boards)), state, {p: p for p in state.seats}) if not events else None,
+        board=board_view(next(iter(setup.boards)), state, setup.names) if not events else None,
         ready=ready_order(setup, state, player),
         box=setup_box(options_of(setup), state, player) if state.setup else None,
     )
