@@ -32,8 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "gm.progress", "gm.resources", "gm.pagenames", "gm.audit_source",
         # gm's releases: what a store and an audit record need to know of versions
         "gm.releases",
-        # a campaign's files on disk: the outbox mail is queued in lives here (its schema's
-        # migrations and the digests they fill in were split from it)
+        # a campaign's store on disk, its schema's migrations and the digests they fill in
         "gm.campaign.store", "gm.campaign.migrations", "gm.campaign.digests",
     )),
     # a board as data and as a picture: what a ruleset moves pieces on
@@ -51,10 +50,11 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     )),
     # reading and writing mail: servers, order language, templates, calendars
     ("mail", ("gm.mail.*",)),
-    # a campaign: sign-up, turns, the desk that answers orders, the ending
-    ("campaign", ("gm.campaign.*",)),
+    # a campaign: sign-up, turns, the desk that answers orders, the ending; the outbox the
+    # mail it composes is queued in
+    ("campaign", ("gm.campaign.*", "gm.campaign.outbox")),
     # sending a campaign's outbox (uses the campaign's log and seats)
-    ("delivery", ("gm.mail.delivery",)),
+    ("delivery", ("gm.campaign.delivery",)),
     # checking a finished campaign's record
     ("audit", ("gm.audit", "gm.audit_checks", "gm.audit_mail", "gm.audit_shape")),
     # the archive web pages, feed and memo

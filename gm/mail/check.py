@@ -15,7 +15,7 @@ from typing import Any
 from .imap import ImapInbox
 from .oauth import OAuthLogin, login_command, login_for
 from .settings import MailError
-from .smtp import check_login
+from .smtpconnect import check_login
 
 __all__ = ["Finding", "check_mail"]
 
