@@ -20,7 +20,7 @@ from click.testing import CliRunner
 import gm.mail.oauth
 from gm import clock
 from gm.cli import cli
-from gm.mail.oauth import TOKEN_FILE
+from gm.mail.tokenfile import TOKEN_FILE
 
 pytestmark = pytest.mark.servers
 

@@ -9,7 +9,8 @@ from email.message import EmailMessage
 import pytest
 
 from gm.errors import ConfigError
-from gm.mail.settings import MailError, smtp_password, smtp_settings
+from gm.mail.credentials import smtp_password
+from gm.mail.settings import MailError, smtp_settings
 from gm.mail.smtp import SendResult, SendSummary, default_backoff, send_batch
 from gm.mail.smtpwire import Outgoing, wire_data
 from gm.yamlfile import parse

@@ -29,7 +29,8 @@ def login_cmd(ctx: click.Context) -> None:
 
     Example: gm -C spring-2027 mail login
     """
-    from ..mail.oauth import TOKEN_FILE, device_login
+    from ..mail.oauth import device_login
+    from ..mail.tokenfile import TOKEN_FILE
 
     folder = Path(ctx.obj["dir"])
     mail = load_config(folder).mail

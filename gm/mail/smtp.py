@@ -51,7 +51,8 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from .settings import MailError, SmtpSettings, TokenSource
+from .credentials import TokenSource
+from .settings import MailError, SmtpSettings
 from .smtpconnect import Dialer, Fatal
 from .smtpwire import Closed, Connection, Outgoing
 

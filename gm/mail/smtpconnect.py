@@ -9,17 +9,8 @@ import smtplib
 import socket
 import ssl
 
-from .settings import (
-    MailError,
-    SmtpSettings,
-    TokenSource,
-    clean,
-    one_line,
-    plaintext_problem,
-    refused_advice,
-    tls_context,
-    token_login,
-)
+from .credentials import TokenSource, clean, refused_advice, token_login
+from .settings import MailError, SmtpSettings, one_line, plaintext_problem, tls_context
 from .smtpwire import Connection, cert_error, xoauth2
 
 
