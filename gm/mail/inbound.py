@@ -17,8 +17,7 @@ read by hand, who sent it, its ids and loop markers, so it can be recorded and a
 
 The parts, each its own concern: gm.mail.parsing (the bounded parser and its limits),
 gm.mail.charsets (bytes to text), gm.mail.headers (sender, ids, dates, loops) and
-gm.mail.body (the text part, bounces, broken MIME); the names they had here are still
-importable from here.
+gm.mail.body (the text part, bounces, broken MIME).
 """
 
 from __future__ import annotations
@@ -29,9 +28,8 @@ from datetime import datetime
 
 from .body import body_text_of, bounced_of, defects_of, leaves_of, repair_boundary
 from .charsets import one_line
-from .headers import MAX_REFERENCES as MAX_REFERENCES
-from .headers import address_of as address_of
 from .headers import (
+    address_of,
     first_header,
     loop_of,
     message_id_of,
@@ -40,26 +38,12 @@ from .headers import (
     sender_of,
     short_subject,
 )
-from .headers import header_times as header_times
-from .parsing import HEAD_SCAN as HEAD_SCAN
-from .parsing import MAX_DEPTH as MAX_DEPTH
-from .parsing import MAX_ENCODED_WORDS as MAX_ENCODED_WORDS
-from .parsing import MAX_FIELDS as MAX_FIELDS
-from .parsing import MAX_HEADER_BYTES as MAX_HEADER_BYTES
-from .parsing import MAX_MESSAGE_BYTES as MAX_MESSAGE_BYTES
-from .parsing import MAX_MIME_BYTES as MAX_MIME_BYTES
-from .parsing import MAX_MIME_FIELD as MAX_MIME_FIELD
-from .parsing import MAX_PARTS as MAX_PARTS
-from .parsing import RawHead, Refused, head_fields, parse_bounded
+from .parsing import MAX_MESSAGE_BYTES, RawHead, Refused, head_fields, parse_bounded
 
 __all__ = [
-    "HEAD_SCAN",
     "HOSTILE_REASONS",
     "InboundMail",
-    "MAX_MESSAGE_BYTES",
     "RAW_ALLOWANCE",
-    "address_of",
-    "header_times",
     "raw_cap",
     "read_mail",
 ]

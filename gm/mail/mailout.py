@@ -22,6 +22,7 @@ from email.utils import format_datetime, formataddr, make_msgid, parseaddr
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import jinja2
 import jinja2.ext
@@ -133,8 +134,6 @@ def find_template(kind: str, folder: str, name: str, context: Mapping[str, Any])
 def mailto(address: str, subject: str, body: str) -> str:
     """A `mailto:` link that opens a reply with `subject` and `body` filled in (RFC 6068:
     percent-encoded UTF-8, line breaks as %0D%0A)."""
-    from urllib.parse import quote
-
     body = "\r\n".join(line.rstrip() for line in body.strip("\n").splitlines())
     return f"mailto:{quote(address, safe='@')}?subject={quote(subject, safe='')}&body={quote(body, safe='')}"
 

@@ -72,6 +72,7 @@ def _check_answer(response):
 def _session(settings: OAuth2Settings, secret: str | None):
     """An authlib client for the provider; the client secret, where there is one, goes in
     the request body (client_secret_post), which Google and Microsoft both take."""
+    # deferred: authlib and requests take 0.2 s to import, paid only when a provider is asked
     from authlib.integrations.requests_client import OAuth2Session
 
     session = OAuth2Session(
@@ -86,6 +87,7 @@ def _session(settings: OAuth2Settings, secret: str | None):
 def _oauth_error(error: BaseException, secrets: Secrets) -> tuple[str, str] | None:
     """(error code, description) of an OAuth error response, scrubbed of `secrets` (a
     provider may echo the request), or None for anything else."""
+    # deferred: authlib and requests take 0.2 s to import, paid only when a provider is asked
     from authlib.common.errors import AuthlibBaseError
 
     if isinstance(error, AuthlibBaseError):
@@ -97,7 +99,7 @@ def _oauth_error(error: BaseException, secrets: Secrets) -> tuple[str, str] | No
 def _http_failure(url: str, error: BaseException, secrets: Secrets) -> MailError:
     """A network failure or a server error of the provider: nothing to log in again for,
     only to try later (the next `gm turn` from cron will)."""
-    import requests
+    import requests  # deferred, as authlib in _session
 
     if isinstance(error, requests.HTTPError) and error.response is not None:
         return MailError(f"{url} answered HTTP {error.response.status_code}: try again later",
@@ -181,7 +183,7 @@ _DEVICE_HINTS = {
 
 
 def _request_device_code(session, settings: OAuth2Settings, secrets: Secrets) -> DeviceCode:
-    import requests
+    import requests  # deferred, as authlib in _session
 
     url = settings.device_url
     try:

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..clock import parse_time
+from ..rules.roles.archive import INLINE_PLAYERS
 from ..rules.views import PlayerView, PublicView, generic_public_view
 
 __all__ = ["BoardSize", "Deadline", "EndView", "PlayerMail", "PlayerRef", "PlayerView", "ProofView", "PublicView",
@@ -67,8 +69,6 @@ class ProofView:
         """Whether a report lists every receipt played: above INLINE_PLAYERS it shows its
         reader's own and the record hash, and every receipt is in the attached table or the
         archive, so a 2,000-player report does not carry 2,000 receipts in each copy."""
-        from ..rules.roles.archive import INLINE_PLAYERS
-
         return len(self.receipts) <= INLINE_PLAYERS
 
 
@@ -129,8 +129,6 @@ class PlayerMail:
 def deadline_view(text: Mapping[str, Any] | None) -> Deadline | None:
     if text is None:
         return None
-    from ..clock import parse_time
-
     short = parse_time(text["iso"]).strftime("%a %d %b %H:%M UTC")
     return Deadline(text["utc"], text.get("local"), text["iso"], short)
 
