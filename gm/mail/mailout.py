@@ -199,7 +199,7 @@ def compose(
     str travelling as 7bit or base64 like the bodies (transfer_encoding). Help and
     welcome mail also carry the ruleset's rules (RULES_ATTACHED); their templates say so
     through `rules_attached`, the attachment's name, or None. `headers` are added as given:
-    the proof's X-GM- headers (RULES.md 5), which `gm audit --mail` reads."""
+    the proof's X-GM- headers (docs/audit.md, Checking mail), which `gm audit --mail` reads."""
     headers_given = list(headers)
     rules = None
     if template in RULES_ATTACHED:
@@ -213,11 +213,11 @@ def compose(
     if in_reply_to:
         headers += [("In-Reply-To", in_reply_to), ("References", references_header(references, in_reply_to))]
     if auto_reply:
-        # RULES.md 3: every reply says it is automatic, so no well-behaved robot answers it
+        # docs/rules/, Replies: every reply says it is automatic, so no well-behaved robot answers it
         headers.append(("Auto-Submitted", "auto-replied"))
     headers.append(("X-Mailer", "gm"))
     if context.get("game_commitment"):
-        headers.append(("X-GM-Game", context["game_commitment"]))  # RULES.md 5; gm audit --mail reads it
+        headers.append(("X-GM-Game", context["game_commitment"]))  # docs/audit.md, Checking mail
     headers += headers_given
     parts = [Part.of(text, "text", "plain"), Part.of(html, "text", "html")]
     parts += [Part.of(data, maintype, subtype, filename) for data, maintype, subtype, filename in attachments]

@@ -1,14 +1,12 @@
 """OAuth 2.0 for the campaign's mail account: `gm mail login` (the device authorization
-grant, RFC 8628), the token file, and the access tokens IMAP and SMTP log in with (SASL
-XOAUTH2).
+grant, RFC 8628) and the access tokens IMAP and SMTP log in with (SASL XOAUTH2), asked of
+the provider and kept in the token file (gm.mail.tokenfile).
 
 Why authlib (with requests as its HTTP client): one well-kept library that speaks to all
 three kinds of provider alike (Google, Microsoft and any standard server), does the token
 requests, client authentication, refresh and error responses of RFC 6749, and has no
 provider-specific start-up of its own (msal, Microsoft's library, first asks Microsoft's
 servers to discover the tenant, which a custom or local server cannot answer).
-
-The token file, `oauth2-token.json` in the campaign folder, is gm.mail.tokenfile's.
 
 A provider is trusted with nothing but its tokens: every answer is checked for type and
 range before it replaces anything (a malformed one leaves the token file as it was), every

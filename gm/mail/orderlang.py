@@ -1,4 +1,5 @@
-"""The order language (RULES.md 3): the text of one order mail, turned into commands.
+"""The order language (docs/rules/, Order mail): the text of one order mail, turned into
+commands.
 
 This module owns syntax only: which lines are commands, what each command's values must
 look like, where reading stops, and every problem found, line by line. It reads the
@@ -88,7 +89,7 @@ class OrderText:
 
     @property
     def ok(self) -> bool:
-        """True when nothing is wrong: RULES.md 3 takes a message whole or not at all."""
+        """True when nothing is wrong: a message is taken whole or not at all (docs/rules/, What is read)."""
         return not self.problems
 
 
@@ -241,7 +242,7 @@ class _Reader:
 
     def not_a_command(self, lineno: int, line: str, folded: str, word: str | None) -> None:
         """A line that names no command of this game: a problem when it names another
-        ruleset's command (RULES.md 4.5), glues a value to a keyword or misspells one;
+        ruleset's command (docs/rules/, What is read), glues a value to a keyword or misspells one;
         else listed back as ignored."""
         if word is not None and word in self.foreign and not _is_prose(folded):
             own = self.grammar.keywords or self.known
@@ -318,11 +319,11 @@ def parse_orders(
     other_keywords: Collection[str] | None = None,
     max_lines: int = 1000,
 ) -> OrderText:
-    """Read the commands of one order mail's text (RULES.md 3).
+    """Read the commands of one order mail's text (docs/rules/, Order mail).
 
     `grammar` is the campaign's ruleset's commands (`ruleset.grammar(options)`); without
     it only the envelope is read. A line naming a command of `other_keywords` that the
-    grammar does not know is refused (RULES.md 4.5); by default those are the commands of
+    grammar does not know is refused (docs/rules/, What is read); by default those are the commands of
     gm's own five rulesets (`gm.rules.grammar.ruleset_keywords()`, worked out once a
     process), never an installed package's: its words are free lines elsewhere.
 

@@ -1,4 +1,5 @@
-"""What players may see, as types that have no field for anything else (RULES.md 2.6).
+"""What players may see, as types that have no field for anything else (docs/rules/, What
+players see).
 
 Player templates receive only views. Each ruleset makes its own (`Ruleset.public_view`,
 `player_view`, `standings_view`, in its package under gm/rules/), and what it
@@ -50,7 +51,7 @@ class PlayerRef:
 
 @dataclass(frozen=True)
 class ProofView:
-    """What a turn report shows of RULES.md 5's record chain: the record hash of the resolve
+    """What a turn report shows of the record chain (docs/audit.md, Receipts and the record chain): the record hash of the resolve
     and each seat holder's receipt played (None: no order), in seat order. `reader` is the
     receipt played for the player the mail is to (None for observers and for a player
     without an order): a large campaign's report shows that one and attaches the rest."""
@@ -112,10 +113,10 @@ class PlayerMail:
     # the campaign is too large to list everyone in the body (turns.INLINE_PLAYERS); None:
     # the body lists everyone
     table: str | None = None
-    # RULES.md 5: the resolve's record hash and the receipts played (ProofView); public,
+    # docs/audit.md, Receipts and the record chain: the resolve's record hash and the receipts played (ProofView); public,
     # since a receipt is salted with a secret until the reveal. None before the proof existed
     proof: ProofView | None = None
-    game_commitment: str | None = None  # RULES.md 5, as Campaign.mail_basics gives it
+    game_commitment: str | None = None  # docs/audit.md, Commitments and the game commitment; as Campaign.mail_basics gives it
     ended: EndView | None = None  # the final results of a campaign the GM ended (gm end)
     # the player has left the game (gm player drop): their reports ask for no order and
     # give no deadline
