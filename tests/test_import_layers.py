@@ -255,6 +255,15 @@ def test_mailout_imports_nothing_from_publish():
         assert bad == [], f"{name} imports {bad}"
 
 
+def test_mail_is_transports_and_parsing_and_imports_nothing_of_a_campaign():
+    # the campaign's store is not mail's either: the outbox and sending it are the campaign's
+    # (gm.campaign.outbox, gm.campaign.delivery)
+    bad = [f"{name} imports {target}" for name, targets in sorted(GRAPH.items())
+           if name == "gm.mail" or name.startswith("gm.mail.")
+           for target in targets if target.startswith("gm.campaign")]
+    assert bad == []
+
+
 # the checker itself: a circle hidden in a function, under TYPE_CHECKING, or between a package
 # and its submodule is found; relative imports resolve
 
