@@ -7,10 +7,10 @@ hides has no field in them, so no template can leak it, however it is written. T
 report gets the full events separately.
 
 This module holds what every ruleset's mail shares: the deadline, the boards' public
-sizes, the addressee, the context a player's report or reminder is rendered from, and
-the generic view shapes a ruleset gets by default (gm.rules.views, re-exported here), which the
-fallback templates in templates/mail/ read (each piece's square and placing, the standings,
-nothing private).
+sizes, the addressee, and the context a player's report or reminder is rendered from. The
+generic view shapes a ruleset gets by default, which the fallback templates in
+templates/mail/ read (each piece's square and placing, the standings, nothing private),
+are gm.rules.views'.
 """
 
 from __future__ import annotations
@@ -21,10 +21,8 @@ from typing import Any
 
 from ..clock import parse_time
 from ..rules.roles.archive import INLINE_PLAYERS
-from ..rules.views import PlayerView, PublicView, generic_public_view
 
-__all__ = ["BoardSize", "Deadline", "EndView", "PlayerMail", "PlayerRef", "PlayerView", "ProofView", "PublicView",
-           "deadline_view", "generic_public_view"]
+__all__ = ["BoardSize", "Deadline", "EndView", "PlayerMail", "PlayerRef", "ProofView", "deadline_view"]
 
 
 @dataclass(frozen=True)
