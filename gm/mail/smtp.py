@@ -6,13 +6,14 @@ AUTH every time (measured: ~7x slower than one reused connection), while a few
 connections in parallel hide a remote server's latency.
 
 Why the standard library's smtplib, one thread per connection, rather than an asyncio
-client (aiosmtplib): measured on `gm send` of 150-290 KB reports, aiosmtplib spent 4-5x
-the CPU of a plain smtplib loop, most of it rewriting every message three times with
-regular expressions and in asyncio's Python-level TLS layer; and the SQLite commit of each
-"sent" mark, made on the event loop, stopped every connection while it ran. Here each
-worker thread sends over a blocking TLS socket (OpenSSL and SQLite both release the GIL),
-and the caller's `on_outcome` runs in the calling thread while the other connections carry
-on.
+client (aiosmtplib, which gm used before): measured on `gm send` of 150-290 KB reports,
+aiosmtplib spent 4-5x the CPU of a plain smtplib loop, most of it rewriting every message
+three times with regular expressions (line ends twice, dot-stuffing once) and in asyncio's
+Python-level TLS layer; and the SQLite commit of each "sent" mark, made on the event loop,
+stopped every connection while it ran. Here each worker thread sends over a blocking TLS
+socket (OpenSSL and SQLite both release the GIL), a message is dot-stuffed with one
+bytes.replace, and the caller's `on_outcome` runs in the calling thread while the other
+connections carry on.
 
 Exactly once, as far as SMTP allows: `on_outcome(SendResult(status="sent"))` is called
 right after the server answered 250 to a message's DATA, and never otherwise, so the
@@ -20,12 +21,15 @@ caller can commit its "sent" mark there. A worker waits for its message's result
 handled before it sends the next one, so no more than one accepted message per connection
 is ever waiting for its mark. A message in flight when a connection drops or times out is
 retried, never reported sent. (The one window SMTP itself leaves open, RFC 1047: a server
-that accepted the DATA but whose "250" was lost may get the message twice.)
+that accepted the DATA but whose "250" was lost may get the message twice. Nothing a
+client can do closes it.)
 
 Messages are read from the caller's iterable as the connections need them, in the
-calling thread, at most `window` of them waiting beside the one each connection holds, so
-memory is the window, not the turn. A player's mail goes out in the order it was queued,
-and a message to be retried goes back to the front.
+calling thread, at most `window` of them waiting beside the one each connection holds: a
+turn's mail is never held whole (`gm send` reads it from the outbox as it goes, a
+message's bytes when its turn comes), so memory is the window, not the turn. The order
+rules hold over the stream as over a list: a player's mail goes out in the order it was
+queued, and a message to be retried goes back to the front.
 
 Every message gets exactly one result, unless send_batch raises MailError (wrong
 password, certificate refused, the server unreachable at the start, the sender refused
