@@ -49,8 +49,7 @@ def send(campaign: Campaign, *, progress: Progress = QUIET) -> SendReport:
 
 def _send_maildir(campaign: Campaign, queued: Queued, progress: Progress) -> SendReport:
     box = maildir.outbox(campaign.folder)
-    for sub in ("tmp", "new", "cur"):
-        (box / sub).mkdir(parents=True, exist_ok=True)
+    maildir.make_box(box)
     present = maildir.delivered(box, campaign.config.id, queued.first, queued.last)
     report = SendReport()
     progress.start(queued.count)

@@ -23,10 +23,15 @@ def outbox(folder: Path) -> Path:
 
 
 def make_mailboxes(folder: Path) -> None:
-    """Both Maildirs, with their tmp, new and cur folders."""
+    """Both Maildirs of the campaign folder."""
+    for box in BOXES:
+        make_box(folder / "mail" / box)
+
+
+def make_box(box: Path) -> None:
+    """A Maildir's tmp, new and cur folders, those missing made."""
     for sub in ("tmp", "new", "cur"):
-        for box in BOXES:
-            os.makedirs(folder / "mail" / box / sub, exist_ok=True)
+        os.makedirs(box / sub, exist_ok=True)
 
 
 def file_name(campaign_id: str, number: int) -> str:
