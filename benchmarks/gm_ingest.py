@@ -134,7 +134,7 @@ BUCKETS = {
     "parse_orders": ("orderlang.py", ("parse_orders",)),
     "check_password (scrypt)": ("campaign.py", ("check_password",)),
     "reply composed (templates + MIME)": ("mailout.py", ("compose",)),
-    "reply queued (MIME to bytes, insert)": ("mailout.py", ("queue",)),
+    "reply queued (MIME to bytes, insert)": ("outbox.py", ("queue",)),
     "SQLite commits": ("store.py", ("transaction",)),
 }
 

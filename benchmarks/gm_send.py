@@ -44,14 +44,14 @@ import servers  # noqa: E402 - tests/servers.py, the server the tests use
 from send import PASSWORD, USER, smtplib_naive, smtplib_reused, wait_for  # noqa: E402
 
 import gm.campaign.campaign  # noqa: E402
-import gm.mail.smtp  # noqa: E402
+import gm.campaign.delivery  # noqa: E402
 from gm import clock  # noqa: E402
 from gm.campaign.campaign import Campaign, start  # noqa: E402
+from gm.campaign.delivery import send  # noqa: E402
+from gm.campaign.outbox import stored_mail  # noqa: E402
 from gm.campaign.turns import resolve  # noqa: E402
-from gm.mail.delivery import send  # noqa: E402
-from gm.mail.mailout import stored_mail  # noqa: E402
 from gm.mail.settings import SmtpSettings  # noqa: E402
-from gm.mail.smtp import Outgoing  # noqa: E402
+from gm.mail.smtpwire import Outgoing  # noqa: E402
 
 
 def build_campaign(folder: Path, players: int, port: int, cafile: str, messages: int,
@@ -132,7 +132,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.target:
         module, _, name = args.target.partition(":")
-        gm.mail.smtp.send_batch = getattr(importlib.import_module(module), name)
+        gm.campaign.delivery.send_batch = getattr(importlib.import_module(module), name)
     os.environ["GM_SMTP_PASSWORD"] = PASSWORD
 
     work = Path(tempfile.mkdtemp(prefix="gm-bench-send-"))

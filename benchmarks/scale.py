@@ -47,8 +47,8 @@ import gm.campaign.campaign  # noqa: E402
 from gm import clock  # noqa: E402
 from gm.boards.board import load_board  # noqa: E402
 from gm.campaign.campaign import Campaign, start  # noqa: E402
+from gm.campaign.outbox import stored_mail  # noqa: E402
 from gm.campaign.turns import resolve  # noqa: E402
-from gm.mail.mailout import stored_mail  # noqa: E402
 
 START_AT = "2027-01-01T00:00:00Z"
 DEADLINE = "2027-01-08T00:00:00Z"
@@ -153,7 +153,7 @@ def one_size(work: Path, players: int, board_files: dict[str, str]) -> dict[str,
         wal = folder / "gm.sqlite-wal"
         wal_bytes = wal.stat().st_size if wal.exists() else 0
         # the mail as sent (a large campaign's table of every player is stored once,
-        # gm.mail.mailout.stored_mail puts it back), and what the outbox itself holds
+        # gm.campaign.outbox.stored_mail puts it back), and what the outbox itself holds
         conn = campaign.store.db.conn
         mails, parts = [], []
         for kind, player, raw in conn.execute(

@@ -37,7 +37,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 import servers  # noqa: E402 - tests/servers.py, the same server the tests use
 
 from gm.mail.settings import SmtpSettings, tls_context  # noqa: E402
-from gm.mail.smtp import Outcome, Outgoing  # noqa: E402
+from gm.mail.smtp import SendResult  # noqa: E402
+from gm.mail.smtpwire import Outgoing  # noqa: E402
 
 USER, PASSWORD = "gm", "bench-secret"
 
@@ -92,7 +93,7 @@ def gm_sender(target: Callable, connections: int) -> Callable:
     def run(settings: SmtpSettings, messages: Sequence[Outgoing]) -> None:
         sent: list[str] = []
 
-        def on_outcome(outcome: Outcome) -> None:
+        def on_outcome(outcome: SendResult) -> None:
             if outcome.status != "sent":
                 raise SystemExit(f"not sent: {outcome}")
             sent.append(outcome.key)

@@ -72,7 +72,7 @@ from send import PASSWORD, USER, smtplib_reused, wait_for  # noqa: E402
 import gm.campaign.campaign  # noqa: E402
 from gm import clock  # noqa: E402
 from gm.campaign.campaign import start  # noqa: E402
-from gm.mail.mailout import stored_mail  # noqa: E402
+from gm.campaign.outbox import stored_mail  # noqa: E402
 from gm.mail.settings import tls_context  # noqa: E402
 
 GM_FROM = "gm@example.org"
@@ -265,7 +265,7 @@ def kinds_since(folder: Path, rowid: int) -> dict[str, int]:
 
 
 def queued_mail(folder: Path) -> list[SimpleNamespace]:
-    """The messages gm queued, exact bytes as gm sends them (gm.mail.mailout.stored_mail
+    """The messages gm queued, exact bytes as gm sends them (gm.campaign.outbox.stored_mail
     puts a large campaign's stored-once table back), as smtplib_reused takes them."""
     with database(folder) as db:
         rows = db.execute("select raw, recipient from outbox where status = 'queued' order by rowid").fetchall()

@@ -225,7 +225,7 @@ class CampaignKit:
 
     def outbox(self, *, kind: str | None = None, player: str | None = None) -> list[Any]:
         """Queued and sent mail, oldest first, parsed; each has `.kind` and `.player`."""
-        from gm.mail.mailout import stored_mail
+        from gm.campaign.outbox import stored_mail
 
         sql = "select * from outbox order by id"
         with self.campaign() as campaign:

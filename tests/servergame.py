@@ -169,7 +169,7 @@ def server_games(tmp_path, monkeypatch, imap_account, smtp_server):
     monkeypatch.setenv("GM_IMAP_PASSWORD", imap_account.password)
     monkeypatch.setenv("GM_SMTP_PASSWORD", smtp_server.password)
     # retries within a run wait on the backoff: none of that in tests
-    monkeypatch.setattr("gm.mail.delivery.smtp_backoff", lambda attempt: 0.0)
+    monkeypatch.setattr("gm.campaign.delivery.smtp_backoff", lambda attempt: 0.0)
 
     def make(name: str, board: str, own: dict, players: Mapping[str, str],
              teams: Mapping[str, str] | None = None) -> ServerGame:

@@ -10,8 +10,8 @@ import pytest
 
 import gm.campaign.desk
 import gm.campaign.ingest
-import gm.mail.delivery
-import gm.mail.mailout
+import gm.campaign.outbox
+import gm.mail.maildir
 
 
 class Boom(BaseException):
@@ -106,7 +106,7 @@ def test_crash_inside_resolve_then_rerun_resolves_once(campaign, monkeypatch, fa
 
 @pytest.mark.parametrize("fail_at", [1, 2, 4])
 def test_crash_while_writing_the_outbox_then_rerun_delivers_each_once(campaign, monkeypatch, fail_at):
-    monkeypatch.setattr(gm.mail.delivery.os, "fsync", fail_on_call(fail_at, gm.mail.delivery.os.fsync))
+    monkeypatch.setattr(gm.mail.maildir.os, "fsync", fail_on_call(fail_at, gm.mail.maildir.os.fsync))
     with pytest.raises(Boom):
         campaign("send", now="2027-01-01T00:01:00Z")
     monkeypatch.undo()
@@ -120,7 +120,7 @@ def test_crash_after_delivery_before_marking_sent_never_doubles(campaign, monkey
     def crash(*args):
         raise Boom("crash before the sent marks are committed")
 
-    monkeypatch.setattr(gm.mail.delivery.clock, "iso", crash)
+    monkeypatch.setattr(gm.campaign.outbox.clock, "iso", crash)
     with pytest.raises(Boom):
         campaign("send", now="2027-01-01T00:01:00Z")
     assert len(list((campaign.folder / "mail" / "outbox" / "new").iterdir())) == 4

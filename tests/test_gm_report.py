@@ -31,9 +31,10 @@ import gm.rules.dice
 import gm.rules.postal
 import gm.rules.unleashed.happenings
 from gm.campaign import turns
+from gm.counts import ordinal
 from gm.mail.gmreport import gm_context
 from gm.mail.htmltext import html_to_text
-from gm.mail.mailout import ordinal, render
+from gm.mail.mailout import render
 from gm.rules import registry
 from gm.rules.base import Setup
 from gm.rules.chance import SeededChance

@@ -10,8 +10,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from gm.errors import ConfigError
+from gm.mail.credentials import imap_password
 from gm.mail.imap import ImapInbox, uid_set
-from gm.mail.settings import ImapSettings, MailError, imap_password, imap_settings
+from gm.mail.settings import ImapSettings, MailError, imap_settings
 from gm.yamlfile import parse
 
 

@@ -32,8 +32,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "gm.progress", "gm.resources", "gm.pagenames", "gm.audit_source",
         # gm's releases: what a store and an audit record need to know of versions
         "gm.releases",
-        # a campaign's files on disk: the outbox mail is queued in lives here (its schema's
-        # migrations and the digests they fill in were split from it)
+        # a campaign's store on disk, its schema's migrations and the digests they fill in
         "gm.campaign.store", "gm.campaign.migrations", "gm.campaign.digests",
     )),
     # a board as data and as a picture: what a ruleset moves pieces on
@@ -51,10 +50,11 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     )),
     # reading and writing mail: servers, order language, templates, calendars
     ("mail", ("gm.mail.*",)),
-    # a campaign: sign-up, turns, the desk that answers orders, the ending
-    ("campaign", ("gm.campaign.*",)),
+    # a campaign: sign-up, turns, the desk that answers orders, the ending; the outbox the
+    # mail it composes is queued in
+    ("campaign", ("gm.campaign.*", "gm.campaign.outbox")),
     # sending a campaign's outbox (uses the campaign's log and seats)
-    ("delivery", ("gm.mail.delivery",)),
+    ("delivery", ("gm.campaign.delivery",)),
     # checking a finished campaign's record
     ("audit", ("gm.audit", "gm.audit_checks", "gm.audit_mail", "gm.audit_shape")),
     # the archive web pages, feed and memo
@@ -253,6 +253,15 @@ def test_mailout_imports_nothing_from_publish():
     for name, forbidden in NEVER:
         bad = [t for t in GRAPH[name] if t == forbidden or t.startswith(forbidden + ".")]
         assert bad == [], f"{name} imports {bad}"
+
+
+def test_mail_is_transports_and_parsing_and_imports_nothing_of_a_campaign():
+    # the campaign's store is not mail's either: the outbox and sending it are the campaign's
+    # (gm.campaign.outbox, gm.campaign.delivery)
+    bad = [f"{name} imports {target}" for name, targets in sorted(GRAPH.items())
+           if name == "gm.mail" or name.startswith("gm.mail.")
+           for target in targets if target.startswith("gm.campaign")]
+    assert bad == []
 
 
 # the checker itself: a circle hidden in a function, under TYPE_CHECKING, or between a package

@@ -51,7 +51,7 @@ def mailgame(tmp_path, monkeypatch, imap_account, smtp_server):
     monkeypatch.setenv("GM_IMAP_PASSWORD", imap_account.password)
     monkeypatch.setenv("GM_SMTP_PASSWORD", smtp_server.password)
     # retries within a run wait on the backoff: none of that in tests
-    monkeypatch.setattr("gm.mail.delivery.smtp_backoff", lambda attempt: 0.0)
+    monkeypatch.setattr("gm.campaign.delivery.smtp_backoff", lambda attempt: 0.0)
     runner = CliRunner()
 
     def run(*args: str, now: str = "2027-01-02T12:00:00Z", code: int = 0) -> str:

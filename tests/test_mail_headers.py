@@ -24,7 +24,7 @@ import pytest
 import yaml
 from campaignkit import BOARDS, PLAIN_PLAYERS, CampaignKit
 
-from gm.mail import mailout
+from gm.mail import mailout, mime
 from gm.resources import shipped
 
 TEMPLATES = shipped("templates") / "mail"
@@ -327,7 +327,7 @@ def test_a_long_subject_folds_between_words_never_after_subject_alone(length):
     message["Subject"] = subject
     message["To"] = "a@example.org"
     message.set_content("body")
-    raw = message.as_bytes(policy=mailout.MAIL_POLICY)
+    raw = message.as_bytes(policy=mime.MAIL_POLICY)
     head = raw.split(b"\r\n\r\n")[0].decode("ascii").split("\r\n")
     lines = head[: 1 + next((i for i, line in enumerate(head[1:]) if not line.startswith(" ")), len(head))]
     assert lines[0].startswith("Subject: Re: [winter-cup]"), lines

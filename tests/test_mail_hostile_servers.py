@@ -14,7 +14,8 @@ from test_mail_check import check, write_campaign, yaml_of
 
 import gm.mail.oauth
 from gm.cli import cli
-from gm.mail.smtp import Outgoing, send_batch
+from gm.mail.smtp import send_batch
+from gm.mail.smtpwire import Outgoing
 
 pytestmark = pytest.mark.servers
 

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from mailfactory import DATA, FIXTURES, load, message
 from test_orderlang import numbers, parse_orders, trapdoors
 
+from gm.mail.headers import address_of
 from gm.mail.htmltext import html_to_text
-from gm.mail.inbound import InboundMail, address_of, raw_cap, read_mail
+from gm.mail.inbound import InboundMail, raw_cap, read_mail
 
 CET = timezone(timedelta(hours=1))
 

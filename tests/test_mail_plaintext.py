@@ -15,7 +15,7 @@ from gm.campaign.config import load_config
 from gm.errors import ConfigError
 from gm.mail.imap import ImapInbox
 from gm.mail.settings import ImapSettings, MailError, SmtpSettings, is_loopback
-from gm.mail.smtp import check_login
+from gm.mail.smtpconnect import check_login
 
 
 def campaign(tmp_path, imap: str, smtp: str):

@@ -1,4 +1,4 @@
-"""gm writes its mail's bytes itself (gm.mail.mailout.Mail.as_bytes): the MIME structure
+"""gm writes its mail's bytes itself (gm.mail.mime.Mail.as_bytes): the MIME structure
 once per shape, each header folded once, each body encoded with C-speed calls and
 spliced in. The email package built a header object per header and part, wrote each
 body line by line and scanned it for every boundary, half of a large turn's resolve.
@@ -24,7 +24,7 @@ ICS = (b"BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n", "text", "calendar", "deadline.ic
 
 
 def compose(monkeypatch: pytest.MonkeyPatch, text: str, html: str, attachments=(), *, subject="Turn 7 report",
-            to="Ann <ann@example.org>", template="report", **threading) -> mailout.Mail:
+            to="Ann <ann@example.org>", template="report", **threading) -> mime.Mail:
     monkeypatch.setattr(mailout, "render", lambda template, context: (subject, text, html))
     return mailout.compose(sender="Snakes GM <gm@example.org>", to=to, template=template,
                            context={"ruleset": "postal"}, now=NOW, attachments=attachments, **threading)
@@ -68,7 +68,7 @@ def test_mail_bytes_are_the_email_packages(text, html, table, name, subject, rep
         mail = compose(monkeypatch, text, html, attachments, subject=subject, template=template,
                        to=f"{name} <ann@example.org>" if name else "ann@example.org", **threading)
     fast = mail.as_bytes()
-    slow = mail.email_message().as_bytes(policy=mailout.MAIL_POLICY)
+    slow = mail.email_message().as_bytes(policy=mime.MAIL_POLICY)
     assert numbered_boundaries(fast) == numbered_boundaries(slow)
 
 

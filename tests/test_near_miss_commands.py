@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from gm.mail.orderlang import MASK, parse_orders, typo_cost
+from gm.mail.masking import MASK
+from gm.mail.orderlang import parse_orders
+from gm.mail.typos import typo_cost
 from gm.mail.words import problem_text
 from gm.rules.grammar import ruleset_keywords
 from gm.rules.registry import BUILT_IN, find_ruleset

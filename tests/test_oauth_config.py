@@ -13,8 +13,8 @@ from test_config import GOOD, write
 
 from gm.campaign.config import load_config
 from gm.errors import ConfigError
-from gm.mail.oauth import TOKEN_FILE, TokenFile
 from gm.mail.settings import PROVIDERS, MailError
+from gm.mail.tokenfile import TOKEN_FILE, TokenFile
 
 IMAP_SMTP = """\
 mail:

@@ -19,8 +19,10 @@ from click.testing import CliRunner
 from test_oauth_login import logged_in, login  # noqa: F401  (the fixture "login", shared)
 
 from gm.cli import cli
-from gm.mail.oauth import TOKEN_FILE, OAuthLogin, TokenFile
-from gm.mail.settings import MailError, scrub
+from gm.mail.credentials import scrub
+from gm.mail.oauth import OAuthLogin
+from gm.mail.settings import MailError
+from gm.mail.tokenfile import TOKEN_FILE, TokenFile
 
 CLIENT_SECRET = "client-s3cret/of+the=gm"
 

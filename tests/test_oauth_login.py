@@ -15,8 +15,9 @@ from click.testing import CliRunner
 import gm.mail.oauth
 from gm import clock
 from gm.cli import cli
-from gm.mail.oauth import TOKEN_FILE, OAuthLogin, TokenFile
+from gm.mail.oauth import OAuthLogin
 from gm.mail.settings import MailError
+from gm.mail.tokenfile import TOKEN_FILE, TokenFile
 
 START = "2027-01-01T09:00:00Z"
 

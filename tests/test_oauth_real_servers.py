@@ -20,7 +20,7 @@ from click.testing import CliRunner
 import gm.mail.oauth
 from gm import clock
 from gm.cli import cli
-from gm.mail.oauth import TOKEN_FILE
+from gm.mail.tokenfile import TOKEN_FILE
 
 pytestmark = pytest.mark.servers
 
@@ -61,7 +61,7 @@ def oauthgame(tmp_path, monkeypatch, oauth_account, smtp_oauth_server):
     # no password anywhere: a login that fell back on one would fail
     monkeypatch.delenv("GM_IMAP_PASSWORD", raising=False)
     monkeypatch.delenv("GM_SMTP_PASSWORD", raising=False)
-    monkeypatch.setattr("gm.mail.delivery.smtp_backoff", lambda attempt: 0.0)
+    monkeypatch.setattr("gm.campaign.delivery.smtp_backoff", lambda attempt: 0.0)
     outputs: list[str] = []
 
     def run(*args: str, now: str, code: int = 0) -> str:

@@ -15,10 +15,12 @@ from rulehelpers import board, campaign, said, start_state, worded
 from test_order_mail import drop, order_mail, outcomes, replies
 from toyrules import Step
 
-from gm.mail.orderlang import MASK, Command, OrderText, parse_orders
+from gm.mail.masking import MASK
+from gm.mail.orderlang import OrderText, parse_orders
 from gm.rules import registry
 from gm.rules.grammar import (
     ENVELOPE,
+    Command,
     CommandProblem,
     CommandSpec,
     Grammar,

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from rulehelpers import said, worded
 
 from gm.mail import orderlang
-from gm.mail.orderlang import MASK, OrderText
+from gm.mail.masking import MASK
+from gm.mail.orderlang import OrderText
 from gm.rules.postal import PostalOptions
 from gm.rules.postal.orders import postal_grammar
 

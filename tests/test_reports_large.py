@@ -115,7 +115,7 @@ def test_large_report_table_is_stored_once_per_turn_and_sent_whole_in_every_copy
     import email
     import email.policy
 
-    from gm.mail.delivery import send
+    from gm.campaign.delivery import send
 
     with large.campaign() as campaign:
         rows = campaign.store.rows("select id from outbox where kind = 'report'")

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 from signupkit import GM, SignupGame
 
-from gm.campaign.trust import CAP_STRANGER, address_key
+from gm.campaign.outbox import address_key
+from gm.campaign.trust import CAP_STRANGER
 
 ATTACK = "Your Bank Security Team"
 LINK = "https://evil.example/login"

@@ -16,9 +16,10 @@ from test_smtp import Recorder, report
 
 from gm import clock
 from gm.campaign.campaign import start
+from gm.campaign.delivery import send
 from gm.campaign.turns import resolve
-from gm.mail.delivery import send
-from gm.mail.smtp import Outgoing, send_batch
+from gm.mail.smtp import send_batch
+from gm.mail.smtpwire import Outgoing
 
 ROOT = Path(__file__).resolve().parent.parent
 MESSAGES = 300

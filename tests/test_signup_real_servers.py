@@ -69,7 +69,7 @@ def announced(tmp_path, monkeypatch, imap_account, smtp_server):
     (folder / "campaign.yaml").write_text(yaml.safe_dump(config))
     monkeypatch.setenv("GM_IMAP_PASSWORD", imap_account.password)
     monkeypatch.setenv("GM_SMTP_PASSWORD", smtp_server.password)
-    monkeypatch.setattr("gm.mail.delivery.smtp_backoff", lambda attempt: 0.0)
+    monkeypatch.setattr("gm.campaign.delivery.smtp_backoff", lambda attempt: 0.0)
     runner = CliRunner()
 
     def gm(*args: str, now: datetime) -> str:

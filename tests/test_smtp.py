@@ -9,8 +9,10 @@ from email.message import EmailMessage
 import pytest
 
 from gm.errors import ConfigError
-from gm.mail.settings import MailError, smtp_password, smtp_settings
-from gm.mail.smtp import Outcome, Outgoing, SendSummary, default_backoff, send_batch, wire_data
+from gm.mail.credentials import smtp_password
+from gm.mail.settings import MailError, smtp_settings
+from gm.mail.smtp import SendResult, SendSummary, default_backoff, send_batch
+from gm.mail.smtpwire import Outgoing, wire_data
 from gm.yamlfile import parse
 
 
@@ -29,10 +31,10 @@ class Recorder:
     """The caller's side: outcomes in order, and the sleeps it was asked for."""
 
     def __init__(self):
-        self.outcomes: list[Outcome] = []
+        self.outcomes: list[SendResult] = []
         self.sleeps: list[float] = []
 
-    def __call__(self, outcome: Outcome) -> None:
+    def __call__(self, outcome: SendResult) -> None:
         self.outcomes.append(outcome)
 
     async def sleep(self, seconds: float) -> None:  # no wall-clock waits in tests
@@ -86,7 +88,7 @@ def test_smtp_each_recipients_mail_arrives_in_the_order_it_was_queued(smtp_serve
 def test_smtp_sent_is_reported_only_after_the_server_accepted(smtp_server):
     seen_by_server_at_report: list[int] = []
 
-    def on_outcome(outcome: Outcome) -> None:
+    def on_outcome(outcome: SendResult) -> None:
         seen_by_server_at_report.append(len(smtp_server.received))
 
     send_batch(smtp_server.settings(), smtp_server.password, [report(i) for i in range(5)],
@@ -257,7 +259,7 @@ def test_smtp_a_failing_on_outcome_stops_the_run_without_unreported_sends(smtp_s
 
     reported: list[str] = []
 
-    def on_outcome(outcome: Outcome) -> None:
+    def on_outcome(outcome: SendResult) -> None:
         reported.append(outcome.key)
         if len(reported) == 3:
             raise Full("database full")

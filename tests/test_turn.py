@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-import gm.mail.delivery
+import gm.mail.maildir
 import gm.publish.write
 
 
@@ -53,7 +53,7 @@ def test_turn_before_the_deadline_waits_and_names_who_is_missing(campaign):
 def test_turn_failing_after_resolve_then_rerun_finishes_and_never_resolves_twice(campaign, monkeypatch, step):
     all_orders_in(campaign)
     if step == "send":
-        monkeypatch.setattr(gm.mail.delivery.os, "fsync", crash_once(gm.mail.delivery.os.fsync))
+        monkeypatch.setattr(gm.mail.maildir.os, "fsync", crash_once(gm.mail.maildir.os.fsync))
     else:
         monkeypatch.setattr(gm.publish.write, "publish", crash_once(gm.publish.write.publish))
     with pytest.raises(Crash):

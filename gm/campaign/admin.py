@@ -14,11 +14,12 @@ from typing import Any
 from .. import clock
 from ..errors import GmError
 from ..mail.calendar import deadline_attachment, file_name, meets_deadline
-from ..mail.mailout import compose, queue
+from ..mail.mailout import compose
 from . import names
 from .config import EMAIL_PATTERN, ID_PATTERN, PlayerConfig
 from .deadlines import deadline_text, next_deadline
 from .folder import Campaign
+from .outbox import has_mailed, queue
 from .passwords import hash_password, issue_password
 from .store import dumps
 from .trust import utc_day
@@ -391,8 +392,7 @@ def welcome_observers(campaign: Campaign, db: Any, now: datetime) -> list[str]:
     # one welcome per address, however often campaign.yaml lists it; looked up by recipient
     # (an index), as this runs at every gm send of a campaign whose outbox only grows
     listed = {o.email: o for o in campaign.config.observers}
-    new = [o for address, o in listed.items() if campaign.store.one(
-        "select 1 from outbox where recipient = ? and kind = ? limit 1", (address, OBSERVER_KIND)) is None]
+    new = [o for address, o in listed.items() if not has_mailed(campaign.store.conn, address, OBSERVER_KIND)]
     if not new:
         return []
     state, paused = campaign.state(), campaign.paused()

@@ -11,6 +11,7 @@ from pathlib import Path
 from .. import clock
 from ..commitment import commitment, new_salt, seed_text
 from ..errors import GmError
+from ..mail.maildir import make_mailboxes
 from ..rules.chance import SeededChance, played
 from .config import CampaignConfig, load_config
 from .deadlines import deadline_text as deadline_text
@@ -18,7 +19,6 @@ from .deadlines import next_deadline as next_deadline
 from .fixed import Fixed, played_config
 from .folder import Campaign as Campaign
 from .folder import _started as _started
-from .folder import make_mailboxes as make_mailboxes
 from .passwords import PASSWORD_WORDS as PASSWORD_WORDS
 from .passwords import SCRYPT as SCRYPT
 from .passwords import check_password as check_password
@@ -39,8 +39,9 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
     and a summary to the GM."""
     # what only a start needs, imported here: every other command opens a campaign without it
     from ..mail.calendar import deadline_attachment, file_name, meets_deadline
-    from ..mail.mailout import compose, queue
+    from ..mail.mailout import compose
     from .admin import welcome_observers
+    from .outbox import queue
     from .proof import new_game
     from .signup import seat_at_start
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from .. import clock
 from ..mail.inbound import InboundMail, read_mail
-from ..mail.mailout import compose, queue
+from ..mail.mailout import compose
 from ..mail.orderlang import OrderText, parse_orders
 from ..mail.typos import near_miss
 from ..mail.words import problem_texts
@@ -27,6 +27,7 @@ from ..rules.grammar import ruleset_keywords
 from ..rules.problem import Problem, problem
 from .deadlines import deadline_text
 from .folder import Campaign
+from .outbox import mark_unasked, queue
 from .outcome import Outcome as Outcome
 from .outcome import kept_reply as _kept_reply
 from .passwords import check_password, hash_password, issue_password
@@ -47,7 +48,6 @@ from .trust import (
     gm_told_today,
     hostile,
     loop_outcome,
-    mark_unasked,
     registered,
     unchecked,
     utc_day,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -14,6 +13,7 @@ from typing import Any
 from .. import clock
 from ..commitment import matches, seed_text
 from ..errors import GmError
+from ..mail.maildir import make_mailboxes
 from ..yamlfile import parsed_once
 from .config import CampaignConfig, PlayerConfig, load_config
 from .ended import end_of
@@ -270,13 +270,6 @@ class Campaign:
 
 def _started(store: Store) -> bool:
     return "campaign" in store.table_names() and store.one("select id from campaign") is not None
-
-
-def make_mailboxes(folder: Path) -> None:
-    """The Maildirs of CONTRACT.md's maildir transport: mail/inbox and mail/outbox."""
-    for sub in ("tmp", "new", "cur"):
-        for box in ("inbox", "outbox"):
-            os.makedirs(folder / "mail" / box / sub, exist_ok=True)
 
 
 # Whether a former holder's order was played after they left (Campaign.holders): the seat's

@@ -30,7 +30,8 @@ from functools import partial
 from pathlib import Path
 
 from ..errors import GmError
-from ..mail.inbound import HEAD_SCAN, header_times
+from ..mail.headers import header_times
+from ..mail.parsing import HEAD_SCAN
 from ..progress import QUIET, Progress
 from .desk import Desk
 from .folder import Campaign

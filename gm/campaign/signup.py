@@ -195,7 +195,8 @@ def notice(campaign: Campaign, db: Any, row: dict[str, Any], now: datetime, *, c
             "select count(*) as n from signups where status = ? and id < ?", (WAITING, row["id"])) or {"n": 0})["n"]
     # the mail's machinery, imported only when a notice is made (as signup_language.read_request
     # imports parse_orders): importing this module loads none of it
-    from ..mail.mailout import compose, queue
+    from ..mail.mailout import compose
+    from .outbox import queue
 
     message = compose(
         sender=campaign.config.mail.sender, to=row["email"], template="signup_status", now=now,

@@ -15,11 +15,19 @@ from typing import Any
 from .. import clock
 from ..counts import count
 from ..mail.inbound import InboundMail
-from ..mail.mailout import compose, queue
+from ..mail.mailout import compose
 from ..mail.orderlang import OrderText
 from ..rules.problem import Problem, problem
 from .config import CampaignConfig, PlayerConfig
 from .folder import Campaign
+from .outbox import (
+    address_key,
+    first_queued_at,
+    kind_answered,
+    queue,
+    sent_to_address,
+    unasked_since,
+)
 from .outcome import Outcome
 from .passwords import check_password
 from .signup import CODE_KIND, IN, WAITING_LIST, holding_query, places, waiting_room
@@ -158,27 +166,12 @@ def answers_unasked(db: Any, mail: InboundMail) -> str | None:
     """The kind of our refusal or help reply this message's In-Reply-To or References
     names, if any (RULES.md 3): such a reply is answered only when it authenticates.
     Replies to acks, reports and notices are handled as any other message."""
-    ids = [i for i in mail.references if i != mail.message_id]
-    if not ids:
-        return None
-    marks = ", ".join("?" * len(ids))
-    row = db.execute(
-        f"select kind from outbox where message_id in ({marks}) and kind in ({', '.join('?' * len(UNASKED))})"
-        " limit 1", [*ids, *UNASKED]).fetchone()
-    return row[0] if row else None
+    return kind_answered(db, [i for i in mail.references if i != mail.message_id], UNASKED)
 
 
 def hostile(config: CampaignConfig, reason: str) -> Problem:
     """Why a message was refused unread (RULES.md 3 "Hostile mail")."""
     return problem("hostile", reason=reason, size=_size(config.max_message_bytes))
-
-
-def address_key(address: str) -> str:
-    """The address the caps count: lower case, with any +tag of its local part dropped
-    (victim+1@x.example is victim@x.example: one mailbox)."""
-    address = address.lower()
-    local, at, domain = address.rpartition("@")
-    return f"{local.split('+', 1)[0]}{at}{domain}" if at else address
 
 
 def day_start(now: datetime) -> str:
@@ -220,11 +213,9 @@ def capped(db: Any, config: CampaignConfig, to: str, now: datetime, *, started: 
     """Why no more unasked replies may go to `to` today, or None. `player`: whether `to`
     is registered (registered())."""
     day = day_start(now)
-    marks = ", ".join("?" * len(UNASKED))
     key = address_key(to)
     cap = CAP_ANY if player else CAP_STRANGER
-    sent = db.execute(f"select count(*) from outbox where address_key = ? and queued_at >= ? and kind in ({marks})",
-                      [key, day, *UNASKED]).fetchone()[0]
+    sent = sent_to_address(db, to, day, UNASKED)
     if sent >= cap:
         who = "a player's registered address" if player else "an address no player registered"
         shown = to if key == to.lower() else f"{to} ({key} with its +tag dropped)"
@@ -233,25 +224,17 @@ def capped(db: Any, config: CampaignConfig, to: str, now: datetime, *, started: 
     if player:
         return None
     limit = unasked_cap(db, config, started)
-    total = db.execute("select count(*) from outbox where unasked = 1 and queued_at >= ?", [day]).fetchone()[0]
+    total = unasked_since(db, day)
     if total >= limit:
         return Capped("campaign", f"not answered: {count(total, 'reply', 'replies')} anyone could ask for went to "
                                   f"addresses no player registered this UTC day (cap {limit})")
     return None
 
 
-def mark_unasked(db: Any, outbox_id: int, to: str, *, player: bool) -> None:
-    """Count a queued unasked reply towards the caps (capped reads these columns)."""
-    db.execute("update outbox set address_key = ?, unasked = ? where id = ?",
-               (address_key(to), int(not player), outbox_id))
-
-
 def gm_told_today(db: Any, now: datetime) -> str | None:
     """When the GM was mailed today that a cap held replies back, if they were. `db` is
     anything with execute(): the desk's transaction, or the store's connection."""
-    row = db.execute("select queued_at from outbox where kind = ? and queued_at >= ? order by id limit 1",
-                     (CAPS_NOTE_KIND, day_start(now))).fetchone()
-    return row[0] if row else None
+    return first_queued_at(db, CAPS_NOTE_KIND, day_start(now))
 
 
 def capped_today(db: Any, now: datetime) -> tuple[int, str | None]:

@@ -13,7 +13,7 @@ from .. import clock
 from ..counts import count, one_or_many
 from ..errors import GmError
 from ..mail import gmreport
-from ..mail.mailout import compose, queue
+from ..mail.mailout import compose
 from ..mail.views import BoardSize, EndView, PlayerMail, PlayerRef, ProofView, deadline_view
 from ..rules.base import INLINE_PLAYERS, Outcome, Ruleset
 from ..rules.chance import SeededChance, played
@@ -21,6 +21,7 @@ from .admin import deadline_sequence, welcome_observers
 from .deadlines import deadline_text, next_deadline
 from .desk import order_view, standing_order
 from .folder import Campaign
+from .outbox import drop_reports, queue, reports_sent
 from .proof import chain_link, proof_view, receipts_played
 from .store import dumps, record_digest
 
@@ -358,20 +359,14 @@ def undo(campaign: Campaign, *, force: bool = False) -> int:
     if changed:
         raise GmError(f"{changed['player']} took over a seat after turn {turn} was resolved; "
                       "undoing it would give the seat back to its former holder")
-    sent = campaign.store.one(
-        "select count(*) as n from outbox where turn = ? and kind in ('report', 'gm-report') and status = 'sent'",
-        (turn,),
-    )["n"]
+    sent = reports_sent(campaign.store.conn, turn)
     if sent and not force:
         raise GmError(
             f"{count(sent, 'report')} of turn {turn} {one_or_many(sent, 'was', 'were')} already sent; players have seen it. "
             "Use --force to undo anyway (the sent reports stay sent)"
         )
     with campaign.store.transaction() as db:
-        db.execute(
-            "delete from outbox where turn = ? and kind in ('report', 'gm-report') and status = 'queued'",
-            (turn,),
-        )
+        drop_reports(db, turn)
         db["campaign"].update(
             campaign.config.id, {"state": last["state_before"], "deadline": last["deadline"]}
         )

@@ -297,7 +297,7 @@ def send_cmd(ctx: click.Context) -> None:
 
 
 def run_send(campaign: Campaign):
-    from ..mail.delivery import send
+    from ..campaign.delivery import send
 
     return send(campaign, progress=Progress("sending"))
 

@@ -9,6 +9,7 @@ import click
 
 from ..campaign.config import load_config
 from ..errors import GmError
+from ..mail import maildir
 
 
 @click.group("mail")
@@ -28,7 +29,8 @@ def login_cmd(ctx: click.Context) -> None:
 
     Example: gm -C spring-2027 mail login
     """
-    from ..mail.oauth import TOKEN_FILE, device_login
+    from ..mail.oauth import device_login
+    from ..mail.tokenfile import TOKEN_FILE
 
     folder = Path(ctx.obj["dir"])
     mail = load_config(folder).mail
@@ -58,8 +60,8 @@ def check_cmd(ctx: click.Context) -> None:
     mail = load_config(folder).mail
     if mail.transport != "imap+smtp":
         click.echo(f"mail transport is {mail.transport}: no server to log in to (order mail "
-                   f"is read from {folder / 'mail' / 'inbox'}, and sent to "
-                   f"{folder / 'mail' / 'outbox'})")
+                   f"is read from {maildir.inbox(folder)}, and sent to "
+                   f"{maildir.outbox(folder)})")
         return
     findings = check_mail(folder, mail)
     for finding in findings:

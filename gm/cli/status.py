@@ -12,6 +12,7 @@ from .. import clock
 from ..campaign.deadlines import deadline_text
 from ..campaign.ending import how_it_ended
 from ..campaign.folder import Campaign
+from ..campaign.outbox import waiting
 from ..campaign.trust import capped_today
 from ..campaign.weekly import forecast
 from ..counts import count, one_or_many, ordinal
@@ -182,8 +183,7 @@ def _mail_summary(campaign: Campaign) -> list[str]:
     """The end of gm status, started or not: the outbox, failing addresses, mail kept."""
     failing = campaign.store.rows("select id, email, failing from players where failing is not null")
     broken = campaign.store.one("select count(*) as n from messages where outcome = 'error'")["n"]
-    queued = campaign.store.one("select count(*) as n from outbox where status = 'queued'")["n"]
-    failed = campaign.store.one("select count(*) as n from outbox where status = 'failed'")["n"]
+    queued, failed = waiting(campaign.store.conn)
     lines = [f"outbox: {queued} queued, {failed} refused for good"]
     lines += [f"FAILING address {row['email']} ({row['id']}): {row['failing']}" for row in failing]
     lines += _guessed_lines(campaign)

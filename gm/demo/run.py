@@ -28,6 +28,7 @@ from ..campaign.store import command_lock
 from ..campaign.weekly import TurnRun
 from ..counts import count, one_or_many
 from ..errors import GmError
+from ..mail import maildir
 from ..rules import registry
 from ..ruleset_files import ruleset_board
 from .robots import DemoSetup, Postman, Robot, post, robots_of
@@ -203,11 +204,11 @@ def _sign_up(folder: Path, demo: DemoSetup, robots: list[Robot], echo: Callable[
     Every step on gm's side is `gm turn`, which answers sign-ups before the start."""
     from ..campaign import signup
 
-    inbox = folder / "mail" / "inbox"
+    inbox = maildir.inbox(folder)
     opened = datetime(START.year, START.month, START.day, 9, tzinfo=UTC) - timedelta(days=SIGNUP_DAYS)
     campaign = Campaign.open(folder)  # the sign-up's store and Maildirs
     try:
-        postman = Postman(folder / "mail" / "outbox", robots)
+        postman = Postman(maildir.outbox(folder), robots)
         echo(f"gm demo: {demo.title} is announced in {folder}; {count(len(robots), 'robot')} join it by mail")
         keys = {spec["id"]: {k: spec[k] for k in demo.player_keys if spec.get(k) is not None} for spec in demo.cast}
         for index, robot in enumerate(robots):
@@ -277,8 +278,8 @@ def _play(campaign: Campaign, demo: DemoSetup, robots: list[Robot], echo: Callab
     from ..cli import campaign as cli_campaign
 
     folder = campaign.folder
-    inbox = folder / "mail" / "inbox"
-    postman = Postman(folder / "mail" / "outbox", robots)
+    inbox = maildir.inbox(folder)
+    postman = Postman(maildir.outbox(folder), robots)
     with clock.frozen(START):
         echo(f"gm demo: {count(len(robots), 'robot')} {one_or_many(len(robots), 'plays', 'play')} "
              f"{campaign.config.title} in {folder}")

@@ -1,6 +1,6 @@
-"""The text a player typed, out of whatever their program sent (RULES.md 3): which part is the
-text, HTML made lines, format=flowed undone, broken MIME repaired where it can be, and the
-recipients a bounce names."""
+"""The text a player typed, out of whatever their program sent (docs/rules/, What is
+read): which part is the text, HTML made lines, format=flowed undone, broken MIME repaired
+where it can be, and the recipients a bounce names."""
 
 from __future__ import annotations
 

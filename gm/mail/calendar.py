@@ -20,6 +20,8 @@ from typing import Any
 
 import icalendar
 
+from .mailout import render_text
+
 PRODID = "-//gm//Snakes and Ladders by email//EN"
 ALARM_BEFORE = timedelta(hours=12)
 
@@ -99,8 +101,6 @@ def deadline_attachment(context: Mapping[str, Any], *, player: str, turn: int, d
     the player reads it): the calendar's words come from `calendar/<ruleset>/deadline.txt`,
     else `calendar/deadline.txt`. The UID is the same for the player and turn in every mail,
     so a later file updates the entry an earlier one made."""
-    from .mailout import render_text
-
     if deadline is None:
         return []
     campaign = context["campaign"]

@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from .imap import ImapInbox
-from .oauth import OAuthLogin, login_command, login_for
+from .oauth import OAuthLogin, login_for
 from .settings import MailError
-from .smtp import check_login
+from .smtpconnect import check_login
+from .tokenfile import login_command
 
 __all__ = ["Finding", "check_mail"]
 

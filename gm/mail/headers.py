@@ -1,6 +1,6 @@
 """What a mail's headers say: who sent it, its ids and thread, when it was sent and received,
-and whether it is part of a mail loop (RULES.md 3). Each reader takes a parsed message or a
-refused one's raw header block."""
+and whether it is part of a mail loop (docs/rules/, Mail that is never answered). Each
+reader takes a parsed message or a refused one's raw header block."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def short_subject(head: RawHead) -> str:
 
 def header_times(raw: bytes) -> tuple[datetime | None, datetime | None]:
     """(the topmost Received: header's date, the Date: header's) read by hand from the raw
-    header block: the time of receipt of mail files the GM names (RULES.md 3)."""
+    header block: the time of receipt of mail files the GM names (docs/rules/, Time of receipt and late mail)."""
     try:
         head = RawHead(head_fields(raw))
         return _topmost_received(head), _date(head)
@@ -155,7 +155,7 @@ def message_id_of(msg: Headed) -> str | None:
 
 def references_of(msg: Headed, message_id: str | None) -> tuple[str, ...]:
     """Ids for our reply's References: theirs and In-Reply-To's, then the message's own.
-    Both headers count, as the loop check reads these (RULES.md 3: an auto-responder may
+    Both headers count, as the loop check reads these (docs/rules/, Mail that is never answered: an auto-responder may
     set only In-Reply-To to the refusal it answers)."""
     ids = _MSG_ID.findall(" ".join(header_values(msg, "References")))
     ids += _MSG_ID.findall(" ".join(header_values(msg, "In-Reply-To")))
@@ -207,7 +207,7 @@ def _first_word(value: str) -> str:
 
 
 def loop_of(msg: Headed, sender: str, own: set[str], *, from_readable: bool = True) -> str | None:
-    """Why this mail must never be answered (RULES.md 3), or None.
+    """Why this mail must never be answered (docs/rules/, Mail that is never answered), or None.
 
     A bounce is named first, since only that reason makes the caller mark an address as
     failing; then mail from ourselves; then the markers auto-responders set. A message

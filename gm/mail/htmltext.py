@@ -1,4 +1,5 @@
-"""HTML mail to the plain lines a reader sees (RULES.md 3: HTML-only mail must work).
+"""HTML mail to the plain lines a reader sees (docs/rules/, What is read: HTML-only mail
+must work).
 
 Webmail and phones often send HTML alone; this turns it into lines the order language can
 read: blocks and <br> end lines, <blockquote> becomes '> ' quotes (so a quoted turn report

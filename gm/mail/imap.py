@@ -33,17 +33,8 @@ from typing import Any
 from imapclient import IMAPClient
 from imapclient.exceptions import IMAPClientError, LoginError
 
-from gm.mail.settings import (
-    ImapSettings,
-    MailError,
-    TokenSource,
-    clean,
-    one_line,
-    plaintext_problem,
-    refused_advice,
-    tls_context,
-    token_login,
-)
+from .credentials import TokenSource, clean, refused_advice, token_login
+from .settings import ImapSettings, MailError, one_line, plaintext_problem, tls_context
 
 __all__ = ["Fetched", "ImapInbox", "uid_set"]
 

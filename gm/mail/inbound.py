@@ -1,5 +1,5 @@
-"""Reading one raw order mail (RULES.md 3): who sent it, when it arrived, whether it may
-be answered at all, and the text a player typed.
+"""Reading one raw order mail (docs/rules/, Order mail): who sent it, when it arrived,
+whether it may be answered at all, and the text a player typed.
 
 This module owns turning bytes into an `InboundMail`; what the text says is
 `gm.mail.orderlang`'s, and what to do with the mail is the caller's. Players write from any
@@ -9,7 +9,7 @@ and says what it could not read in `broken`. MIME is parsed by the standard `ema
 package only; this module adds the decisions around it (which part is the text, how HTML
 becomes lines, what a mail loop looks like).
 
-Hostile mail (RULES.md 3) is refused before `email` can spend more on it than its size
+Hostile mail (docs/rules/, Size limits and hostile mail) is refused before `email` can spend more on it than its size
 allows: too large a message is never parsed, and the parser is the `email` package's own,
 measuring each header section before a field of it is parsed and refusing a part nested
 too deep before it recurses. A refused message still yields, from its raw header block
@@ -17,8 +17,7 @@ read by hand, who sent it, its ids and loop markers, so it can be recorded and a
 
 The parts, each its own concern: gm.mail.parsing (the bounded parser and its limits),
 gm.mail.charsets (bytes to text), gm.mail.headers (sender, ids, dates, loops) and
-gm.mail.body (the text part, bounces, broken MIME); the names they had here are still
-importable from here.
+gm.mail.body (the text part, bounces, broken MIME).
 """
 
 from __future__ import annotations
@@ -29,9 +28,8 @@ from datetime import datetime
 
 from .body import body_text_of, bounced_of, defects_of, leaves_of, repair_boundary
 from .charsets import one_line
-from .headers import MAX_REFERENCES as MAX_REFERENCES
-from .headers import address_of as address_of
 from .headers import (
+    address_of,
     first_header,
     loop_of,
     message_id_of,
@@ -40,26 +38,12 @@ from .headers import (
     sender_of,
     short_subject,
 )
-from .headers import header_times as header_times
-from .parsing import HEAD_SCAN as HEAD_SCAN
-from .parsing import MAX_DEPTH as MAX_DEPTH
-from .parsing import MAX_ENCODED_WORDS as MAX_ENCODED_WORDS
-from .parsing import MAX_FIELDS as MAX_FIELDS
-from .parsing import MAX_HEADER_BYTES as MAX_HEADER_BYTES
-from .parsing import MAX_MESSAGE_BYTES as MAX_MESSAGE_BYTES
-from .parsing import MAX_MIME_BYTES as MAX_MIME_BYTES
-from .parsing import MAX_MIME_FIELD as MAX_MIME_FIELD
-from .parsing import MAX_PARTS as MAX_PARTS
-from .parsing import RawHead, Refused, head_fields, parse_bounded
+from .parsing import MAX_MESSAGE_BYTES, RawHead, Refused, head_fields, parse_bounded
 
 __all__ = [
-    "HEAD_SCAN",
     "HOSTILE_REASONS",
     "InboundMail",
-    "MAX_MESSAGE_BYTES",
     "RAW_ALLOWANCE",
-    "address_of",
-    "header_times",
     "raw_cap",
     "read_mail",
 ]
@@ -87,7 +71,7 @@ class InboundMail:
     oversize: bool
     ignored_parts: tuple[str, ...]
     broken: str | None
-    # RULES.md 3 "Hostile mail": why the message is refused whole before its text is read
+    # docs/rules/, Size limits and hostile mail: why the message is refused whole before its text is read
     # (one of HOSTILE_REASONS), or None. Such a message is recorded and never applied.
     hostile: str | None = None
     # why the From header names no one sender (two addresses, none, an encoded name that
@@ -95,7 +79,7 @@ class InboundMail:
     unreadable_sender: str | None = None
 
 
-# The reasons a message is refused unread (RULES.md 3): the desk words each for the sender.
+# The reasons a message is refused unread (docs/rules/, Size limits and hostile mail): the desk words each for the sender.
 HOSTILE_REASONS = ("too-large", "long-header", "too-deep", "unparseable")
 
 
@@ -115,7 +99,7 @@ def read_mail(
 
     A message larger than `max_bytes`, with a header field longer than MAX_HEADER_BYTES,
     MIME nested deeper than MAX_DEPTH, or that cannot be parsed within the bounds above
-    comes back `hostile` (RULES.md 3), with no text and what its raw headers tell."""
+    comes back `hostile` (docs/rules/, Size limits and hostile mail), with no text and what its raw headers tell."""
     raw = bytes(raw)
     own = {address_of(a) for a in own_addresses} - {""}
     try:

@@ -1,5 +1,6 @@
-"""Mail gm writes: rendered from templates (every word a player reads lives there), built
-as multipart/alternative with a text and an HTML part, and queued in the outbox.
+"""Mail gm writes, composed: rendered from templates (every word a player reads lives
+there) and built as multipart/alternative with a text and an HTML part (gm.mail.mime writes
+its bytes; the campaign's outbox, gm.campaign.outbox, queues it).
 
 Each ruleset words its own mail. A mail of kind `report` in a campaign of ruleset `classic`
 is rendered from `mail/classic/report.txt` and `.html` when they exist, else from the
@@ -10,36 +11,27 @@ The ruleset is named by the context (`ruleset`: every mail context says which ca
 is about). A ruleset kept outside gm brings its templates in the folder its `templates`
 names, laid out the same and searched before gm's own. The parts a template names
 (`{% import "mail/_turn.txt" %}`) are looked up by the same rule (gm.templating).
-
-A composed mail's bytes are gm.mail.mime's (Mail, its parts and encodings), re-exported here.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
-import sqlite3
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from email.utils import format_datetime, formataddr, make_msgid, parseaddr
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import jinja2
 import jinja2.ext
 
 from .. import templating
-from ..campaign.store import insert
-from ..clock import iso
 from ..counts import count, ordinal
 from ..pagenames import turn_page
 from ..templating import lineage, rules_file, ruleset_templates
-from .mime import _SHARED_MARK, _SHARED_PREFIX, _Part
-from .mime import MAIL_POLICY as MAIL_POLICY
-from .mime import SHARED_FROM as SHARED_FROM
-from .mime import Mail as Mail
-from .mime import transfer_encoding as transfer_encoding
+from .mime import Mail, Part
 
 # A subject longer than this is cut at a word: mail apps show about 60 characters, and a
 # header line past 78 is folded, so a longer one only makes the header harder to read.
@@ -142,8 +134,6 @@ def find_template(kind: str, folder: str, name: str, context: Mapping[str, Any])
 def mailto(address: str, subject: str, body: str) -> str:
     """A `mailto:` link that opens a reply with `subject` and `body` filled in (RFC 6068:
     percent-encoded UTF-8, line breaks as %0D%0A)."""
-    from urllib.parse import quote
-
     body = "\r\n".join(line.rstrip() for line in body.strip("\n").splitlines())
     return f"mailto:{quote(address, safe='@')}?subject={quote(subject, safe='')}&body={quote(body, safe='')}"
 
@@ -209,7 +199,7 @@ def compose(
     str travelling as 7bit or base64 like the bodies (transfer_encoding). Help and
     welcome mail also carry the ruleset's rules (RULES_ATTACHED); their templates say so
     through `rules_attached`, the attachment's name, or None. `headers` are added as given:
-    the proof's X-GM- headers (RULES.md 5), which `gm audit --mail` reads."""
+    the proof's X-GM- headers (docs/audit.md, Checking mail), which `gm audit --mail` reads."""
     headers_given = list(headers)
     rules = None
     if template in RULES_ATTACHED:
@@ -223,76 +213,16 @@ def compose(
     if in_reply_to:
         headers += [("In-Reply-To", in_reply_to), ("References", references_header(references, in_reply_to))]
     if auto_reply:
-        # RULES.md 3: every reply says it is automatic, so no well-behaved robot answers it
+        # docs/rules/, Replies: every reply says it is automatic, so no well-behaved robot answers it
         headers.append(("Auto-Submitted", "auto-replied"))
     headers.append(("X-Mailer", "gm"))
     if context.get("game_commitment"):
-        headers.append(("X-GM-Game", context["game_commitment"]))  # RULES.md 5; gm audit --mail reads it
+        headers.append(("X-GM-Game", context["game_commitment"]))  # docs/audit.md, Checking mail
     headers += headers_given
-    parts = [_Part.of(text, "text", "plain"), _Part.of(html, "text", "html")]
-    parts += [_Part.of(data, maintype, subtype, filename) for data, maintype, subtype, filename in attachments]
+    parts = [Part.of(text, "text", "plain"), Part.of(html, "text", "html")]
+    parts += [Part.of(data, maintype, subtype, filename) for data, maintype, subtype, filename in attachments]
     if rules is not None:
         # as text, so it is labelled UTF-8 and readable in any mail app
-        parts.append(_Part(rules.read_text(encoding="utf-8"), "text", "markdown", context["rules_attached"], None,
+        parts.append(Part(rules.read_text(encoding="utf-8"), "text", "markdown", context["rules_attached"], None,
                            literal=True))
     return Mail(tuple(headers), tuple(parts))
-
-
-def queue(
-    db: Any,
-    message: Mail,
-    *,
-    kind: str,
-    now: datetime,
-    turn: int | None = None,
-    player: str | None = None,
-) -> int:
-    """Put a message in the outbox table (inside the caller's transaction). A large
-    attachment is kept once in shared_parts and marked in the row: read a row's mail back
-    with `stored_mail`."""
-
-    def shared(data: bytes) -> bytes:
-        digest = _digest(data)
-        if db.conn.execute("select 1 from shared_parts where sha256 = ?", (digest,)).fetchone() is None:
-            db.conn.execute("insert into shared_parts (sha256, data) values (?, ?)", (digest, data))
-        return _SHARED_PREFIX + digest.encode("ascii") + b"\x00"
-
-    return insert(
-        db,
-        "outbox",
-        {
-            "kind": kind,
-            "turn": turn,
-            "player": player,
-            "recipient": parseaddr(message["To"] or "")[1],
-            "message_id": str(message["Message-ID"]),
-            "subject": str(message["Subject"]),
-            "raw": message.as_bytes(shared),
-            "queued_at": iso(now),
-            "status": "queued",
-            "attempts": 0,
-        },
-    )
-
-
-@lru_cache(maxsize=8)
-def _digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def stored_mail(conn: sqlite3.Connection, raw: bytes, parts: dict[bytes, bytes] | None = None) -> bytes:
-    """An outbox row's mail as it is sent: its stored-once parts put back in. `parts`
-    keeps those read, for a caller reading many rows (gm send)."""
-    if _SHARED_PREFIX not in raw:
-        return raw
-    parts = {} if parts is None else parts
-
-    def part(match: re.Match[bytes]) -> bytes:
-        digest = match.group(1)
-        if digest not in parts:
-            row = conn.execute("select data from shared_parts where sha256 = ?", (digest.decode("ascii"),)).fetchone()
-            assert row is not None, f"shared part {digest.decode()} is missing"
-            parts[digest] = row[0]
-        return parts[digest]
-
-    return _SHARED_MARK.sub(part, raw)

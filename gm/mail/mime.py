@@ -1,7 +1,6 @@
-"""A composed mail as bytes (gm.mail.mailout composes and queues it, and re-exports every
-name here): its parts, their transfer encodings, and its MIME structure written exactly as
-the email package writes it with MAIL_POLICY, at a fraction of the cost
-(tests/test_mail_splice.py)."""
+"""A composed mail as bytes (gm.mail.mailout composes it): its parts, their transfer
+encodings, and its MIME structure written exactly as the email package writes it with
+MAIL_POLICY, at a fraction of the cost (tests/test_mail_splice.py)."""
 
 from __future__ import annotations
 
@@ -50,7 +49,7 @@ MAIL_POLICY = _MailPolicy(linesep="\r\n")
 
 
 @dataclass(frozen=True)
-class _Part:
+class Part:
     """One part of a mail: the text or HTML body, or an attachment. Text travels as 7bit
     or base64 (transfer_encoding), bytes as base64; a `literal` part (the rules, whose
     encoding the email package chooses: cte None) is the same in every mail carrying it."""
@@ -63,7 +62,7 @@ class _Part:
     literal: bool = False
 
     @classmethod
-    def of(cls, content: str | bytes, maintype: str, subtype: str, filename: str | None = None) -> _Part:
+    def of(cls, content: str | bytes, maintype: str, subtype: str, filename: str | None = None) -> Part:
         cte = transfer_encoding(content) if isinstance(content, str) else "base64"
         return cls(content, maintype, subtype, filename, cte)
 
@@ -99,9 +98,6 @@ _encoded_once = lru_cache(maxsize=8)(_encode)
 # An attachment this large is stored once, not in every outbox row that carries it (queue):
 # a large campaign's table of every player (a calendar file is under 1 KB)
 SHARED_FROM = 2048
-# where a stored-once part stands in an outbox row: NUL never occurs in 7bit or base64 mail
-_SHARED_PREFIX = b"\x00gm-shared-part "
-_SHARED_MARK = re.compile(re.escape(_SHARED_PREFIX) + rb"([0-9a-f]{64})\x00")
 
 
 # what `email.contentmanager` puts on a line of base64: max_line_length // 4 * 3 bytes
@@ -113,7 +109,7 @@ def _base64_lines(data: bytes) -> bytes:
                     for i in range(0, len(data), _BASE64_BYTES)).replace(b"\n", b"\r\n")
 
 
-def _email_message(headers: Sequence[tuple[str, str]], parts: Sequence[_Part]) -> EmailMessage:
+def _email_message(headers: Sequence[tuple[str, str]], parts: Sequence[Part]) -> EmailMessage:
     """The message as the email package builds it."""
     message = EmailMessage()
     for name, value in headers:
@@ -141,7 +137,7 @@ class Mail:
     every body for each boundary, which made half of a 500-player turn's resolve."""
 
     headers: tuple[tuple[str, str], ...]
-    parts: tuple[_Part, ...]
+    parts: tuple[Part, ...]
 
     def __getitem__(self, name: str) -> str | None:
         return next((value for key, value in self.headers if key == name), None)
@@ -177,10 +173,10 @@ def _skeleton(shapes: tuple[tuple[Any, ...], ...]) -> tuple[bytes, tuple[bytes, 
     parts = []
     for index, (maintype, subtype, filename, cte, binary, literal) in enumerate(shapes):
         if literal is not None:
-            parts.append(_Part(literal, maintype, subtype, filename, None, literal=True))
+            parts.append(Part(literal, maintype, subtype, filename, None, literal=True))
             continue
         token = f"gm-part-{index}-{uuid.uuid4().hex}"
-        parts.append(_Part(token.encode("ascii") if binary else token, maintype, subtype, filename, cte))
+        parts.append(Part(token.encode("ascii") if binary else token, maintype, subtype, filename, cte))
     message = _email_message((), parts)
     raw = message.as_bytes(policy=MAIL_POLICY)
     boundaries = tuple(part.get_boundary().encode("ascii") for part in message.walk() if part.is_multipart())

@@ -1,6 +1,6 @@
 """OAuth 2.0 for the campaign's mail account: `gm mail login` (the device authorization
-grant, RFC 8628), the token file, and the access tokens IMAP and SMTP log in with (SASL
-XOAUTH2).
+grant, RFC 8628) and the access tokens IMAP and SMTP log in with (SASL XOAUTH2), asked of
+the provider and kept in the token file (gm.mail.tokenfile).
 
 Why authlib (with requests as its HTTP client): one well-kept library that speaks to all
 three kinds of provider alike (Google, Microsoft and any standard server), does the token
@@ -8,29 +8,15 @@ requests, client authentication, refresh and error responses of RFC 6749, and ha
 provider-specific start-up of its own (msal, Microsoft's library, first asks Microsoft's
 servers to discover the tenant, which a custom or local server cannot answer).
 
-The token file, `oauth2-token.json` in the campaign folder, is the only place a token
-lives: created with mode 0600 from its first byte (os.open with 0o600, never a chmod
-after), replaced whole (a new file, then rename), and refused when others may read it.
-It holds the refresh token and the last access token with its expiry, and says which
-client and token endpoint they belong to, so that a campaign.yaml pointing elsewhere is
-told to log in again rather than sending a token to the wrong server. It is read only when
-it is a regular file of less than 64 KiB, opened without blocking (a FIFO put in its place
-neither hangs gm nor gets read).
-
 A provider is trusted with nothing but its tokens: every answer is checked for type and
 range before it replaces anything (a malformed one leaves the token file as it was), every
 address it gives to print must be https:// and printable, and every text it words (as
 every IMAP or SMTP server's) has the tokens and the client secret scrubbed from it
-(gm.mail.settings.clean) before it reaches the GM's screen.
+(gm.mail.credentials.clean) before it reaches the GM's screen.
 """
 
 from __future__ import annotations
 
-import json
-import math
-import os
-import re
-import stat
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -39,157 +25,26 @@ from pathlib import Path
 from typing import Any
 
 from .. import clock
-from .settings import (
-    MailError,
-    OAuth2Settings,
-    Secrets,
-    clean,
-    client_secret,
-    imap_password,
-    smtp_password,
+from .credentials import Secrets, clean, client_secret, imap_password, smtp_password
+from .settings import MailError, OAuth2Settings
+from .tokenfile import (
+    LIFETIME_LIMIT,
+    TOKEN_LIMIT,
+    TokenFile,
+    login_command,
+    seconds,
+    token_problem,
+    visible,
 )
 
-__all__ = ["TOKEN_FILE", "DeviceCode", "OAuthLogin", "TokenFile", "device_login", "login_for",
-           "printable_url_problem",
-           "poll_sleep"]
+__all__ = ["DeviceCode", "OAuthLogin", "device_login", "login_for", "poll_sleep", "printable_url_problem"]
 
-TOKEN_FILE = "oauth2-token.json"
 DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code"
 LEEWAY = 60  # seconds: an access token this close to its expiry is renewed before use
 TIMEOUT = 30.0  # seconds for each request to the provider
-# Far above any token file gm writes (a few KB: two tokens of at most TOKEN_LIMIT each and
-# a scope), so a bigger file is not one of gm's and is never read whole.
-FILE_LIMIT = 64 * 1024
-TOKEN_LIMIT = 16 * 1024  # characters of one token (Microsoft's JWTs run to a few thousand)
-LIFETIME_LIMIT = 366 * 86400  # seconds: an access token said to last longer is not believed
 
 # How `gm mail login` waits between polls; the tests replace it (they never sleep).
 poll_sleep: Callable[[float], None] = time.sleep
-
-
-def login_command(folder: Path) -> str:
-    return f"gm -C {folder} mail login"
-
-
-class TokenFile:
-    """The campaign's `oauth2-token.json`: read, checked and replaced whole."""
-
-    def __init__(self, folder: Path):
-        self.folder = Path(folder)
-        self.path = self.folder / TOKEN_FILE
-
-    def exists(self) -> bool:
-        return self.path.exists()
-
-    def load(self) -> dict[str, Any] | None:
-        """The stored record, or None when there is none yet."""
-        try:
-            # O_NONBLOCK: opening a FIFO (or a device) put in the file's place must not
-            # wait for a writer; what is not a regular file is refused just below.
-            fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
-        except FileNotFoundError:
-            return None
-        except OSError as error:
-            raise MailError(f"cannot read {self.path}: {clean(error.strerror or error, ())}",
-                            cause="token") from None
-        with os.fdopen(fd, "rb") as handle:
-            status = os.fstat(handle.fileno())
-            mode = status.st_mode
-            if not stat.S_ISREG(mode):
-                raise MailError(f"{self.path} is not a regular file, so not a token file gm "
-                                f"wrote: delete it and run {login_command(self.folder)}",
-                                cause="token")
-            if status.st_size > FILE_LIMIT:
-                raise MailError(f"{self.path} is larger than {FILE_LIMIT // 1024} KiB, so not "
-                                "a token file gm wrote: delete it and run "
-                                f"{login_command(self.folder)}", cause="token")
-            if mode & (stat.S_IRWXG | stat.S_IRWXO):
-                # as ssh does with a private key: a token others can read is not ours alone
-                raise MailError(f"{self.path} may be read by others (mode "
-                                f"{stat.S_IMODE(mode):04o}): run chmod 600 on it, or delete it "
-                                f"and run {login_command(self.folder)}", cause="token")
-            text = handle.read(FILE_LIMIT + 1)  # it may have grown since the fstat
-        try:
-            record = json.loads(text) if len(text) <= FILE_LIMIT else None
-        except (ValueError, RecursionError):
-            record = None
-        if (not isinstance(record, dict) or _token_problem(record, refresh_required=True)
-                or not isinstance(record.get("expires_at", ""), str)):
-            raise MailError(f"{self.path} is not a token file gm wrote: delete it and run "
-                            f"{login_command(self.folder)}", cause="token")
-        return record
-
-    def save(self, record: Mapping[str, Any]) -> None:
-        """Replace the file with `record`: written to a new file created 0600, then renamed
-        over the old one, so a crash leaves the old token or the new, never half of one."""
-        text = json.dumps(dict(record), indent=1, sort_keys=True) + "\n"
-        if len(text.encode()) > FILE_LIMIT:  # never write what load() would refuse
-            raise MailError(f"the token from {record.get('token_url')} is too large to keep",
-                            cause="token")
-        temporary = self.path.with_name(f".{TOKEN_FILE}.{os.getpid()}.{threading.get_ident()}")
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temporary, self.path)
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
-
-
-# RFC 6750 2.1's b64token, the syntax of a Bearer token: what follows "auth=Bearer " in
-# the XOAUTH2 string, so nothing else (a \x01 above all) can be slipped into it.
-_BEARER = re.compile(r"[A-Za-z0-9\-._~+/]+=*")
-
-
-def _visible(value: Any, limit: int) -> bool:
-    """Whether `value` is text of 1 to `limit` visible ASCII characters (no space, no
-    control character): what an opaque token or code can be, sent back as it came."""
-    return (isinstance(value, str) and 0 < len(value) <= limit
-            and all("!" <= c <= "~" for c in value))
-
-
-def _seconds(value: Any, low: float, high: float) -> float | None:
-    """`value` as a number of seconds when it is one (a JSON number, or digits as some
-    providers send) between `low` and `high`; None otherwise (NaN, infinity, 1e300...)."""
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) < 12:
-        value = int(value)
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    if not math.isfinite(value) or not low <= value <= high:
-        return None
-    return float(value)
-
-
-def _token_problem(answer: Mapping[str, Any], *, refresh_required: bool = False) -> str | None:
-    """What is wrong with a token answer (RFC 6749 5.1) or the record gm keeps of one, in a
-    few words that quote nothing of it; None when gm can use and keep it."""
-    access = answer.get("access_token")
-    if not isinstance(access, str) or not access:
-        return "access_token is missing or not text"
-    if len(access) > TOKEN_LIMIT or not _BEARER.fullmatch(access):
-        return "access_token is not a bearer token (RFC 6750)"
-    refresh = answer.get("refresh_token")
-    if refresh is not None and not _visible(refresh, TOKEN_LIMIT):
-        return "refresh_token is not a token (visible characters, at most 16 KiB)"
-    if refresh is None and refresh_required:
-        return "refresh_token is missing"
-    if "expires_in" in answer and answer["expires_in"] is not None and \
-            _seconds(answer["expires_in"], 1, LIFETIME_LIMIT) is None:
-        return "expires_in is not a number of seconds between 1 and a year"
-    expires_at = answer.get("expires_at")
-    if expires_at is not None and not isinstance(expires_at, str) and \
-            _seconds(expires_at, 0, 1e11) is None:
-        return "expires_at is not a time"
-    if answer.get("token_type") is not None and not isinstance(answer["token_type"], str):
-        return "token_type is not text"
-    scope = answer.get("scope")
-    if scope is not None and not (isinstance(scope, str) and len(scope) <= 4096
-                                  and scope.isprintable()):
-        return "scope is not one line of text"
-    return None
 
 
 class _Unusable(Exception):
@@ -206,7 +61,7 @@ def _check_answer(response):
         return response  # authlib refuses it in words of its own (HTTP status, not JSON)
     # authlib takes any JSON object without "error" for a token unless the status is 5xx
     if isinstance(answer, dict) and "error" not in answer and response.status_code < 500:
-        problem = _token_problem(answer)
+        problem = token_problem(answer)
         if problem:
             raise _Unusable(problem)
     return response
@@ -215,6 +70,7 @@ def _check_answer(response):
 def _session(settings: OAuth2Settings, secret: str | None):
     """An authlib client for the provider; the client secret, where there is one, goes in
     the request body (client_secret_post), which Google and Microsoft both take."""
+    # deferred: authlib and requests take 0.2 s to import, paid only when a provider is asked
     from authlib.integrations.requests_client import OAuth2Session
 
     session = OAuth2Session(
@@ -229,6 +85,7 @@ def _session(settings: OAuth2Settings, secret: str | None):
 def _oauth_error(error: BaseException, secrets: Secrets) -> tuple[str, str] | None:
     """(error code, description) of an OAuth error response, scrubbed of `secrets` (a
     provider may echo the request), or None for anything else."""
+    # deferred: authlib and requests take 0.2 s to import, paid only when a provider is asked
     from authlib.common.errors import AuthlibBaseError
 
     if isinstance(error, AuthlibBaseError):
@@ -240,7 +97,7 @@ def _oauth_error(error: BaseException, secrets: Secrets) -> tuple[str, str] | No
 def _http_failure(url: str, error: BaseException, secrets: Secrets) -> MailError:
     """A network failure or a server error of the provider: nothing to log in again for,
     only to try later (the next `gm turn` from cron will)."""
-    import requests
+    import requests  # deferred, as authlib in _session
 
     if isinstance(error, requests.HTTPError) and error.response is not None:
         return MailError(f"{url} answered HTTP {error.response.status_code}: try again later",
@@ -256,7 +113,7 @@ def _record(settings: OAuth2Settings, token: Mapping[str, Any], *, now: datetime
             refresh_token: str | None = None) -> dict[str, Any]:
     """What the token file keeps of a token answer _check_answer passed (times by gm's
     clock, so GM_NOW moves them as it moves everything else)."""
-    lifetime = _seconds(token.get("expires_in"), 1, LIFETIME_LIMIT) or 3600
+    lifetime = seconds(token.get("expires_in"), 1, LIFETIME_LIMIT) or 3600
     return {
         "provider": settings.provider,
         "client_id": settings.client_id,
@@ -276,7 +133,7 @@ def printable_url_problem(value: Any) -> str | None:
     https:// (a login page in clear would show the GM's password to the network), visible
     ASCII alone (no escape sequence for the terminal, no look-alike letters of another
     alphabet), at most 2,000 characters."""
-    if not _visible(value, 2000):
+    if not visible(value, 2000):
         return "it is not an address of visible ASCII characters"
     if not value.lower().startswith("https://") or len(value) == len("https://"):
         return "it is not an https:// address"
@@ -289,7 +146,7 @@ class DeviceCode:
 
     def __init__(self, answer: Mapping[str, Any]):
         self.device_code = answer.get("device_code")
-        if not _visible(self.device_code, TOKEN_LIMIT):
+        if not visible(self.device_code, TOKEN_LIMIT):
             raise ValueError("device_code is missing or not a code")
         self.user_code = answer.get("user_code")
         if not (isinstance(self.user_code, str) and 0 < len(self.user_code) <= 64
@@ -305,8 +162,8 @@ class DeviceCode:
                    if self.verification_uri_complete is not None else None)
         if problem:
             raise ValueError(f"verification_uri_complete: {problem}")
-        expires_in = _seconds(answer.get("expires_in") or 600, 1, 86400)
-        interval = _seconds(answer.get("interval") or 5, 1, 600)
+        expires_in = seconds(answer.get("expires_in") or 600, 1, 86400)
+        interval = seconds(answer.get("interval") or 5, 1, 600)
         if expires_in is None or interval is None:
             raise ValueError("expires_in or interval is not a number of seconds in range")
         self.expires_in, self.interval = int(expires_in), int(interval)
@@ -324,7 +181,7 @@ _DEVICE_HINTS = {
 
 
 def _request_device_code(session, settings: OAuth2Settings, secrets: Secrets) -> DeviceCode:
-    import requests
+    import requests  # deferred, as authlib in _session
 
     url = settings.device_url
     try:
@@ -423,7 +280,7 @@ def device_login(folder: Path, settings: OAuth2Settings, *, echo: Callable[[str]
 # --- access tokens for IMAP and SMTP ------------------------------------------------
 
 class OAuthLogin:
-    """The access token IMAP and SMTP log in with (a TokenSource, gm/mail/settings.py).
+    """The access token IMAP and SMTP log in with (a TokenSource, gm.mail.credentials).
 
     The token file's access token is used while it has more than a minute left; then, or
     when a server refused it, the refresh token gets a new one, which is saved at once.

@@ -1,4 +1,5 @@
-"""The order language (RULES.md 3): the text of one order mail, turned into commands.
+"""The order language (docs/rules/, Order mail): the text of one order mail, turned into
+commands.
 
 This module owns syntax only: which lines are commands, what each command's values must
 look like, where reading stops, and every problem found, line by line. It reads the
@@ -31,14 +32,12 @@ from ..rules.grammar import (
     ruleset_keywords,
     whole_number,
 )
-from ..rules.problem import Problem as Why
+from ..rules.problem import Problem
+from .masking import MASK, PASSWORD_PLACEHOLDERS, hider, shown
 from .ownlines import readable_lines
-from .typos import INFLECTED, NEAR_MISS_LETTERS, TYPO_BUDGET, typo_budget, typo_cost
+from .typos import INFLECTED, NEAR_MISS_LETTERS, typo_budget, typo_cost
 
-__all__ = ["ENVELOPE", "MASK", "PASSWORD_PLACEHOLDERS", "TYPO_BUDGET", "Command", "Grammar", "OrderText", "Problem",
-           "parse_orders", "typo_cost"]
-
-MASK = "********"
+__all__ = ["LineProblem", "OrderText", "parse_orders"]
 
 # The written form of each envelope command, quoted back in problems so the player can
 # copy it.
@@ -60,13 +59,13 @@ _EMPTY = Grammar()
 
 
 @dataclass(frozen=True)
-class Problem:
+class LineProblem:
     """One problem on one line: `text` is the line as written (a password masked), `why`
     the code and facts a template words (gm.mail.words), on this line."""
 
     line: int
     text: str
-    why: Why
+    why: Problem
 
 
 @dataclass(frozen=True)
@@ -82,7 +81,7 @@ class OrderText:
     commands: tuple[Command, ...] = ()
     help: bool = False
     reset: bool = False  # RESET: mail a new password to PLAYER's registered address
-    problems: tuple[Problem, ...] = ()
+    problems: tuple[LineProblem, ...] = ()
     ignored: tuple[tuple[int, str], ...] = ()
     # the line of each envelope command that set a value (GAME, PLAYER, PASSWORD, TURN),
     # so that a problem the caller finds with it (a wrong TURN) is told on its line
@@ -90,7 +89,7 @@ class OrderText:
 
     @property
     def ok(self) -> bool:
-        """True when nothing is wrong: RULES.md 3 takes a message whole or not at all."""
+        """True when nothing is wrong: a message is taken whole or not at all (docs/rules/, What is read)."""
         return not self.problems
 
 
@@ -98,11 +97,6 @@ class OrderText:
 
 # A keyword, then whitespace, a colon (`Turn: 7`) or the end of the line.
 _COMMAND = re.compile(r"(?P<kw>[A-Za-z]+)(?:\s*:\s*|\s+|$)(?P<rest>.*)", re.DOTALL)
-# What the ready orders and help in our mails write on the PASSWORD line for the player to
-# replace (templates/mail/_turn.txt, _order.txt, _links.txt)
-PASSWORD_PLACEHOLDERS = frozenset({"(your password)", "<your password>"})
-# A line that may hold a password even though it is no PASSWORD command ("Password=x").
-_PASSWORDISH = re.compile(r"(?:pass(?:word|wort|wd)?|pwd?)", re.IGNORECASE)
 
 # --- commands ----------------------------------------------------------------------------
 
@@ -116,12 +110,6 @@ class _Line:
     text: str  # as written, password masked
     args: tuple[str, ...]
     rest: str  # everything after the keyword, as written
-
-
-def _masked(line: str) -> str:
-    """The line with everything after a password keyword hidden."""
-    match = _PASSWORDISH.match(line)
-    return (line[: match.end()] + " " + MASK) if match else MASK
 
 
 @functools.lru_cache(maxsize=64)
@@ -146,7 +134,7 @@ class _Reader:
         self.commands: list[Command] = []
         self.help = False
         self.reset_line: _Line | None = None
-        self.problems: list[Problem] = []
+        self.problems: list[LineProblem] = []
         self.ignored: list[tuple[int, str]] = []
         self.secrets: set[str] = set()
         # (keyword, target) -> the first line that set it, its target and its value
@@ -155,7 +143,7 @@ class _Reader:
         self.chosen: dict[tuple[str, ...], _Line] = {}
 
     def problem(self, line: _Line, code: str, **facts: object) -> None:
-        self.problems.append(Problem(line.line, line.text, Why(code, facts, line.line)))
+        self.problems.append(LineProblem(line.line, line.text, Problem(code, facts, line.line)))
 
     def first_time(self, line: _Line, target: Hashable, value: object) -> bool:
         """True the first time a command names its target; the same target again with a
@@ -190,7 +178,7 @@ class _Reader:
         try:
             target, value = spec.read(line.args, line.rest, self.grammar.context)
         except CommandProblem as problem:
-            self.problems.append(Problem(line.line, line.text, problem.problem.on_line(line.line)))
+            self.problems.append(LineProblem(line.line, line.text, problem.problem.on_line(line.line)))
             return
         if not self.one_of_group(line):
             return
@@ -254,25 +242,25 @@ class _Reader:
 
     def not_a_command(self, lineno: int, line: str, folded: str, word: str | None) -> None:
         """A line that names no command of this game: a problem when it names another
-        ruleset's command (RULES.md 4.5), glues a value to a keyword or misspells one;
+        ruleset's command (docs/rules/, What is read), glues a value to a keyword or misspells one;
         else listed back as ignored."""
         if word is not None and word in self.foreign and not _is_prose(folded):
             own = self.grammar.keywords or self.known
-            self.problems.append(Problem(lineno, _shown(line),
-                                         Why("foreign_command", {"word": word, "commands": list(own)}, lineno)))
+            self.problems.append(LineProblem(lineno, shown(line),
+                                             Problem("foreign_command", {"word": word, "commands": list(own)}, lineno)))
             return
         glued = self.glued.fullmatch(folded)
         if glued is not None:
             keyword = glued["kw"].upper()
-            self.problems.append(Problem(lineno, line, Why("glued", {"keyword": keyword, "rest": glued["rest"]}, lineno)))
+            self.problems.append(LineProblem(lineno, line, Problem("glued", {"keyword": keyword, "rest": glued["rest"]}, lineno)))
             return
         meant = self.near_miss(word, folded)
         if meant is not None:
             # a misspelt PASSWORD line holds the password: show only the word
-            text = f"{line.split()[0]} {MASK}" if meant == "PASSWORD" else _shown(line)
-            self.problems.append(Problem(lineno, text, Why("misspelt", {"word": word, "meant": meant}, lineno)))
+            text = f"{line.split()[0]} {MASK}" if meant == "PASSWORD" else shown(line)
+            self.problems.append(LineProblem(lineno, text, Problem("misspelt", {"word": word, "meant": meant}, lineno)))
             return
-        self.ignored.append((lineno, _shown(line)))
+        self.ignored.append((lineno, shown(line)))
 
     def near_miss(self, word: str | None, folded: str) -> str | None:
         """The command of this game a line's first word misspells (`NUMBR 5`, `MOV`), if
@@ -324,11 +312,6 @@ def _is_prose(folded: str) -> bool:
     return bool(_PROSE.search(folded)) or (not caps and len(folded.split()) > PROSE_WORDS)
 
 
-def _shown(line: str) -> str:
-    """A line fit to be listed back: one that may hold a password is masked."""
-    return _masked(line) if _PASSWORDISH.match(line) else line
-
-
 def parse_orders(
     text: str,
     *,
@@ -336,11 +319,11 @@ def parse_orders(
     other_keywords: Collection[str] | None = None,
     max_lines: int = 1000,
 ) -> OrderText:
-    """Read the commands of one order mail's text (RULES.md 3).
+    """Read the commands of one order mail's text (docs/rules/, Order mail).
 
     `grammar` is the campaign's ruleset's commands (`ruleset.grammar(options)`); without
     it only the envelope is read. A line naming a command of `other_keywords` that the
-    grammar does not know is refused (RULES.md 4.5); by default those are the commands of
+    grammar does not know is refused (docs/rules/, What is read); by default those are the commands of
     gm's own five rulesets (`gm.rules.grammar.ruleset_keywords()`, worked out once a
     process), never an installed package's: its words are free lines elsewhere.
 
@@ -354,7 +337,7 @@ def parse_orders(
     reader = _Reader(grammar, other_keywords)
     for counted, (lineno, line) in enumerate(readable_lines(str(text).splitlines(), grammar.strict_signature), 1):
         if counted > max_lines:
-            reader.problems.append(Problem(lineno, _shown(line), Why("too_many_lines", {"max_lines": max_lines}, lineno)))
+            reader.problems.append(LineProblem(lineno, shown(line), Problem("too_many_lines", {"max_lines": max_lines}, lineno)))
             break
         # Full-width letters and digits (East Asian input methods) read as their ASCII twins.
         folded = unicodedata.normalize("NFKC", line)
@@ -366,13 +349,13 @@ def parse_orders(
         if word == "END":
             break
         rest = match["rest"].strip()
-        shown = line
+        written = line
         if word == "PASSWORD":
             # Passwords are case-sensitive and kept exactly as written, NFKC left aside.
             rest = re.sub(r"^\s*[:\uff1a]?\s*", "", line[len(match["kw"]) :]).strip()
             if rest:
-                shown = line[: len(line) - len(rest)].rstrip() + " " + MASK
-        reader.read(_Line(lineno, word, shown, tuple(rest.split()), rest))
+                written = line[: len(line) - len(rest)].rstrip() + " " + MASK
+        reader.read(_Line(lineno, word, written, tuple(rest.split()), rest))
     return _result(reader)
 
 
@@ -394,12 +377,7 @@ def _result(reader: _Reader) -> OrderText:
     _reset_problems(reader)
     # A password may still appear elsewhere (a TURN line holding it by mistake, a free
     # line under the PASSWORD line): hide every occurrence of every password given.
-    secrets = sorted(reader.secrets, key=len, reverse=True)
-
-    def hide(value: str) -> str:
-        for secret in secrets:
-            value = value.replace(secret, MASK)
-        return value
+    hide = hider(reader.secrets)
 
     return OrderText(
         game=reader.game,
@@ -409,7 +387,7 @@ def _result(reader: _Reader) -> OrderText:
         commands=tuple(replace(c, text=hide(c.text)) for c in reader.commands),
         help=reader.help,
         reset=reader.reset_line is not None,
-        problems=tuple(Problem(p.line, hide(p.text), replace(p.why, facts={
+        problems=tuple(LineProblem(p.line, hide(p.text), replace(p.why, facts={
             k: hide(v) if isinstance(v, str) else v for k, v in p.why.facts.items()})) for p in reader.problems),
         ignored=tuple((n, hide(t)) for n, t in reader.ignored),
         lines={keyword: first.line for (keyword, target), (first, _, _) in reader.seen.items()

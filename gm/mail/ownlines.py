@@ -1,5 +1,5 @@
-"""Which lines of an order mail are the player's own (RULES.md 3): blank and quoted lines
-skipped, reading stopped at a signature, a quoted original without '>' markers (Outlook,
+"""Which lines of an order mail are the player's own (docs/rules/, What is read): blank and
+quoted lines skipped, reading stopped at a signature, a quoted original without '>' markers (Outlook,
 forwarded mail) or an inline PGP signature, a bottom-posted reply read on below its quote.
 gm.mail.orderlang reads commands from the lines `readable_lines` gives.
 """
@@ -55,8 +55,8 @@ def _is_quoted(line: str) -> bool:
 
 def _is_signature(line: str, strict: bool = False) -> bool:
     # RFC 3676 says "-- "; many clients strip the trailing space, and iOS turns a typed
-    # "--" into an em dash. A strict grammar (unleashed, RULES.md 6.13: `-k` is a card
-    # code) takes only a line that is exactly "--", trailing spaces allowed.
+    # "--" into an em dash. A strict grammar (docs/rules/unleashed.md, Commands: `-k` is a
+    # card code) takes only a line that is exactly "--", trailing spaces allowed.
     if strict:
         return line.rstrip() == "--"
     return line.strip() in ("--", "\u2014")

@@ -1,5 +1,5 @@
-"""Parsing a raw mail within bounds (RULES.md 3 "Hostile mail"): the limits a message must
-keep, the `email` parser that measures each header section and refuses a part nested too
+"""Parsing a raw mail within bounds (docs/rules/, Size limits and hostile mail): the limits
+a message must keep, the `email` parser that measures each header section and refuses a part nested too
 deep before it recurses, and the raw header block of a refused message read by hand."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 from .charsets import one_line, unsurrogate
 
-# RULES.md 3 "Hostile mail": a message beyond any of these is refused unread.
+# docs/rules/, Size limits and hostile mail: a message beyond any of these is refused unread.
 MAX_MESSAGE_BYTES = 1024 * 1024  # raw mail; the default of the option max_message_bytes
 MAX_HEADER_BYTES = 16 * 1024  # one header field, its name and folded value, raw
 MAX_DEPTH = 20  # MIME nesting: a part inside 20 multipart or message/* parts is the deepest
@@ -43,7 +43,7 @@ SUBJECT_KEPT = 200
 
 
 class Refused(Exception):
-    """A message is hostile (RULES.md 3): one of HOSTILE_REASONS, and what was found."""
+    """A message is hostile (docs/rules/, Size limits and hostile mail): one of HOSTILE_REASONS, and what was found."""
 
     def __init__(self, reason: str, detail: str):
         super().__init__(detail)
@@ -69,7 +69,7 @@ class _CachingPolicy(EmailPolicy):
 
 class _BoundedParser(email.feedparser.BytesFeedParser):
     """The email package's own parser, stopped with `Refused` before it does more than
-    RULES.md 3 and the bounds above allow: each header section is measured before a field
+    docs/rules/ (Size limits and hostile mail) and the bounds above allow: each header section is measured before a field
     of it is parsed, and a part is refused before the parser recurses into it."""
 
     def __init__(self) -> None:

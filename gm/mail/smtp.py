@@ -1,11 +1,12 @@
-"""Mail out over SMTP: a batch of queued messages through a small pool of reused connections.
+"""Mail out over SMTP: a batch of queued messages through a small pool of reused
+connections, each message reported sent, refused for good or to try again (SendResult).
 
 Why a pool of long-lived connections: a new connection per message pays TCP, STARTTLS and
 AUTH every time (measured: ~7x slower than one reused connection), while a few
 connections in parallel hide a remote server's latency.
 
 Why the standard library's smtplib, one thread per connection, rather than an asyncio
-client (aiosmtplib, used until issue 15): measured on `gm send` of 150-290 KB reports,
+client (aiosmtplib, which gm used before): measured on `gm send` of 150-290 KB reports,
 aiosmtplib spent 4-5x the CPU of a plain smtplib loop, most of it rewriting every message
 three times with regular expressions (line ends twice, dot-stuffing once) and in asyncio's
 Python-level TLS layer; and the SQLite commit of each "sent" mark, made on the event loop,
@@ -14,11 +15,11 @@ socket (OpenSSL and SQLite both release the GIL), a message is dot-stuffed with 
 bytes.replace, and the caller's `on_outcome` runs in the calling thread while the other
 connections carry on.
 
-Exactly once, as far as SMTP allows: `on_outcome(Outcome(status="sent"))` is called right
-after the server answered 250 to a message's DATA, and never otherwise, so the caller can
-commit its "sent" mark there. A worker waits for the outcome of its message to be handled
-before it sends the next one, so no more than one accepted message per connection is ever
-waiting for its mark. A message in flight when a connection drops or times out is
+Exactly once, as far as SMTP allows: `on_outcome(SendResult(status="sent"))` is called
+right after the server answered 250 to a message's DATA, and never otherwise, so the
+caller can commit its "sent" mark there. A worker waits for its message's result to be
+handled before it sends the next one, so no more than one accepted message per connection
+is ever waiting for its mark. A message in flight when a connection drops or times out is
 retried, never reported sent. (The one window SMTP itself leaves open, RFC 1047: a server
 that accepted the DATA but whose "250" was lost may get the message twice. Nothing a
 client can do closes it.)
@@ -30,15 +31,16 @@ message's bytes when its turn comes), so memory is the window, not the turn. The
 rules hold over the stream as over a list: a player's mail goes out in the order it was
 queued, and a message to be retried goes back to the front.
 
-Every message gets exactly one outcome, unless send_batch raises MailError (wrong
+Every message gets exactly one result, unless send_batch raises MailError (wrong
 password, certificate refused, the server unreachable at the start, the sender refused
 with a 5xx or "530 authentication required") or `on_outcome` raises: then the messages
-without an outcome were not sent and stay queued. Whatever stops the run (an exception
+without a result were not sent and stay queued. Whatever stops the run (an exception
 from `on_outcome`, Ctrl-C), the workers first finish the message each holds and its
-outcome is reported, so nothing is sent but left unreported.
+result is reported, so nothing is sent but left unreported.
 
-One transaction on one connection (the envelope, DATA on the wire, the replies) is
-gm.mail.smtpwire's; this module is the batch: the pool, the queue, retries and outcomes.
+Reaching the server and logging in is gm.mail.smtpconnect's; one transaction on one
+connection gm.mail.smtpwire's; this module is the batch: the pool, the queue, retries and
+results.
 """
 
 from __future__ import annotations
@@ -48,36 +50,25 @@ import collections
 import itertools
 import queue
 import smtplib
-import socket
-import ssl
 import threading
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Literal
 
-from gm.mail.settings import (
-    MailError,
-    SmtpSettings,
-    TokenSource,
-    clean,
-    one_line,
-    plaintext_problem,
-    refused_advice,
-    tls_context,
-    token_login,
-)
+from .credentials import TokenSource
+from .settings import MailError, SmtpSettings
+from .smtpconnect import Dialer, Fatal
+from .smtpwire import Closed, Connection, Outgoing
 
-from .smtpwire import Closed, Connection, cert_error, xoauth2
-from .smtpwire import Outgoing as Outgoing
-from .smtpwire import wire_data as wire_data
-
-__all__ = ["Outcome", "Outgoing", "SendSummary", "check_login", "default_backoff", "send_batch"]
+__all__ = ["SendResult", "SendSummary", "default_backoff", "send_batch"]
 
 Status = Literal["sent", "temporary", "permanent"]
 
 
 @dataclass(frozen=True)
-class Outcome:
+class SendResult:
+    """What became of one message: sent, refused for good (permanent), or not sent now."""
+
     key: str
     status: Status
     code: int | None  # the SMTP reply code that decided it, None for a network failure
@@ -107,7 +98,7 @@ def send_batch(
     password: str | TokenSource | None,
     messages: Iterable[Outgoing],
     *,
-    on_outcome: Callable[[Outcome], None],
+    on_outcome: Callable[[SendResult], None],
     connections: int | None = None,
     retries: int = 3,
     backoff: Callable[[int], float] = default_backoff,
@@ -135,40 +126,23 @@ def send_batch(
     return run.main()
 
 
-class _Fatal(Exception):
-    """A connection failure that retrying cannot cure (AUTH refused, certificate refused)."""
-
-    def __init__(self, message: str, cause: str = "other"):
-        super().__init__(message)
-        self.cause = cause
-
-
-def check_login(settings: SmtpSettings, password: str | TokenSource) -> None:
-    """Connect, STARTTLS and log in exactly as send_batch does, then QUIT, sending nothing
-    (`gm mail check`); a one-line MailError, with its cause, when any step fails."""
-    run = _Run(settings=settings, password=password, messages=(), on_outcome=lambda _: None,
-               connections=1, retries=0, backoff=default_backoff, sleep=asyncio.sleep,
-               progress=None, window=1)
-    run.first_connection().quit()
-
-
 class _Run:
     """One send_batch call: the queue, the pool of worker threads and the tallies."""
 
     def __init__(self, *, settings: SmtpSettings, password: str | TokenSource | None,
-                 messages: Iterable[Outgoing], on_outcome: Callable[[Outcome], None],
+                 messages: Iterable[Outgoing], on_outcome: Callable[[SendResult], None],
                  connections: int, retries: int, backoff: Callable[[int], float],
                  sleep: Callable[[float], Awaitable[None]],
                  progress: Callable[[int], None] | None, window: int):
         if connections < 1 or retries < 0 or window < 1:
             raise ValueError("connections and window must be at least 1, retries at least 0")
-        self.settings, self.password = settings, password
+        self.dialer = Dialer(settings, password)
         self.source = iter(messages)
         self.window, self.connections = window, connections
         self.exhausted = False  # the caller's iterable has no more
         self.on_outcome, self.progress = on_outcome, progress
         self.retries, self.backoff, self.sleep = retries, backoff, sleep
-        self.where = f"SMTP {settings.host}:{settings.effective_port}"
+        self.where = self.dialer.where
         self.tally = {"sent": 0, "temporary": 0, "permanent": 0}
         self.stopping = False
         self.last_connect_failure = ""
@@ -180,8 +154,6 @@ class _Run:
         # From the workers to the calling thread: ("outcome", message, status, code, detail,
         # handled), ("error", exception) or ("done",).
         self.results: queue.SimpleQueue[tuple] = queue.SimpleQueue()
-        self.context: ssl.SSLContext | None = None
-        self.local_hostname = ""
 
     # --- outcomes -------------------------------------------------------------------
 
@@ -195,101 +167,14 @@ class _Run:
     def deliver(self, message: Outgoing, status: Status, code: int | None, detail: str) -> None:
         """In the calling thread: count the outcome and pass it on."""
         self.tally[status] += 1
-        self.on_outcome(Outcome(key=message.key, status=status, code=code, detail=detail))
+        self.on_outcome(SendResult(key=message.key, status=status, code=code, detail=detail))
         if self.progress is not None:
             self.progress(1)
 
     # --- connections ----------------------------------------------------------------
 
     def clean(self, text: str | bytes | BaseException) -> str:
-        if isinstance(text, bytes):
-            text = text.decode("utf-8", "replace")
-        return clean(text, self.password)
-
-    def login(self, smtp: smtplib.SMTP) -> None:
-        """AUTH with the password, or AUTH XOAUTH2 with an access token; a token the
-        server refuses is renewed and tried once more (revoked or expired early)."""
-        user = self.settings.user
-        if isinstance(self.password, str):
-            smtp.login(user, self.password)
-            return
-        offered = smtp.esmtp_features.get("auth", "").upper().split()
-        if "XOAUTH2" not in offered:
-            raise smtplib.SMTPNotSupportedError(
-                f"the server offers no AUTH XOAUTH2 (only {' '.join(offered) or 'no AUTH'}): "
-                "it takes no OAuth 2.0 logins, or not before STARTTLS")
-        token_login(self.password, lambda token: xoauth2(smtp, user, token),
-                    smtplib.SMTPAuthenticationError)
-
-    def open(self) -> smtplib.SMTP:
-        s = self.settings
-        if s.ssl:
-            smtp: smtplib.SMTP = smtplib.SMTP_SSL(
-                s.host, s.effective_port, local_hostname=self.local_hostname,
-                timeout=s.timeout, context=self.context)
-        else:
-            smtp = smtplib.SMTP(s.host, s.effective_port, local_hostname=self.local_hostname,
-                                timeout=s.timeout)
-        try:
-            # Nagle's algorithm off (as asyncio has it): a message of more than a few KB
-            # would otherwise end in a small segment held back for the server's delayed
-            # ACK, 40 ms a message on a reused connection.
-            smtp.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            if s.starttls and not s.ssl:
-                smtp.starttls(context=self.context)
-            smtp.ehlo_or_helo_if_needed()
-            if s.user is not None and self.password is not None:
-                self.login(smtp)
-        except BaseException:
-            smtp.close()
-            raise
-        return smtp
-
-    def connect(self) -> Connection:
-        """A connected, authenticated client; _Fatal or OSError-like errors otherwise."""
-        try:
-            return Connection(self.open())
-        except MailError:
-            raise  # the OAuth token could not be had: already one line, cause and all
-        except Exception as error:
-            cert = cert_error(error)
-            if cert is not None:
-                raise _Fatal(f"{self.where}: certificate refused: "
-                             f"{cert.verify_message or one_line(cert)}", "tls") from None
-            if isinstance(error, smtplib.SMTPAuthenticationError) and error.smtp_code >= 500:
-                advice = refused_advice(self.password, "smtp")
-                raise _Fatal(f"{self.where}: login as {self.settings.user} refused: "
-                             f"{error.smtp_code} "
-                             f"{self.clean(error.smtp_error)}{advice}",
-                             "login") from None
-            if isinstance(error, smtplib.SMTPResponseException) and error.smtp_code >= 500:
-                raise _Fatal(f"{self.where}: {error.smtp_code} "
-                             f"{self.clean(error.smtp_error)}") from None
-            if isinstance(error, smtplib.SMTPNotSupportedError):
-                raise _Fatal(f"{self.where}: {self.clean(error)}", "login") from None
-            if isinstance(error, ssl.SSLError):
-                raise _Fatal(f"{self.where}: TLS failed: {self.clean(error)}",
-                             "tls") from None
-            raise
-
-    def first_connection(self) -> Connection:
-        """Set up what every connection shares (the TLS context, this host's name), then
-        connect: a one-line MailError at once on a wrong password, a refused certificate
-        or no server, before any message is taken."""
-        s = self.settings
-        refusal = plaintext_problem(s)
-        if refusal:  # before any byte goes out: settings made by code skip campaign.yaml's check
-            raise MailError(f"{self.where}: {refusal}", cause="tls")
-        self.context = tls_context(s.cafile) if (s.ssl or s.starttls) else None
-        # getfqdn() can wait on DNS; smtplib would ask once per connection.
-        self.local_hostname = socket.getfqdn() or "localhost"
-        try:
-            return self.connect()
-        except _Fatal as fatal:
-            raise MailError(str(fatal), cause=fatal.cause) from None
-        except (smtplib.SMTPException, OSError) as error:
-            raise MailError(f"{self.where}: cannot connect: {self.clean(str(error))}",
-                            cause="unreachable") from None
+        return self.dialer.clean(text)
 
     def reconnect(self) -> Connection | None:
         """Connect again after a drop, retrying with backoff; None when the server stays
@@ -300,8 +185,8 @@ class _Run:
             if self.stopping:
                 return None
             try:
-                return self.connect()
-            except _Fatal as fatal:
+                return self.dialer.connect()
+            except Fatal as fatal:
                 raise MailError(str(fatal), cause=fatal.cause) from None
             except (smtplib.SMTPException, OSError) as error:
                 self.last_connect_failure = self.clean(str(error))
@@ -334,7 +219,7 @@ class _Run:
         self.refill()
         if not self.work:
             return SendSummary(0, 0, 0)
-        first = self.first_connection()
+        first = self.dialer.first()
         # as many connections as there are messages, when fewer than `connections` came
         pool_size = max(1, min(self.connections, len(self.work)))
         threads = [threading.Thread(target=self.worker, args=(first if n == 0 else None,),

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Outgoing:
-    key: str  # the caller's id for the message (its queue row), echoed in the Outcome
+    key: str  # the caller's id for the message (its queue row), echoed in its SendResult
     sender: str  # envelope MAIL FROM
     recipients: tuple[str, ...]  # envelope RCPT TO
     data: bytes  # the whole message, CRLF line ends (as_bytes(policy=email.policy.SMTP))

@@ -1,4 +1,5 @@
-"""Near misses: how likely a word is a typo of a command keyword (issue 24).
+"""Near misses: how likely a word is a typo of a command keyword (docs/rules/, What is
+read).
 
 gm.mail.orderlang asks `typo_cost` whether a line's first word misspells one of the
 game's commands (NUMBR, MOEV, PLAU), so the player is told "did you mean" instead of the
@@ -11,7 +12,7 @@ import functools
 
 __all__ = ["INFLECTED", "NEAR_MISS_LETTERS", "TYPO_BUDGET", "near_miss", "typo_budget", "typo_cost"]
 
-# A misspelt command is a typo of one (issue 24): a letter doubled (MOVVE), dropped (MOV,
+# A misspelt command is a typo of one: a letter doubled (MOVVE), dropped (MOV,
 # PASWORD, NUMBR), two letters swapped (MOEV, BUIDL) or a key struck beside the right one
 # (PLAU). Each costs 1; any other letter added or changed costs 2. A word is a near miss of
 # a command within TYPO_BUDGET of it, with the command's first letter (a typo rarely hits

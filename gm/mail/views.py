@@ -1,4 +1,5 @@
-"""What players may see, as types that have no field for anything else (RULES.md 2.6).
+"""What players may see, as types that have no field for anything else (docs/rules/, What
+players see).
 
 Player templates receive only views. Each ruleset makes its own (`Ruleset.public_view`,
 `player_view`, `standings_view`, in its package under gm/rules/), and what it
@@ -6,10 +7,10 @@ hides has no field in them, so no template can leak it, however it is written. T
 report gets the full events separately.
 
 This module holds what every ruleset's mail shares: the deadline, the boards' public
-sizes, the addressee, the context a player's report or reminder is rendered from, and
-the generic view shapes a ruleset gets by default (gm.rules.views, re-exported here), which the
-fallback templates in templates/mail/ read (each piece's square and placing, the standings,
-nothing private).
+sizes, the addressee, and the context a player's report or reminder is rendered from. The
+generic view shapes a ruleset gets by default, which the fallback templates in
+templates/mail/ read (each piece's square and placing, the standings, nothing private),
+are gm.rules.views'.
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..rules.views import PlayerView, PublicView, generic_public_view
+from ..clock import parse_time
+from ..rules.roles.archive import INLINE_PLAYERS
 
-__all__ = ["BoardSize", "Deadline", "EndView", "PlayerMail", "PlayerRef", "PlayerView", "ProofView", "PublicView",
-           "deadline_view", "generic_public_view"]
+__all__ = ["BoardSize", "Deadline", "EndView", "PlayerMail", "PlayerRef", "ProofView", "deadline_view"]
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ class PlayerRef:
 
 @dataclass(frozen=True)
 class ProofView:
-    """What a turn report shows of RULES.md 5's record chain: the record hash of the resolve
+    """What a turn report shows of the record chain (docs/audit.md, Receipts and the record chain): the record hash of the resolve
     and each seat holder's receipt played (None: no order), in seat order. `reader` is the
     receipt played for the player the mail is to (None for observers and for a player
     without an order): a large campaign's report shows that one and attaches the rest."""
@@ -67,8 +68,6 @@ class ProofView:
         """Whether a report lists every receipt played: above INLINE_PLAYERS it shows its
         reader's own and the record hash, and every receipt is in the attached table or the
         archive, so a 2,000-player report does not carry 2,000 receipts in each copy."""
-        from ..rules.roles.archive import INLINE_PLAYERS
-
         return len(self.receipts) <= INLINE_PLAYERS
 
 
@@ -112,10 +111,10 @@ class PlayerMail:
     # the campaign is too large to list everyone in the body (turns.INLINE_PLAYERS); None:
     # the body lists everyone
     table: str | None = None
-    # RULES.md 5: the resolve's record hash and the receipts played (ProofView); public,
+    # docs/audit.md, Receipts and the record chain: the resolve's record hash and the receipts played (ProofView); public,
     # since a receipt is salted with a secret until the reveal. None before the proof existed
     proof: ProofView | None = None
-    game_commitment: str | None = None  # RULES.md 5, as Campaign.mail_basics gives it
+    game_commitment: str | None = None  # docs/audit.md, Commitments and the game commitment; as Campaign.mail_basics gives it
     ended: EndView | None = None  # the final results of a campaign the GM ended (gm end)
     # the player has left the game (gm player drop): their reports ask for no order and
     # give no deadline
@@ -129,8 +128,6 @@ class PlayerMail:
 def deadline_view(text: Mapping[str, Any] | None) -> Deadline | None:
     if text is None:
         return None
-    from ..clock import parse_time
-
     short = parse_time(text["iso"]).strftime("%a %d %b %H:%M UTC")
     return Deadline(text["utc"], text.get("local"), text["iso"], short)
 

@@ -19,7 +19,8 @@ from typing import Any
 import jinja2
 
 from ..rules.problem import Problem
-from .mailout import environment, lineage
+from ..templating import lineage
+from .mailout import environment
 
 COMMON = "generic:mail/problems.txt"  # gm.templating: this file itself, never a ruleset's
 # The facts of the common problems that hold what the sender wrote (a line's value, a

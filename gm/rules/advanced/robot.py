@@ -125,7 +125,7 @@ class AdvancedDemo(DemoSetup):
         return {"board": board, "players": players}
 
     def standings(self, campaign: Any) -> list[str]:
-        from ...mail.mailout import ordinal
+        from ...counts import ordinal
 
         data = campaign.state_json()
         (board,) = data["boards"].values()

@@ -113,7 +113,7 @@ class DiceDemo(DemoSetup):
     heading = "Final standings (finishers first, then by square):"
 
     def standings(self, campaign: Any) -> list[str]:
-        from ...mail.mailout import ordinal
+        from ...counts import ordinal
 
         data = campaign.state_json()
         (board,) = data["boards"].values()

@@ -116,7 +116,7 @@ class PostalDemo(DemoSetup):
     heading = "Final standings (aggregate of placings, lowest wins):"
 
     def standings(self, campaign: Any) -> list[str]:
-        from ...mail.mailout import ordinal
+        from ...counts import ordinal
         from .views import standings
 
         board_ids = list(campaign.config.boards)
