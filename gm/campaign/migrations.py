@@ -165,7 +165,7 @@ def _m006_administration(db: sqlite_utils.Database) -> None:
 def _m007_shared_parts(db: sqlite_utils.Database) -> None:
     # A large campaign's reports all attach the same table of every player (turns.py
     # INLINE_PLAYERS): its bytes are kept once here, by their SHA-256, and each outbox row
-    # holds a marker in their place (mailout.queue, stored_mail), so a turn's outbox and
+    # holds a marker in their place (outbox.queue, stored_mail), so a turn's outbox and
     # write-ahead log grow with the players, not with their square.
     db["shared_parts"].create({"sha256": str, "data": bytes}, pk="sha256")
 
