@@ -23,29 +23,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...boards.board import START, Board
-from ...boards.text import MARKS as MARKS
 from ...boards.text import Window
-from ...boards.text import draw as draw
-from ...boards.text import item_marks as item_marks
-from ...boards.text import rows as rows
 from ..base import ArchiveBoard, ArchivePicture, ArchivePiece, ArchiveStanding, Setup
-from ..dice import OpeningThrow
+from ..dice.events import OpeningThrow
 from ..dice.views import Named, OpeningRound
 from ..dice.views import opening_view as dice_opening_view
 from ..geometry import within
 from ..moving import Step
 from .building import die_for, item_ends, least_successful_face
-from .building import items as items
-from .drawing import MAIL_COLUMNS as MAIL_COLUMNS
-from .drawing import MAIL_LEVELS as MAIL_LEVELS
-from .drawing import SEVERAL as SEVERAL
-from .drawing import BoardDrawing as BoardDrawing
-from .drawing import DrawnCell as DrawnCell
-from .drawing import PieceMark as PieceMark
-from .drawing import drawing as drawing
-from .drawing import fits_mail as fits_mail
-from .drawing import piece_marks as piece_marks
-from .drawing import with_items
+from .drawing import (
+    BoardDrawing,
+    drawing,
+    fits_mail,
+    piece_marks,
+    with_items,
+)
 from .events import BuildTried, Built, CampaignOver, Moved
 from .state import AdvancedOrder, AdvancedState
 from .teams import place_teams, team_of, teams_of

@@ -10,7 +10,10 @@ from ...boards.board import Board
 from ...resources import shipped_file
 from ..base import Setup
 from ..chance import Chance
-from ..dice import Dice, DiceOptions, OpeningThrow, Race
+from ..dice import Dice
+from ..dice.events import OpeningThrow
+from ..dice.options import DiceOptions
+from ..dice.race import Race
 
 __all__ = ["Classic", "ClassicOptions"]
 

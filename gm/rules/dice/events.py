@@ -1,12 +1,11 @@
 """What happens in a dice campaign (RULES.md 4.1): the turn-0 throws, the order of play,
-throws, resignations, placings and the end; stored in the log as dataclasses and read back."""
+throws, resignations, placings and the end; stored as dataclasses (gm.rules.codec reads them back)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from ..events import event_reader
 from ..moving import Step
 
 
@@ -81,9 +80,6 @@ class CampaignOver:
     winner: str | None
     kind: str = "campaign_over"
 
-
-# an event as stored (`dataclasses.asdict`), read back
-event_from_json = event_reader(OpeningThrow, OrderOfPlay, Resigned, Thrown, Placed, CampaignOver)
 
 
 def log_json(event: Any) -> dict[str, Any]:

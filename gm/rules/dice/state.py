@@ -5,16 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import ClassVar
 
-from .events import OpeningThrow
+from .events import OpeningThrow, Resigned, Thrown
 
 START = 0
 
 
 @dataclass(frozen=True)
 class DicePiece:
-    """A player's piece: `square` 0 is Start; a finisher stays on N."""
+    """A player's piece: `square` 0 is Start; a finisher stays on N. Stored as
+    `[square, finished, placing, resigned]`."""
+
+    json_row: ClassVar[bool] = True
 
     square: int = START
     finished: bool = False
@@ -34,7 +37,7 @@ class DiceState:
     pieces: Mapping[str, DicePiece]
     winner: str | None = None
     opening: tuple[OpeningThrow, ...] = ()
-    log: tuple[Any, ...] = ()
+    log: tuple[Resigned | Thrown, ...] = ()
 
     def in_play(self, player: str) -> bool:
         piece = self.pieces[player]

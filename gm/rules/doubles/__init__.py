@@ -10,7 +10,8 @@ from ...boards.board import Board
 from ...resources import shipped_file
 from ..base import Setup
 from ..chance import Chance
-from ..dice import Dice, Race
+from ..dice import Dice
+from ..dice.race import Race
 
 __all__ = ["Doubles"]
 

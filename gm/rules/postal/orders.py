@@ -16,7 +16,7 @@ from .state import PostalOrder
 if TYPE_CHECKING:
     from ..base import Setup
 
-__all__ = ["FORMS", "BoardName", "merge", "number_problem", "postal_grammar", "trapdoor_problem"]
+__all__ = ["FORMS", "BoardName", "merge", "number_problem", "order_problems", "postal_grammar", "trapdoor_problem"]
 
 FORMS = {
     "NUMBER": "NUMBER <1-6>",
@@ -183,3 +183,12 @@ def trapdoor_problem(setup: Setup, board_id: str, square: int) -> Problem | None
     if not 1 <= square <= board.squares:
         return problem("square_off_board", board=board_id, squares=board.squares, square=square)
     return None
+
+
+def order_problems(setup: Setup, state: Any, player: str, order: PostalOrder) -> list[Problem]:
+    """Why an order cannot be played this turn (empty when it can). `merge` says the same
+    of each line it reads, on that line."""
+    moving_hands = {setup.options.hand(b) for b in state.moving_boards(player)}
+    found = [number_problem(state, player, hand, number, moving_hands) for hand, number in order.numbers.items()]
+    found += [trapdoor_problem(setup, board_id, square) for board_id, square in order.trapdoors.items()]
+    return [p for p in found if p is not None]

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..events import event_reader
-
-__all__ = ["EVENTS", "read_event"]
+__all__ = ["EVENTS"]
 
 
 @dataclass(frozen=True)
@@ -132,4 +130,3 @@ class Ended:
 
 
 EVENTS = (Seated, Picked, RoundBegun, GoBegun, Played, Acted, Rolled, Stepped, Crossed, Drew, NoRoll, Ended)
-read_event = event_reader(*EVENTS)

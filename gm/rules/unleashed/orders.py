@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from ..grammar import Command, CommandProblem, CommandSpec, Grammar, whole_number
 from ..problem import Problem, problem
@@ -37,7 +37,9 @@ FORMS = {
 @dataclass(frozen=True)
 class PlayLine:
     """One PLAY line as accepted: the card, the square and the choices in canonical text
-    (None when left out)."""
+    (None when left out). Stored as `[card, square, choices]`."""
+
+    json_row: ClassVar[bool] = True
 
     card: str
     square: str
@@ -70,25 +72,6 @@ class UnleashedOrder:
     plays: tuple[PlayLine, ...] | None = None
     reactions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     places: tuple[tuple[str, int, int], ...] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "sent": self.sent,
-            "plays": None if self.plays is None else [[p.card, p.square, p.choices] for p in self.plays],
-            "reactions": {action: list(texts) for action, texts in self.reactions.items()},
-            "places": None if self.places is None else [list(p) for p in self.places],
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> UnleashedOrder:
-        plays = data.get("plays")
-        places = data.get("places")
-        return cls(
-            sent=bool(data.get("sent")),
-            plays=None if plays is None else tuple(PlayLine(*p) for p in plays),
-            reactions={action: tuple(texts) for action, texts in (data.get("reactions") or {}).items()},
-            places=None if places is None else tuple((p[0], p[1], p[2]) for p in places),
-        )
 
 
 # -- readers: the form of each line (the grammar) ---------------------------------------

@@ -6,8 +6,7 @@ copy (`copy()`), so a resolve never changes the state it was given."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from .items import KINDS, Grid, is_long
@@ -58,15 +57,6 @@ class UnleashedState:
 
     def copy(self) -> UnleashedState:
         return copy.deepcopy(self)
-
-    def dump(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def load(cls, data: Mapping[str, Any]) -> UnleashedState:
-        values = dict(data)
-        values["pawns"] = {p: Pawn(**pawn) for p, pawn in data["pawns"].items()}
-        return cls(**values)
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,6 @@ from typing import Any
 from ..base import ArchiveBoard, ArchivePicture, ArchivePiece, ArchiveStanding, Setup
 from ..dice.views import Named
 from .cards import BLANK, canonical_sorted, is_movement, sent
-from .cards import action_type as action_type
-from .cards import movement as movement
 from .happenings import (
     Acted,
     Crossed,
@@ -36,16 +34,9 @@ from .happenings import (
     Stepped,
 )
 from .items import BOX, KINDS, fits_reach, is_long
-from .items import ends_ok_with as ends_ok_with
-from .items import placements as placements
 from .options import UnleashedOptions, options_of
-from .ready import NEAR as NEAR
-from .ready import PREFERENCE as PREFERENCE
-from .ready import ROLL as ROLL
-from .ready import ready_order as ready_order
-from .state import ItemLine as ItemLine
-from .state import UnleashedState
-from .state import item_lines as item_lines
+from .ready import ready_order
+from .state import ItemLine, UnleashedState, item_lines
 from .svg import board_svg
 
 __all__ = ["OwnView", "UnleashedOpening", "UnleashedTurn", "opening_view", "own_view", "public_turn", "symbol"]
