@@ -2,7 +2,7 @@
 
 A ruleset is pure: state and orders in, new state and events out (a state has `turn`,
 the turn taking orders, and `over`; the rest is the ruleset's). It reads no clock,
-file or database, and every random choice goes through `Chance` (RULES.md 5), so a turn
+file or database, and every random choice goes through `Chance` (docs/rules/<ruleset>.md, Fairness: seeds and commitments), so a turn
 can be previewed, replayed and tested in microseconds. Storage, mail and reports sit
 around it and speak to it only through this interface.
 
@@ -69,7 +69,7 @@ __all__ = [
 
 
 class Ruleset(RulesCore, OrdersByMail, MailViews, ArchiveRules, BoardTools, ABC):
-    """A rule set (RULES.md 2 and 4), found by `name` through gm.rules.registry."""
+    """A rule set (docs/rules/<ruleset>.md), found by `name` through gm.rules.registry."""
 
     # -- the files a ruleset ships ------------------------------------------------------
     # a folder laid out like gm's templates/ (mail/<name>/..., archive/<name>/...,

@@ -1,6 +1,6 @@
 """Why a message or one of its lines is refused, as a code and facts, never as words.
 
-Every word a player reads lives in templates/ (RULES.md 3: the reply says every problem
+Every word a player reads lives in templates/ (docs/rules/<ruleset>.md, Order mail: the reply says every problem
 found, line by line). A ruleset, the order reader and the desk say *what* is wrong with
 a `Problem`: a code such as `no_such_board` and the facts the words need (`board="Z"`),
 with the message line it is about when there is one. `gm.mail.words.problem_text` words

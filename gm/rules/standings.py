@@ -25,7 +25,7 @@ __all__ = ["BoardStanding", "PieceStanding", "PlayerStanding", "Standings", "sta
 class PieceStanding:
     """One player's piece on one board: its square (0 is Start; a finished piece keeps the
     last square it stood on before crossing), whether it has finished, and its placing
-    once the board has placed the player (RULES.md 2.3)."""
+    once the board has placed the player (docs/rules/postal.md, Crossing the finish and placings)."""
 
     square: int = 0
     finished: bool = False

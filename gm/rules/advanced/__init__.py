@@ -38,6 +38,7 @@ from ..standings import BoardStanding, PieceStanding, PlayerStanding, Standings
 from . import turn, views
 from .building import items, least_successful_face
 from .events import BuildTried, CampaignOver, Moved, TeamPlaced, log_entry
+from .opening import opening_view
 from .options import AdvancedOptions
 from .orders import advanced_grammar, merge, order_problems
 from .state import AdvancedOrder, AdvancedState
@@ -199,7 +200,7 @@ class Advanced(Ruleset):
     # -- views (views.py, templates/mail/advanced/, templates/archive/advanced/) --------
 
     def opening_view(self, setup: Setup, events: Sequence[Any], names: Mapping[str, str]) -> Any:
-        return views.opening_view(setup, events, names)
+        return opening_view(setup, events, names)
 
     def public_view(self, setup: Setup, before: AdvancedState, after: AdvancedState, events: Sequence[Any],
                     names: Mapping[str, str], campaign: str, title: str) -> Any:

@@ -1,4 +1,4 @@
-"""What happens in an advanced campaign (RULES.md 4.4): moves, builds tried and built,
+"""What happens in an advanced campaign (docs/rules/advanced.md): moves, builds tried and built,
 teams placed and the end; stored as dataclasses (gm.rules.codec reads them back)."""
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ class Moved:
 class BuildTried:
     """A BUILD go: what was ordered from which square, the throw, the construction
     number and least successful face, and whether it was built or the first check that
-    failed (`reason`, RULES.md 4.4)."""
+    failed (`reason`, docs/rules/advanced.md)."""
 
     turn: int
     player: str

@@ -1,4 +1,4 @@
-"""The advanced game's order commands (RULES.md 4.5): `MOVE`, `BUILD SNAKE <square>` and
+"""The advanced game's order commands (docs/rules/advanced.md, Commands): `MOVE`, `BUILD SNAKE <square>` and
 `BUILD LADDER <square>`, one action per turn, and how an accepted message changes the
 standing order (it replaces the action). Whether the action can be played from the
 player's square is `Advanced.order_problems`, judged with the state at hand."""
@@ -56,7 +56,7 @@ def advanced_grammar() -> Grammar:
 
 
 def merge(standing: AdvancedOrder, commands: Iterable[Command]) -> tuple[AdvancedOrder, list[Problem]]:
-    """The action a message names replaces the standing one (RULES.md 4.5); a message
+    """The action a message names replaces the standing one (docs/rules/advanced.md, Commands); a message
     naming two actions is refused whole, on the line of each action after the first."""
     actions = [c for c in commands if c.keyword in ("MOVE", "BUILD")]
     if not actions:
@@ -75,7 +75,7 @@ def merge(standing: AdvancedOrder, commands: Iterable[Command]) -> tuple[Advance
 
 def order_problems(setup: Setup, state: AdvancedState, player: str,
                    order: AdvancedOrder) -> list[Problem]:
-    """RULES.md 4.5, refused on receipt: any order from a player in End; a build from
+    """docs/rules/advanced.md, Commands, refused on receipt: any order from a player in End; a build from
     Start, to a square outside 1..s-1, from or to a square holding an item end, or to
     a square further than half the die's size (beyond any throw)."""
     if order.action is None:

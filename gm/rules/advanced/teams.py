@@ -1,4 +1,4 @@
-"""Advanced's teams (RULES.md 4.4): who plays with whom, as campaign.yaml's players say,
+"""Advanced's teams (docs/rules/advanced.md): who plays with whom, as campaign.yaml's players say,
 and how teams are placed at the end, by their laggard."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ TEAM_ID = re.compile(r"\w[\w.-]*")  # fullmatch: `$` would pass "red\n"
 
 
 def teams_of(setup: Setup) -> dict[str, tuple[str, ...]]:
-    """Team id -> its members, both in the order of `players` (RULES.md 4.4: a team is
+    """Team id -> its members, both in the order of `players` (docs/rules/advanced.md: a team is
     listed where its first member is; a player without a team is a team of one named by
     their id)."""
     teams: dict[str, list[str]] = {}
@@ -31,7 +31,7 @@ def team_of(setup: Setup, player: str) -> str:
 
 def place_teams(board: Board, teams: Mapping[str, tuple[str, ...]], squares: Mapping[str, int],
                 ended: Mapping[str, bool], winner: str | None) -> dict[str, int]:
-    """RULES.md 4.4 End: the winner 1; every other team by its laggard (its member on the
+    """docs/rules/advanced.md, The end and placings: the winner 1; every other team by its laggard (its member on the
     lowest square, Start 0, a member in End past N), further first, competition ranking
     from 2 (from 1 without a winner)."""
     laggards = {
@@ -45,7 +45,7 @@ def place_teams(board: Board, teams: Mapping[str, tuple[str, ...]], squares: Map
 
 
 def team_problems(players: Sequence[tuple[str, Mapping[str, Any]]]) -> list[str]:
-    """RULES.md 4.4: a team id names no player outside the team (a player without a
+    """docs/rules/advanced.md: a team id names no player outside the team (a player without a
     team is the team named by their id); teams are written as ids."""
     problems = []
     team = {}

@@ -23,7 +23,7 @@ __all__ = ["board_of", "end", "resolve", "start"]
 
 
 def start(setup: Setup, chance: Chance) -> Outcome:
-    """Each player's die, then the order of play (RULES.md 4.4 Setup): all throws on
+    """Each player's die, then the order of play (docs/rules/advanced.md, Setup: dice and order of play): all throws on
     turn 0, keys counting on per player."""
     players = setup.players
     throws: list[OpeningThrow] = []
@@ -64,7 +64,7 @@ def start(setup: Setup, chance: Chance) -> Outcome:
 
 def resolve(setup: Setup, state: AdvancedState, orders: Mapping[str, AdvancedOrder],
             chance: Chance) -> Outcome:
-    """One round (RULES.md 4.4): each player not in End, in order of play, has a go of
+    """One round (docs/rules/advanced.md): each player not in End, in order of play, has a go of
     one throw of their die; the campaign ends the moment a team is all in End."""
     if state.over:
         raise RulesError("the campaign is over; there is no turn to resolve")
@@ -96,7 +96,7 @@ def resolve(setup: Setup, state: AdvancedState, orders: Mapping[str, AdvancedOrd
                                  construction, least_successful_face(die, construction), reason is None,
                                  reason)
         elif start + roll > board.squares:
-            # RULES.md 4.4: past N is End, no bounce; landing on N is not enough
+            # docs/rules/advanced.md: past N is End, no bounce; landing on N is not enough
             ended[player] = True
             go = Moved(turn, player, die, roll, start, (), start, True, order.action is None)
         else:

@@ -1,4 +1,4 @@
-"""`classic` (RULES.md 4.2, seed 002): one d6, the order of play by a turn-0 roll-off, a
+"""`classic` (docs/rules/classic.md, seed 002): one d6, the order of play by a turn-0 roll-off, a
 six throws again as long as sixes come, and option `enter_on_one`."""
 
 from __future__ import annotations

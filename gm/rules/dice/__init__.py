@@ -1,4 +1,4 @@
-"""What RULES.md 4.1 makes common to the dice rulesets: one public board, an order of play
+"""What docs/rules/classic.md makes common to the dice rulesets: one public board, an order of play
 fixed before turn 1, a turn that is one round of goes, dice drawn as `<player>/<i>`,
 bouncing back from N, finishing on N, the end of the campaign (a) (b) (c) with its
 placings, and RESIGN.
@@ -46,7 +46,7 @@ __all__ = ["Dice"]
 
 
 class Dice(Ruleset):
-    """RULES.md 4.1, common to classic and doubles; not a ruleset a campaign names."""
+    """docs/rules/classic.md, common to classic and doubles; not a ruleset a campaign names."""
 
     name = "dice"
     # its files, named as a plugin names its own (gm.ruleset_files, docs/plugins.md)
@@ -58,14 +58,14 @@ class Dice(Ruleset):
     event_types = (OpeningThrow, OrderOfPlay, Resigned, Thrown, Placed, CampaignOver)
     one_board = True
     hidden_boards = False
-    resolves_early = False  # nobody must write (RULES.md 4.5): a turn waits for its deadline
+    resolves_early = False  # nobody must write (docs/rules/classic.md, Commands): a turn waits for its deadline
     silence_is_order = True  # silence keeps a player in the race: nothing to resign
     dice_per_throw: ClassVar[int] = 1
 
     # -- what a subclass says ---------------------------------------------------------
 
     def seat(self, setup: Setup, chance: Chance) -> tuple[tuple[str, ...], tuple[OpeningThrow, ...]]:
-        """The order of play, and the turn-0 throws that found it (RULES.md 4.2-4.4)."""
+        """The order of play, and the turn-0 throws that found it (docs/rules/<ruleset>.md)."""
         return tuple(setup.players), ()
 
     def go(self, setup: Setup, race: Race, player: str, chance: Chance) -> None:
@@ -73,7 +73,7 @@ class Dice(Ruleset):
         raise NotImplementedError
 
     def throw(self, chance: Chance, turn: int, player: str) -> tuple[int, ...]:
-        """One throw: `dice_per_throw` dice, first die first (RULES.md 4.1)."""
+        """One throw: `dice_per_throw` dice, first die first (docs/rules/classic.md)."""
         return tuple(chance.roll(turn, player, DIE) for _ in range(self.dice_per_throw))
 
     # -- options, start, resolve ------------------------------------------------------
@@ -88,7 +88,7 @@ class Dice(Ruleset):
         return Outcome(state, (*throws, OrderOfPlay(order)), tuple(chance.draws))
 
     def resolve(self, setup: Setup, state: DiceState, orders: Mapping[str, Any], chance: Chance) -> Outcome:
-        """One turn, one round (RULES.md 4.1): resignations first, then each player in
+        """One turn, one round (docs/rules/classic.md): resignations first, then each player in
         play has one go in order of play, until the campaign ends."""
         if state.over:
             raise RulesError("the campaign is over; there is no turn to resolve")
@@ -117,7 +117,7 @@ class Dice(Ruleset):
         race.end("max_turns")
         return Outcome(replace(race.state(state), log=state.log), tuple(race.events))
 
-    # -- orders (RULES.md 4.5) ----------------------------------------------------------
+    # -- orders (docs/rules/classic.md, Commands) ----------------------------------------------------------
 
     def grammar(self, options: Any = None) -> Grammar:
         return dice_grammar()
@@ -140,7 +140,7 @@ class Dice(Ruleset):
         return state.in_play(player)
 
     def must_order(self, setup: Setup, state: DiceState, player: str) -> bool:
-        return False  # nobody must write: the turn waits only for its deadline (RULES.md 4.5)
+        return False  # nobody must write: the turn waits only for its deadline (docs/rules/classic.md, Commands)
 
     def order_complete(self, setup: Setup, state: DiceState, player: str, order: DiceOrder) -> bool:
         return True
@@ -191,7 +191,7 @@ class Dice(Ruleset):
         return replace(state, order=renamed_in(state.order, old, new), pieces=renamed(state.pieces, old, new),
                        winner=new if state.winner == old else state.winner)
 
-    # -- what everyone sees (RULES.md 4.6): views.py, templates/{mail,archive}/dice/ ----
+    # -- what everyone sees (docs/rules/classic.md, What players see): views.py, templates/{mail,archive}/dice/ ----
 
     def mail_facts(self, setup: Setup) -> dict[str, Any]:
         """The public facts the dice templates word the rules from."""

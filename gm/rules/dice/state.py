@@ -1,5 +1,5 @@
 """A dice campaign between turns (the pieces, the order of play, the last turn's log) and
-what a player orders (RULES.md 4.5)."""
+what a player orders (docs/rules/classic.md, Commands)."""
 
 from __future__ import annotations
 
@@ -46,6 +46,6 @@ class DiceState:
 
 @dataclass(frozen=True)
 class DiceOrder:
-    """What a player sent for a turn: whether they resign (RULES.md 4.5)."""
+    """What a player sent for a turn: whether they resign (docs/rules/classic.md, Commands)."""
 
     resign: bool = False

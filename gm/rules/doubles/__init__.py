@@ -1,4 +1,4 @@
-"""`doubles` (RULES.md 4.3, seed 004): two d6 per throw moving their sum, listing order, a
+"""`doubles` (docs/rules/doubles.md, seed 004): two d6 per throw moving their sum, listing order, a
 double throws again, and the third double six in a row of a go is not moved."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Orders by mail (RULES.md 2.4, 3, 4.5): the ruleset's commands, merging one accepted
+"""Orders by mail (docs/rules/<ruleset>.md, Orders, the deadline and missed turns; Order mail; Commands): the ruleset's commands, merging one accepted
 message into the standing order, and who must write.
 
 A game writes `grammar`. With `order_type` declared (a dataclass with a field per
@@ -41,8 +41,8 @@ class OrdersByMail(ABC):
     name: ClassVar[str]
     # the standing order's dataclass: gives empty_order, order_to_json/order_from_json, merge
     order_type: ClassVar[type | None] = None
-    # RULES.md 2.4: a turn may be resolved before its deadline once every player in play has
-    # an accepted message for it. False where nobody has to write (classic, doubles: RULES.md
+    # docs/rules/postal.md, Orders, the deadline and missed turns: a turn may be resolved before its deadline once every player in play has
+    # an accepted message for it. False where nobody has to write (classic, doubles: docs/rules/<ruleset>.md
     # 4.5): a message then says nothing about being ready, so the turn waits for its deadline
     resolves_early: ClassVar[bool] = True
     # True where a player who sends nothing has given a legal order all the same (advanced:
@@ -117,7 +117,7 @@ class OrdersByMail(ABC):
         """A standing order in one line for the GM (`gm orders --full`)."""
         return json.dumps(self.order_to_json(order), sort_keys=True)
 
-    # -- who must write (RULES.md 2.4, 4.5) -----------------------------------------
+    # -- who must write (docs/rules/<ruleset>.md, Orders, the deadline and missed turns; Commands) -----------------------------------------
 
     def empty_order(self) -> Any:
         """The standing order of a player who has sent nothing this turn. Default:

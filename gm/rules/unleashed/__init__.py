@@ -1,4 +1,4 @@
-"""Snakes & Ladders Unleashed (RULES.md 6, seed 000): one public board of cards that the
+"""Snakes & Ladders Unleashed (docs/rules/unleashed.md, seed 000): one public board of cards that the
 players change by playing cards from a hidden hand; snakes, ladders and lampposts that
 move during play; movement and action cards that chain; standing reactions; a deal at
 start.
@@ -36,11 +36,12 @@ from .boardfile import board_items, grid_of
 from .campaign import campaign_boards, player_problems, setup_mode
 from .cards import canonical_sorted
 from .deal import deal, setup_picks, shuffled
+from .ending import end_campaign
 from .happenings import EVENTS, Picked, Seated
 from .items import MIX_KEYS
 from .options import UnleashedOptions, options_of, parse_options
 from .orders import Receipt, UnleashedOrder, merge, unleashed_grammar
-from .play import Round, end_campaign
+from .play import Round
 from .state import Pawn, UnleashedState
 from .views import board_picture, deal_view, opening_view, own_view, public_turn, standings
 from .words import REACTIONS, as_read
@@ -92,7 +93,7 @@ class Unleashed(Ruleset):
     def options_from_json(self, data: Mapping[str, Any]) -> UnleashedOptions:
         """The options as the audit record writes them, read with every check campaign.yaml's
         get, the deck's limit included: the record comes from the GM, and a deck of 100,000
-        cards would be shuffled before anything else could refuse it (issue 25)."""
+        cards would be shuffled before anything else could refuse it."""
         raw = {key: value for key, value in data.items() if value is not None}
         if raw.get("white_dots") == {} and "deck" in raw:  # a deck without dots: campaign.yaml leaves them out
             del raw["white_dots"]
@@ -319,7 +320,7 @@ class Unleashed(Ruleset):
         after.private = renamed(after.private, old, new)
         after.winners = list(renamed_in(after.winners, old, new))
         # orders and reactions keep `old` as sent; reading them maps it (and every id that
-        # held the seat before `old`) to `new` (RULES.md 5)
+        # held the seat before `old`) to `new` (docs/rules/unleashed.md, Fairness: seeds and commitments)
         after.former = {was: new if holder == old else holder for was, holder in after.former.items()}
         after.former[old] = new
         return after

@@ -1,4 +1,4 @@
-"""The state of an Unleashed campaign between turns (RULES.md 6, CONTRACT's state
+"""The state of an Unleashed campaign between turns (docs/rules/unleashed.md, CONTRACT's state
 fields): the board's cards and items, the pawns, hands, draw pile, locks, the standing
 reactions, what each player alone learnt in the last turn, and who held a seat before. The rules core works on a
 copy (`copy()`), so a resolve never changes the state it was given."""
@@ -45,7 +45,7 @@ class UnleashedState:
     over: bool = False
     winners: list[str] = field(default_factory=list)
     # every id that held a seat before (gm player replace) -> the seat's holder now: orders
-    # and reactions are kept as sent and such an id in them is read as the holder (RULES.md 5)
+    # and reactions are kept as sent and such an id in them is read as the holder (docs/rules/unleashed.md, Fairness: seeds and commitments)
     former: dict[str, str] = field(default_factory=dict)
 
     @property
