@@ -27,7 +27,6 @@ class Classic(Dice):
     name = "classic"
     rules_page = shipped_file("docs", "rules", "classic.md")  # templates and boards: Dice's
     options_type = ClassicOptions
-    option_keys = tuple(ClassicOptions.__dataclass_fields__)
     starter_options = (
         "  close_after: 1             # finishers that end the game, or all\n"
         "  max_turns: 200\n"
