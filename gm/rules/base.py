@@ -11,8 +11,8 @@ there: the rules core (options, start, resolve, end, standings, the state kept),
 by mail, views for mail, the archive, and board tools; its own body holds the files a
 ruleset ships (templates, rules page, boards). A game writes `start`, `resolve`,
 `grammar` and `standings` (gm.rules.standings) and its words; everything else has a
-working default. This module re-exports what it always exported, so
-`from gm.rules.base import X` keeps working.
+working default. This module is the interface's public face: a plugin imports what it
+needs from here (docs/plugins.md).
 """
 
 from __future__ import annotations

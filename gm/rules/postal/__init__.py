@@ -228,7 +228,7 @@ class Postal(Ruleset):
         """The trapdoor of each board that has one, and the numbers each player holds."""
         notes = {b: f"trapdoor {board.trapdoor}" for b, board in state.boards.items() if board.trapdoor}
         for player, hands in state.hands.items():
-            # "holds 1, 3, 5", or per board "holds A 1, 3; B 2" (it printed Python's lists)
+            # "holds 1, 3, 5", or per board "holds A 1, 3; B 2"
             held = [((f"{hand} " if hand != SHARED else "") + ", ".join(map(str, numbers)))
                     for hand, numbers in hands.items() if numbers]
             if held:
