@@ -1,10 +1,10 @@
 """What every ruleset offers the rest of gm.
 
-A ruleset is pure: state and orders in, new state and events out (a state has `turn`,
-the turn taking orders, and `over`; the rest is the ruleset's). It reads no clock,
-file or database, and every random choice goes through `Chance` (docs/rules/<ruleset>.md, Fairness: seeds and commitments), so a turn
-can be previewed, replayed and tested in microseconds. Storage, mail and reports sit
-around it and speak to it only through this interface.
+A ruleset is pure: state and orders in, new state and events out (a state has `turn`, the turn
+taking orders, and `over`; the rest is the ruleset's). It reads no clock, file or database, and
+every random choice goes through `Chance` (docs/rules/<ruleset>.md, Fairness: seeds and
+commitments), so a turn can be previewed, replayed and tested in microseconds. Storage, mail and
+reports sit around it and speak to it only through this interface.
 
 `Ruleset` is the composition of the roles in gm.rules.roles, each member documented
 there: the rules core (options, start, resolve, end, standings, the state kept), orders

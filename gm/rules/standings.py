@@ -23,9 +23,9 @@ __all__ = ["BoardStanding", "PieceStanding", "PlayerStanding", "Standings", "sta
 
 @dataclass(frozen=True)
 class PieceStanding:
-    """One player's piece on one board: its square (0 is Start; a finished piece keeps the
-    last square it stood on before crossing), whether it has finished, and its placing
-    once the board has placed the player (docs/rules/postal.md, Crossing the finish and placings)."""
+    """One player's piece on one board: its square (0 is Start; a finished piece keeps the last
+    square it stood on before crossing), whether it has finished, and its placing once the board has
+    placed the player (docs/rules/<ruleset>.md)."""
 
     square: int = 0
     finished: bool = False

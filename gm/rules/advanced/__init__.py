@@ -1,5 +1,5 @@
-"""Advanced Snakes & Ladders (docs/rules/advanced.md): teams, a die of each player's own,
-and snakes and ladders built during play.
+"""Advanced Snakes & Ladders (docs/rules/advanced.md): teams, a die of each player's own, and snakes
+and ladders built during play.
 
 Turn 0 gives every player a die (a d6 throw: 1-3 a d6, 4-5 a d8, 6 a d12) and the order
 of play (throws of that die, lowest first, ties thrown again within their position).
@@ -71,8 +71,8 @@ class Advanced(Ruleset):
         return team_problems(players)
 
     def start(self, setup: Setup, chance: Chance) -> Outcome:
-        """Each player's die, then the order of play (docs/rules/advanced.md, Setup: dice
-        and order of play)."""
+        """Each player's die, then the order of play (docs/rules/advanced.md, Setup: dice and order
+        of play)."""
         return turn.start(setup, chance)
 
     def resolve(self, setup: Setup, state: AdvancedState, orders: Mapping[str, AdvancedOrder],
@@ -80,7 +80,8 @@ class Advanced(Ruleset):
         return turn.resolve(setup, state, orders, chance)
 
     def end(self, setup: Setup, state: AdvancedState) -> Outcome:
-        """No winner, every team placed by its laggard (docs/rules/advanced.md, The end and placings)."""
+        """No winner, every team placed by its laggard (docs/rules/advanced.md, The end and
+        placings)."""
         return turn.end(setup, state)
 
     def standings(self, setup: Setup, state: AdvancedState) -> Standings:

@@ -1,5 +1,5 @@
-"""The dice and the building rules of docs/rules/advanced.md: which die a setup throw gives, which throw
-builds a player's next item, where every snake and ladder is, and why a build fails."""
+"""The dice and the building rules of docs/rules/advanced.md: which die a setup throw gives, which
+throw builds a player's next item, where every snake and ladder is, and why a build fails."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from ...boards.board import Board
 from ..geometry import steps
 from .events import Built
 
-# docs/rules/advanced.md, Setup: dice and order of play: the d6 throw that gives each player their die
+# docs/rules/advanced.md, Setup: dice and order of play: the d6 throw that gives each player their
+# die
 DIE_FOR_THROW = {1: 6, 2: 6, 3: 6, 4: 8, 5: 8, 6: 12}
 
 
@@ -22,8 +23,8 @@ def die_for(throw: int) -> int:
 
 
 def least_successful_face(size: int, construction: int) -> int:
-    """The least throw of a d`size` that builds the player's `construction`th item: the
-    build succeeds when 6r > size * (min(k, 4) + 1) (docs/rules/advanced.md)."""
+    """The least throw of a d`size` that builds the player's `construction`th item: the build
+    succeeds when 6r > size * (min(k, 4) + 1) (docs/rules/advanced.md)."""
     return size * (min(construction, 4) + 1) // 6 + 1
 
 

@@ -44,9 +44,9 @@ class Moved:
 
 @dataclass(frozen=True)
 class BuildTried:
-    """A BUILD go: what was ordered from which square, the throw, the construction
-    number and least successful face, and whether it was built or the first check that
-    failed (`reason`, docs/rules/advanced.md)."""
+    """A BUILD go: what was ordered from which square, the throw, the construction number and least
+    successful face, and whether it was built or the first check that failed (`reason`,
+    docs/rules/advanced.md)."""
 
     turn: int
     player: str

@@ -1,6 +1,6 @@
-"""Turn 0 of an advanced campaign as everyone sees it (docs/rules/advanced.md, Setup: dice
-and order of play): each player's die throw, the order-of-play throws round by round, and
-each place in the order of play with the throws that gave it."""
+"""Turn 0 of an advanced campaign as everyone sees it (docs/rules/advanced.md, Setup: dice and order
+of play): each player's die throw, the order-of-play throws round by round, and each place in the
+order of play with the throws that gave it."""
 
 from __future__ import annotations
 
@@ -82,9 +82,9 @@ def opening_view(setup: Setup, events: Sequence[Any], names: Mapping[str, str]) 
 
 def _order_throws(setup: Setup, throws: Sequence[OpeningThrow],
                   names: Mapping[str, str]) -> dict[str, tuple[OrderThrow, ...]]:
-    """Each player's order-of-play throws, each with the players it tied with: the
-    groups of docs/rules/advanced.md replayed from the throws (everyone's first, then each group
-    of equal throws again, within its place)."""
+    """Each player's order-of-play throws, each with the players it tied with: the groups of
+    docs/rules/advanced.md replayed from the throws (everyone's first, then each group of equal
+    throws again, within its place)."""
     rounds: dict[int, dict[str, int]] = {}
     for t in throws:
         if t.purpose == "order":

@@ -1,7 +1,7 @@
-"""The advanced game's order commands (docs/rules/advanced.md, Commands): `MOVE`, `BUILD SNAKE <square>` and
-`BUILD LADDER <square>`, one action per turn, and how an accepted message changes the
-standing order (it replaces the action). Whether the action can be played from the
-player's square is `Advanced.order_problems`, judged with the state at hand."""
+"""The advanced game's order commands (docs/rules/advanced.md, Commands): `MOVE`, `BUILD SNAKE
+<square>` and `BUILD LADDER <square>`, one action per turn, and how an accepted message changes the
+standing order (it replaces the action). Whether the action can be played from the player's square
+is `Advanced.order_problems`, judged with the state at hand."""
 
 from __future__ import annotations
 
@@ -56,8 +56,8 @@ def advanced_grammar() -> Grammar:
 
 
 def merge(standing: AdvancedOrder, commands: Iterable[Command]) -> tuple[AdvancedOrder, list[Problem]]:
-    """The action a message names replaces the standing one (docs/rules/advanced.md, Commands); a message
-    naming two actions is refused whole, on the line of each action after the first."""
+    """The action a message names replaces the standing one (docs/rules/advanced.md, Commands); a
+    message naming two actions is refused whole, on the line of each action after the first."""
     actions = [c for c in commands if c.keyword in ("MOVE", "BUILD")]
     if not actions:
         return standing, []
@@ -75,9 +75,9 @@ def merge(standing: AdvancedOrder, commands: Iterable[Command]) -> tuple[Advance
 
 def order_problems(setup: Setup, state: AdvancedState, player: str,
                    order: AdvancedOrder) -> list[Problem]:
-    """docs/rules/advanced.md, Commands, refused on receipt: any order from a player in End; a build from
-    Start, to a square outside 1..s-1, from or to a square holding an item end, or to
-    a square further than half the die's size (beyond any throw)."""
+    """docs/rules/advanced.md, Commands, refused on receipt: any order from a player in End; a build
+    from Start, to a square outside 1..s-1, from or to a square holding an item end, or to a square
+    further than half the die's size (beyond any throw)."""
     if order.action is None:
         return []
     if state.ended[player]:

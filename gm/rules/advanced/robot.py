@@ -116,7 +116,9 @@ class AdvancedDemo(DemoSetup):
     heading = "Final standings (the first team all in End wins, the others by their laggard):"
 
     def campaign_seed(self, seed: int) -> int:
-        return 2**128 + seed  # docs/rules/advanced.md, Fairness: seeds and commitments: advanced refuses a seed below 2^128
+        # docs/rules/advanced.md, Fairness: seeds and commitments: advanced refuses a seed below
+        # 2^128
+        return 2**128 + seed
 
     def public(self, campaign: Any) -> dict[str, Any]:
         data = campaign.state_json()

@@ -1,5 +1,5 @@
-"""An advanced campaign between turns (dice, squares, builds, items built) and what a
-player orders for a turn: MOVE or BUILD (docs/rules/advanced.md)."""
+"""An advanced campaign between turns (dice, squares, builds, items built) and what a player orders
+for a turn: MOVE or BUILD (docs/rules/advanced.md)."""
 
 from __future__ import annotations
 

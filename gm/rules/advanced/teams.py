@@ -16,8 +16,8 @@ TEAM_ID = re.compile(r"\w[\w.-]*")  # fullmatch: `$` would pass "red\n"
 
 def teams_of(setup: Setup) -> dict[str, tuple[str, ...]]:
     """Team id -> its members, both in the order of `players` (docs/rules/advanced.md: a team is
-    listed where its first member is; a player without a team is a team of one named by
-    their id)."""
+    listed where its first member is; a player without a team is a team of one named by their
+    id)."""
     teams: dict[str, list[str]] = {}
     for player in setup.players:
         teams.setdefault(team_of(setup, player), []).append(player)
@@ -31,9 +31,9 @@ def team_of(setup: Setup, player: str) -> str:
 
 def place_teams(board: Board, teams: Mapping[str, tuple[str, ...]], squares: Mapping[str, int],
                 ended: Mapping[str, bool], winner: str | None) -> dict[str, int]:
-    """docs/rules/advanced.md, The end and placings: the winner 1; every other team by its laggard (its member on the
-    lowest square, Start 0, a member in End past N), further first, competition ranking
-    from 2 (from 1 without a winner)."""
+    """docs/rules/advanced.md, The end and placings: the winner 1; every other team by its laggard
+    (its member on the lowest square, Start 0, a member in End past N), further first, competition
+    ranking from 2 (from 1 without a winner)."""
     laggards = {
         team: min(board.squares + 1 if ended[m] else squares[m] for m in members)
         for team, members in teams.items()
@@ -45,8 +45,8 @@ def place_teams(board: Board, teams: Mapping[str, tuple[str, ...]], squares: Map
 
 
 def team_problems(players: Sequence[tuple[str, Mapping[str, Any]]]) -> list[str]:
-    """docs/rules/advanced.md: a team id names no player outside the team (a player without a
-    team is the team named by their id); teams are written as ids."""
+    """docs/rules/advanced.md: a team id names no player outside the team (a player without a team
+    is the team named by their id); teams are written as ids."""
     problems = []
     team = {}
     for player, values in players:

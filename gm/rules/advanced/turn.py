@@ -1,6 +1,6 @@
-"""An advanced campaign played (docs/rules/advanced.md): turn 0's dice and order of play,
-a turn of goes (MOVE or BUILD, each one throw of the player's own die), and the end, a
-team placed by its laggard."""
+"""An advanced campaign played (docs/rules/advanced.md): turn 0's dice and order of play, a turn of
+goes (MOVE or BUILD, each one throw of the player's own die), and the end, a team placed by its
+laggard."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ __all__ = ["board_of", "end", "resolve", "start"]
 
 
 def start(setup: Setup, chance: Chance) -> Outcome:
-    """Each player's die, then the order of play (docs/rules/advanced.md, Setup: dice and order of play): all throws on
-    turn 0, keys counting on per player."""
+    """Each player's die, then the order of play (docs/rules/advanced.md, Setup: dice and order of
+    play): all throws on turn 0, keys counting on per player."""
     players = setup.players
     throws: list[OpeningThrow] = []
     dice = {}
@@ -64,8 +64,8 @@ def start(setup: Setup, chance: Chance) -> Outcome:
 
 def resolve(setup: Setup, state: AdvancedState, orders: Mapping[str, AdvancedOrder],
             chance: Chance) -> Outcome:
-    """One round (docs/rules/advanced.md): each player not in End, in order of play, has a go of
-    one throw of their die; the campaign ends the moment a team is all in End."""
+    """One round (docs/rules/advanced.md): each player not in End, in order of play, has a go of one
+    throw of their die; the campaign ends the moment a team is all in End."""
     if state.over:
         raise RulesError("the campaign is over; there is no turn to resolve")
     for player in orders:

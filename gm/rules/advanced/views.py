@@ -1,15 +1,14 @@
-"""What players of the advanced game see (docs/rules/advanced.md, What players see): everything once a turn is
-resolved. The turn-0 throws (each die, the order of play and its re-throws); each go in
-order of play: the throw, its route (snakes and ladders, built ones too), a build's
-kind, squares, throw, least successful face and whether it was built or why not; NMR
-marks; who reached End; the board with every item, built ones marked with builder and
-turn; teams and placings. Orders stay secret until resolved: a player's own view holds
-only their own.
+"""What players of the advanced game see (docs/rules/advanced.md, What players see): everything once
+a turn is resolved. The turn-0 throws (each die, the order of play and its re-throws); each go in
+order of play: the throw, its route (snakes and ladders, built ones too), a build's kind, squares,
+throw, least successful face and whether it was built or why not; NMR marks; who reached End; the
+board with every item, built ones marked with builder and turn; teams and placings. Orders stay
+secret until resolved: a player's own view holds only their own.
 
 Whether a BUILD is legal depends on steps between squares (docs/rules/advanced.md), which only the
-board's shape tells: so the welcome and every report carry the board drawn as `gm board
-show` draws it (gm.boards.text), with the pieces and every item marked (`BoardDrawing`),
-and a player's own view lists the squares a build from their square could reach.
+board's shape tells: so the welcome and every report carry the board drawn as `gm board show` draws
+it (gm.boards.text), with the pieces and every item marked (`BoardDrawing`), and a player's own view
+lists the squares a build from their square could reach.
 
 The views keep the generic shapes (`boards`, `standings`, `in_play`, `facts`) beside
 their own, so that gm's generic templates (the GM's report) read them too; the words
@@ -313,8 +312,9 @@ def own_facts(setup: Setup, player: str, name: str, state: AdvancedState, events
 
 
 def _reach(board: Board, square: int, most: int, needed: int, ends: Mapping[int, Any]) -> tuple[Reach, ...]:
-    """The last three checks of docs/rules/advanced.md (Building), answered for every target at once: the squares
-    below `square`, free of item ends, at most `most` steps away, grouped by steps."""
+    """The last three checks of docs/rules/advanced.md (Building), answered for every target at
+    once: the squares below `square`, free of item ends, at most `most` steps away, grouped by
+    steps."""
     found = within(board, square, most)
     by_steps: dict[int, list[int]] = {}
     for target, distance in found.items():

@@ -1,7 +1,6 @@
 """What docs/rules/classic.md makes common to the dice rulesets: one public board, an order of play
-fixed before turn 1, a turn that is one round of goes, dice drawn as `<player>/<i>`,
-bouncing back from N, finishing on N, the end of the campaign (a) (b) (c) with its
-placings, and RESIGN.
+fixed before turn 1, a turn that is one round of goes, dice drawn as `<player>/<i>`, bouncing back
+from N, finishing on N, the end of the campaign (a) (b) (c) with its placings, and RESIGN.
 
 `Dice` is the base class of `classic` and `doubles` (and the template for `advanced`): a
 subclass says how the order of play is found (`seat`) and what one go is (`go`), using
@@ -58,7 +57,8 @@ class Dice(Ruleset):
     event_types = (OpeningThrow, OrderOfPlay, Resigned, Thrown, Placed, CampaignOver)
     one_board = True
     hidden_boards = False
-    resolves_early = False  # nobody must write (docs/rules/classic.md, Commands): a turn waits for its deadline
+    # nobody must write (docs/rules/classic.md, Commands): a turn waits for its deadline
+    resolves_early = False
     silence_is_order = True  # silence keeps a player in the race: nothing to resign
     dice_per_throw: ClassVar[int] = 1
 
@@ -88,8 +88,8 @@ class Dice(Ruleset):
         return Outcome(state, (*throws, OrderOfPlay(order)), tuple(chance.draws))
 
     def resolve(self, setup: Setup, state: DiceState, orders: Mapping[str, Any], chance: Chance) -> Outcome:
-        """One turn, one round (docs/rules/classic.md): resignations first, then each player in
-        play has one go in order of play, until the campaign ends."""
+        """One turn, one round (docs/rules/classic.md): resignations first, then each player in play
+        has one go in order of play, until the campaign ends."""
         if state.over:
             raise RulesError("the campaign is over; there is no turn to resolve")
         for player in orders:
@@ -117,7 +117,7 @@ class Dice(Ruleset):
         race.end("max_turns")
         return Outcome(replace(race.state(state), log=state.log), tuple(race.events))
 
-    # -- orders (docs/rules/classic.md, Commands) ----------------------------------------------------------
+    # -- orders (docs/rules/classic.md, Commands) ---------------------------------------
 
     def grammar(self, options: Any = None) -> Grammar:
         return dice_grammar()
@@ -140,7 +140,8 @@ class Dice(Ruleset):
         return state.in_play(player)
 
     def must_order(self, setup: Setup, state: DiceState, player: str) -> bool:
-        return False  # nobody must write: the turn waits only for its deadline (docs/rules/classic.md, Commands)
+        # nobody must write: the turn waits only for its deadline (docs/rules/classic.md, Commands)
+        return False
 
     def order_complete(self, setup: Setup, state: DiceState, player: str, order: DiceOrder) -> bool:
         return True
@@ -191,7 +192,8 @@ class Dice(Ruleset):
         return replace(state, order=renamed_in(state.order, old, new), pieces=renamed(state.pieces, old, new),
                        winner=new if state.winner == old else state.winner)
 
-    # -- what everyone sees (docs/rules/classic.md, What players see): views.py, templates/{mail,archive}/dice/ ----
+    # -- what everyone sees (docs/rules/classic.md, What players see): views.py,
+    # templates/{mail,archive}/dice/ ----
 
     def mail_facts(self, setup: Setup) -> dict[str, Any]:
         """The public facts the dice templates word the rules from."""

@@ -1,5 +1,6 @@
 """What happens in a dice campaign (docs/rules/classic.md): the turn-0 throws, the order of play,
-throws, resignations, placings and the end; stored as dataclasses (gm.rules.codec reads them back)."""
+throws, resignations, placings and the end; stored as dataclasses (gm.rules.codec reads them
+back)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The options every dice ruleset has (docs/rules/classic.md, Options: close_after,
-max_turns), each checked on reading (gm.rules.options)."""
+"""The options every dice ruleset has (docs/rules/classic.md, Options: close_after, max_turns), each
+checked on reading (gm.rules.options)."""
 
 from __future__ import annotations
 

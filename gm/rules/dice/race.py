@@ -46,8 +46,8 @@ class Race:
 
     def move(self, player: str, dice: tuple[int, ...], *, finish: Finish = Finish.BOUNCE) -> Thrown:
         """docs/rules/classic.md Moving and Finishing: the throw's sum from the piece's square,
-        bounced back from N (and off Start on a short board), then its snakes and ladders;
-        a move that ends on N finishes and is placed next. `again` is the go's to set."""
+        bounced back from N (and off Start on a short board), then its snakes and ladders; a move
+        that ends on N finishes and is placed next. `again` is the go's to set."""
         start = self.square[player]
         target = aim(finish, start, sum(dice), self.board.squares)
         end, effects = landing(target.square, self.board.jumps)

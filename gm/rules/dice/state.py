@@ -1,5 +1,5 @@
-"""A dice campaign between turns (the pieces, the order of play, the last turn's log) and
-what a player orders (docs/rules/classic.md, Commands)."""
+"""A dice campaign between turns (the pieces, the order of play, the last turn's log) and what a
+player orders (docs/rules/classic.md, Commands)."""
 
 from __future__ import annotations
 

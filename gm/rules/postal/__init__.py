@@ -1,5 +1,5 @@
-"""The postal game (docs/rules/postal.md): secret numbers 1-6 once per cycle, trapdoor
-elections, crossing by overshoot, placings per board and the aggregate over boards.
+"""The postal game (docs/rules/postal.md): secret numbers 1-6 once per cycle, trapdoor elections,
+crossing by overshoot, placings per board and the aggregate over boards.
 
 The package: `options`, `state` (the state, the order, the aggregates), `events`, `orders`
 (the order commands), `moving` and `turn` (a turn resolved), `views` (what players read),
@@ -69,9 +69,8 @@ class Postal(Ruleset):
         return turn.resolve(setup, state, orders, chance)
 
     def end(self, setup: Setup, state: PostalState) -> Outcome:
-        """Every open board closes after the last resolved turn as `max_turns` would close
-        it there, pieces placed by square reached (docs/rules/postal.md, Crossing the finish
-        and placings)."""
+        """Every open board closes after the last resolved turn as `max_turns` would close it there,
+        pieces placed by square reached (docs/rules/postal.md, Crossing the finish and placings)."""
         return turn.end(setup, state)
 
     def standings(self, setup: Setup, state: PostalState) -> Standings:
@@ -137,8 +136,8 @@ class Postal(Ruleset):
         return all(hand in order.numbers for hand in self.needs_number(setup, state, player))
 
     def needs_number(self, setup: Setup, state: PostalState, player: str) -> list[str]:
-        """The hands for which the player must still send a number this turn: those that
-        move and are not forced (docs/rules/postal.md, Orders, the deadline and missed turns)."""
+        """The hands for which the player must still send a number this turn: those that move and
+        are not forced (docs/rules/postal.md, Orders, the deadline and missed turns)."""
         return hands_to_number(setup.options, state, player)
 
     # -- the archive (templates/archive/postal/) -------------------------------------

@@ -1,6 +1,6 @@
-"""What the published archive shows of a postal campaign (docs/rules/postal.md, What
-players see; templates/archive/postal/): each turn's boards and standings, and every board
-drawn with the squares that were trapdoors once the campaign is revealed."""
+"""What the published archive shows of a postal campaign (docs/rules/postal.md, What players see;
+templates/archive/postal/): each turn's boards and standings, and every board drawn with the squares
+that were trapdoors once the campaign is revealed."""
 
 from __future__ import annotations
 

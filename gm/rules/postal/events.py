@@ -11,8 +11,9 @@ from ..moving import Step
 
 @dataclass(frozen=True)
 class NumberPlayed:
-    """The number a hand moved with; `source` says whether the player sent it, it was the
-    last one left, or it was chosen for a player who sent none (NMR: docs/rules/postal.md, Orders, the deadline and missed turns)."""
+    """The number a hand moved with; `source` says whether the player sent it, it was the last one
+    left, or it was chosen for a player who sent none (NMR: docs/rules/postal.md, Orders, the
+    deadline and missed turns)."""
 
     turn: int
     player: str

@@ -1,5 +1,4 @@
-"""The postal game's options (docs/rules/postal.md, Options) and the hands of numbers
-they shape."""
+"""The postal game's options (docs/rules/postal.md, Options) and the hands of numbers they shape."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""A postal campaign between turns: each board's pieces and trapdoor, the hands of numbers
-still held (docs/rules/postal.md, Numbers), and what a player orders for a turn."""
+"""A postal campaign between turns: each board's pieces and trapdoor, the hands of numbers still
+held (docs/rules/postal.md, Numbers), and what a player orders for a turn."""
 
 from __future__ import annotations
 
@@ -63,15 +63,15 @@ class PostalOrder:
 
 
 def hands_to_number(options: PostalOptions, state: PostalState, player: str) -> list[str]:
-    """The hands for which the player must still send a number this turn: those that
-    move and are not forced (docs/rules/postal.md, Orders, the deadline and missed turns)."""
+    """The hands for which the player must still send a number this turn: those that move and are
+    not forced (docs/rules/postal.md, Orders, the deadline and missed turns)."""
     hands = {options.hand(b) for b in state.moving_boards(player)}
     return sorted(h for h in hands if len(state.hands[player][h]) > 1)
 
 
 def aggregates(players: Sequence[str], state: PostalState) -> dict[str, tuple[int | None, int | None]]:
-    """Each player's aggregate (the sum of their placings) and place, once every board has
-    placed them (docs/rules/postal.md, Crossing the finish and placings); else (None, None)."""
+    """Each player's aggregate (the sum of their placings) and place, once every board has placed
+    them (docs/rules/postal.md, Crossing the finish and placings); else (None, None)."""
     sums: dict[str, int] = {}
     for player in players:
         placings = [board.pieces[player].placing for board in state.boards.values()]

@@ -1,7 +1,6 @@
-"""A postal turn resolved (docs/rules/postal.md): the orders checked, the numbers each
-moving hand plays (sent, forced or chosen for a player who sent none), the moves and
-crossings of each half of the turn, boards closing, the next trapdoors elected, and the
-end at the GM's word."""
+"""A postal turn resolved (docs/rules/postal.md): the orders checked, the numbers each moving hand
+plays (sent, forced or chosen for a player who sent none), the moves and crossings of each half of
+the turn, boards closing, the next trapdoors elected, and the end at the GM's word."""
 
 from __future__ import annotations
 
@@ -23,8 +22,8 @@ __all__ = ["end", "resolve"]
 
 
 def resolve(setup: Setup, state: PostalState, orders: Mapping[str, PostalOrder], chance: Chance) -> Outcome:
-    """The turn (both halves of a double turn, docs/rules/postal.md, Double turns), the
-    next turn's trapdoors elected unless it ended the campaign."""
+    """The turn (both halves of a double turn, docs/rules/postal.md, Double turns), the next turn's
+    trapdoors elected unless it ended the campaign."""
     if state.over:
         raise RulesError("the campaign is over; there is no turn to resolve")
     _check_orders(setup, state, orders)
@@ -181,8 +180,8 @@ def _numbers(setup: Setup, chance: Chance, orders: Mapping[str, PostalOrder], ha
 
 
 def _nmr(setup: Setup, chance: Chance, turn: int, player: str, hand: str, held: list[int]) -> int:
-    """The number played for a player who sent none (docs/rules/postal.md, Orders, the
-    deadline and missed turns)."""
+    """The number played for a player who sent none (docs/rules/postal.md, Orders, the deadline and
+    missed turns)."""
     policy = setup.options.nmr
     if policy == "lowest":
         return held[0]

@@ -1,4 +1,5 @@
-"""What the published archive shows (gm publish, gm reveal; docs/rules/<ruleset>.md, What players see).
+"""What the published archive shows (gm publish, gm reveal; docs/rules/<ruleset>.md, What players
+see).
 
 The generic part every archive page frame, race chart and player history reads; each
 `view` is the ruleset's own, read only by its templates under archive/<name>/. The

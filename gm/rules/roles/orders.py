@@ -1,5 +1,5 @@
-"""Orders by mail (docs/rules/<ruleset>.md, Orders, the deadline and missed turns; Order mail; Commands): the ruleset's commands, merging one accepted
-message into the standing order, and who must write.
+"""Orders by mail (docs/rules/<ruleset>.md, Order mail; Commands): the ruleset's commands, merging
+one accepted message into the standing order, and who must write.
 
 A game writes `grammar`. With `order_type` declared (a dataclass with a field per
 command, named by the keyword in lower case, every field defaulted) the rest has working
@@ -41,9 +41,10 @@ class OrdersByMail(ABC):
     name: ClassVar[str]
     # the standing order's dataclass: gives empty_order, order_to_json/order_from_json, merge
     order_type: ClassVar[type | None] = None
-    # docs/rules/postal.md, Orders, the deadline and missed turns: a turn may be resolved before its deadline once every player in play has
-    # an accepted message for it. False where nobody has to write (classic, doubles: docs/rules/<ruleset>.md
-    # 4.5): a message then says nothing about being ready, so the turn waits for its deadline
+    # a turn may be resolved before its deadline once every player in play has an accepted message
+    # for it (docs/rules/<ruleset>.md, Order mail). False where nobody has to write
+    # (docs/rules/classic.md, Commands): a message then says nothing about being ready, so the turn
+    # waits for its deadline
     resolves_early: ClassVar[bool] = True
     # True where a player who sends nothing has given a legal order all the same (advanced:
     # MOVE; classic and doubles: no RESIGN): a quiet week is then no sign of an unread
@@ -117,7 +118,7 @@ class OrdersByMail(ABC):
         """A standing order in one line for the GM (`gm orders --full`)."""
         return json.dumps(self.order_to_json(order), sort_keys=True)
 
-    # -- who must write (docs/rules/<ruleset>.md, Orders, the deadline and missed turns; Commands) -----------------------------------------
+    # -- who must write (docs/rules/<ruleset>.md, Order mail) ---------------------------
 
     def empty_order(self) -> Any:
         """The standing order of a player who has sent nothing this turn. Default:

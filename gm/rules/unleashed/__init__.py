@@ -1,7 +1,6 @@
-"""Snakes & Ladders Unleashed (docs/rules/unleashed.md, seed 000): one public board of cards that the
-players change by playing cards from a hidden hand; snakes, ladders and lampposts that
-move during play; movement and action cards that chain; standing reactions; a deal at
-start.
+"""Snakes & Ladders Unleashed (docs/rules/unleashed.md, seed 000): one public board of cards that
+the players change by playing cards from a hidden hand; snakes, ladders and lampposts that move
+during play; movement and action cards that chain; standing reactions; a deal at start.
 
 The package: `cards` (codes, deck), `items` (the grid, reach, Ends), `boardfile` (the
 default board and board files), `options`, `state`, `deal` (seats, deal, setup picks),
@@ -319,8 +318,8 @@ class Unleashed(Ruleset):
         after.reactions = renamed(after.reactions, old, new)
         after.private = renamed(after.private, old, new)
         after.winners = list(renamed_in(after.winners, old, new))
-        # orders and reactions keep `old` as sent; reading them maps it (and every id that
-        # held the seat before `old`) to `new` (docs/rules/unleashed.md, Fairness: seeds and commitments)
+        # orders and reactions keep `old` as sent; reading them maps it (and every id that held the
+        # seat before `old`) to `new` (docs/rules/unleashed.md, Fairness: seeds and commitments)
         after.former = {was: new if holder == old else holder for was, holder in after.former.items()}
         after.former[old] = new
         return after

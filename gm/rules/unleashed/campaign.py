@@ -1,6 +1,6 @@
-"""An Unleashed campaign checked before it starts (docs/rules/unleashed.md, The board,
-Setup): its players, its board (the default rectangle when campaign.yaml names none) and
-whether the deck deals it, and how the items come onto the board (`setup_mode`)."""
+"""An Unleashed campaign checked before it starts (docs/rules/unleashed.md, The board, Setup): its
+players, its board (the default rectangle when campaign.yaml names none) and whether the deck deals
+it, and how the items come onto the board (`setup_mode`)."""
 
 from __future__ import annotations
 

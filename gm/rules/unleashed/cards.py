@@ -1,6 +1,6 @@
-"""The cards of Unleashed (docs/rules/unleashed.md, Cards and the deck): codes, their canonical order, the default deck
-and its white dots, how a code is read from an order or a YAML file, and how players see a card
-(its symbol, name and colour)."""
+"""The cards of Unleashed (docs/rules/unleashed.md, Cards and the deck): codes, their canonical
+order, the default deck and its white dots, how a code is read from an order or a YAML file, and how
+players see a card (its symbol, name and colour)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ __all__ = [
 ]
 
 BLANK = "BLANK"
-# the 11 action types in the order of docs/rules/unleashed.md, Cards and the deck; FORWARD and BACK carry k
+# the 11 action types in the order of docs/rules/unleashed.md, Cards and the deck; FORWARD and BACK
+# carry k
 ACTIONS = ("EXTRA-ROLL", "SWAP-PLAYERS", "MOVE-LADDER", "MOVE-SNAKE", "MOVE-ANY", "MOVE-2-LADDERS",
            "MOVE-2-SNAKES", "SWAP-CARDS", "REVERSE", "FORWARD", "BACK")
 K_RANGE = range(1, 10)

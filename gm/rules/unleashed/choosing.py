@@ -1,6 +1,6 @@
-"""The choices an Unleashed action takes (docs/rules/unleashed.md, Actions; Reactions and
-automatic choices): the player's choices checked against the pawns and items now, the
-first legal standing reaction, else the automatic choice. A part of `play.Round`."""
+"""The choices an Unleashed action takes (docs/rules/unleashed.md, Actions; Reactions and automatic
+choices): the player's choices checked against the pawns and items now, the first legal standing
+reaction, else the automatic choice. A part of `play.Round`."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""Before the first round (docs/rules/unleashed.md, Cards and the deck; Setup; Rounds and goes; Fairness: seeds and commitments): the seats, the deck shuffled
-and dealt onto the squares and into hands, and the items set up, by the players' PLACE
-lists or by seeded default picks; and what a player is shown of the setup turn's box."""
+"""Before the first round (docs/rules/unleashed.md, Cards and the deck; Setup; Rounds and goes;
+Fairness: seeds and commitments): the seats, the deck shuffled and dealt onto the squares and into
+hands, and the items set up, by the players' PLACE lists or by seeded default picks; and what a
+player is shown of the setup turn's box."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The end of an Unleashed campaign (docs/rules/unleashed.md, Winning and placings): every
-pawn placed, finished ones by overshoot, the others by square, and the winners named."""
+"""The end of an Unleashed campaign (docs/rules/unleashed.md, Winning and placings): every pawn
+placed, finished ones by overshoot, the others by square, and the winners named."""
 
 from __future__ import annotations
 

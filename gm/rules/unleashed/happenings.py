@@ -1,7 +1,7 @@
-"""What an Unleashed turn tells everyone (docs/rules/unleashed.md, What players see), as events: the seats, setup
-picks, each round and go in order, every card played, action performed, roll, step of a
-move, crossing and draw. None holds a hand, a line number or a reaction list: what only
-one player may know lives in the state's `private`, never here."""
+"""What an Unleashed turn tells everyone (docs/rules/unleashed.md, What players see), as events: the
+seats, setup picks, each round and go in order, every card played, action performed, roll, step of a
+move, crossing and draw. None holds a hand, a line number or a reaction list: what only one player
+may know lives in the state's `private`, never here."""
 
 from __future__ import annotations
 

@@ -1,8 +1,7 @@
-"""Unleashed's order commands (docs/rules/unleashed.md, Order mail): `PLAY`, `REACT` and `PLACE`, read from a
-plain mail line by line, checked on receipt as far as the rules allow without the go, and
-merged into the round's standing order. What only the go can judge (pawns, locks, items
-in play, Ends, resolved squares) is left to it: such a line is skipped there, not refused
-here."""
+"""Unleashed's order commands (docs/rules/unleashed.md, Order mail): `PLAY`, `REACT` and `PLACE`,
+read from a plain mail line by line, checked on receipt as far as the rules allow without the go,
+and merged into the round's standing order. What only the go can judge (pawns, locks, items in play,
+Ends, resolved squares) is left to it: such a line is skipped there, not refused here."""
 
 from __future__ import annotations
 
@@ -51,7 +50,8 @@ class PlayLine:
 
     def as_read(self, players: Sequence[str], former: Mapping[str, str]) -> PlayLine:
         """The line as the go will read it: a seat's former holder named as its holder now
-        (docs/rules/unleashed.md, Fairness: seeds and commitments); what cannot be read stays as sent (the go skips it)."""
+        (docs/rules/unleashed.md, Fairness: seeds and commitments); what cannot be read stays as
+        sent (the go skips it)."""
         if not former:
             return self
         try:

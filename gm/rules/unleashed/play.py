@@ -1,6 +1,6 @@
-"""One round of Unleashed (docs/rules/unleashed.md, Rounds and goes; Variants): goes in seat order, card plays, draws,
-rolls, moves with items and cards, actions, reactions and automatic choices, crossings
-and the end of the campaign. Works on a copy of the state, drawing dice through `Chance`.
+"""One round of Unleashed (docs/rules/unleashed.md, Rounds and goes; Variants): goes in seat order,
+card plays, draws, rolls, moves with items and cards, actions, reactions and automatic choices,
+crossings and the end of the campaign. Works on a copy of the state, drawing dice through `Chance`.
 
 A crossing that ends the go (the go's own pawn) or the campaign (`finish: first`) stops
 everything at once: it is raised as an exception and caught where that ends.

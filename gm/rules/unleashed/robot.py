@@ -162,7 +162,8 @@ class UnleashedDemo(DemoSetup):
     heading = "Final placings (crossed pawns by overshoot, then the others by square):"
 
     def campaign_seed(self, seed: int) -> int:
-        return 2**128 + seed  # docs/rules/unleashed.md, Fairness: seeds and commitments: a seed below 2^128 is refused
+        # docs/rules/unleashed.md, Fairness: seeds and commitments: a seed below 2^128 is refused
+        return 2**128 + seed
 
     def public(self, campaign: Any) -> dict[str, Any]:
         data = campaign.state_json()

@@ -1,7 +1,7 @@
 """The state of an Unleashed campaign between turns (docs/rules/unleashed.md, CONTRACT's state
-fields): the board's cards and items, the pawns, hands, draw pile, locks, the standing
-reactions, what each player alone learnt in the last turn, and who held a seat before. The rules core works on a
-copy (`copy()`), so a resolve never changes the state it was given."""
+fields): the board's cards and items, the pawns, hands, draw pile, locks, the standing reactions,
+what each player alone learnt in the last turn, and who held a seat before. The rules core works on
+a copy (`copy()`), so a resolve never changes the state it was given."""
 
 from __future__ import annotations
 
@@ -44,8 +44,9 @@ class UnleashedState:
     picks: int = 0  # setup picks made (6.12's key)
     over: bool = False
     winners: list[str] = field(default_factory=list)
-    # every id that held a seat before (gm player replace) -> the seat's holder now: orders
-    # and reactions are kept as sent and such an id in them is read as the holder (docs/rules/unleashed.md, Fairness: seeds and commitments)
+    # every id that held a seat before (gm player replace) -> the seat's holder now: orders and
+    # reactions are kept as sent and such an id in them is read as the holder
+    # (docs/rules/unleashed.md, Fairness: seeds and commitments)
     former: dict[str, str] = field(default_factory=dict)
 
     @property

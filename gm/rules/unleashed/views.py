@@ -1,10 +1,10 @@
-"""What Unleashed players see (docs/rules/unleashed.md, What players see). Everyone: the seats and who starts the
-round; each go in order (cards played with the card covered and the choices as resolved,
-every roll, every step of every move with the item or card that made it, actions,
-crossings, cards drawn, NMR, skipped rolls); the board after the round (every top card,
-every item, reversed or not, each pawn), hand sizes, the draw pile's size and the next
-go's locks; setup picks. A player's own copy adds their hand, what they drew, their
-skipped PLAY lines with the reason and their standing reactions.
+"""What Unleashed players see (docs/rules/unleashed.md, What players see). Everyone: the seats and
+who starts the round; each go in order (cards played with the card covered and the choices as
+resolved, every roll, every step of every move with the item or card that made it, actions,
+crossings, cards drawn, NMR, skipped rolls); the board after the round (every top card, every item,
+reversed or not, each pawn), hand sizes, the draw pile's size and the next go's locks; setup picks.
+A player's own copy adds their hand, what they drew, their skipped PLAY lines with the reason and
+their standing reactions.
 
 Each view is built from the public events and the parts of the state everyone may see:
 the public view types have no field that could hold a hand, a line number or a reaction,
