@@ -19,7 +19,9 @@ import time
 
 from gm.boards.board import Board
 from gm.rules.base import Setup
-from gm.rules.postal import SHARED, Postal, PostalOptions, PostalOrder, PostalState
+from gm.rules.postal import Postal
+from gm.rules.postal.options import SHARED, PostalOptions
+from gm.rules.postal.state import PostalOrder, PostalState
 
 
 def random_board(rng: random.Random, squares: int, items: int) -> Board:

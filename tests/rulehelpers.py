@@ -15,18 +15,10 @@ from gm.boards.board import Board
 from gm.rules.base import Outcome as TurnResult
 from gm.rules.base import Setup
 from gm.rules.chance import SeededChance
-from gm.rules.postal import (
-    SHARED,
-    BoardClosed,
-    Moved,
-    NumberPlayed,
-    Placed,
-    Postal,
-    PostalOptions,
-    PostalOrder,
-    PostalState,
-    TrapdoorElection,
-)
+from gm.rules.postal import Postal
+from gm.rules.postal.events import BoardClosed, Moved, NumberPlayed, Placed, TrapdoorElection
+from gm.rules.postal.options import SHARED, PostalOptions
+from gm.rules.postal.state import PostalOrder, PostalState
 
 RULES = Postal()
 PLAYERS = ("ann", "bob", "cat")

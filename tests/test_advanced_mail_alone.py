@@ -29,7 +29,7 @@ from click.testing import CliRunner
 from gm.boards.board import Board, load_board
 from gm.boards.text import Window, draw, item_marks
 from gm.cli import cli
-from gm.rules.advanced.views import SEVERAL, fits_mail, piece_marks
+from gm.rules.advanced.drawing import SEVERAL, fits_mail, piece_marks
 from gm.rules.geometry import steps
 
 BOARDS = Path(__file__).resolve().parent.parent / "boards"

@@ -29,7 +29,8 @@ from gm.publish.render import RulesetLoader, render_page, template_candidates
 from gm.publish.write import write_site
 from gm.rules.base import Setup
 from gm.rules.chance import SeededChance
-from gm.rules.postal import Postal, PostalOrder
+from gm.rules.postal import Postal
+from gm.rules.postal.state import PostalOrder
 
 ROOT = Path(__file__).resolve().parent.parent
 ARCHIVE_TEMPLATES = ROOT / "templates" / "archive"

@@ -20,10 +20,10 @@ import pytest
 from handoverkit import outbox_of
 
 from gm.errors import RulesError
-from gm.rules.advanced import AdvancedOrder
+from gm.rules.advanced.state import AdvancedOrder
 from gm.rules.base import Ruleset, Setup
 from gm.rules.chance import SeededChance
-from gm.rules.dice import DiceOrder
+from gm.rules.dice.state import DiceOrder
 from gm.rules.registry import find_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -29,7 +29,8 @@ from gm.mail.views import BoardSize, PlayerMail, PlayerRef
 from gm.publish.archive import build_site, load_archive
 from gm.publish.render import render_page
 from gm.rules.base import Setup
-from gm.rules.postal import Moved, NumberPlayed, Step, TrapdoorElection
+from gm.rules.moving import Step
+from gm.rules.postal.events import Moved, NumberPlayed, TrapdoorElection
 
 PLAYER_TEMPLATES = {"welcome", "ack", "refusal", "help", "reminder", "report", "final"}
 SECRET_NAMES = ("Secret Serpent Stair", "Hidden Ziggurat Vault")

@@ -28,8 +28,10 @@ from gm.rules.grammar import (
     ruleset_keywords,
     whole_number,
 )
-from gm.rules.postal import Postal, PostalOptions, PostalOrder
+from gm.rules.postal import Postal
+from gm.rules.postal.options import PostalOptions
 from gm.rules.postal.orders import BoardName, postal_grammar
+from gm.rules.postal.state import PostalOrder
 
 GM = Path(__file__).resolve().parent.parent / "gm"
 

@@ -14,7 +14,7 @@ from rulehelpers import said, worded
 from gm.mail import orderlang
 from gm.mail.masking import MASK
 from gm.mail.orderlang import OrderText
-from gm.rules.postal import PostalOptions
+from gm.rules.postal.options import PostalOptions
 from gm.rules.postal.orders import postal_grammar
 
 

@@ -16,14 +16,9 @@ from rulehelpers import RULES, by_hand_index, campaign, play, start_state
 
 from gm.boards.board import START, Board
 from gm.rules.moving import landing
-from gm.rules.postal import (
-    FULL_HAND,
-    SHARED,
-    Moved,
-    NumberPlayed,
-    Placed,
-    PostalOrder,
-)
+from gm.rules.postal.events import Moved, NumberPlayed, Placed
+from gm.rules.postal.options import FULL_HAND, SHARED
+from gm.rules.postal.state import PostalOrder, aggregates
 
 PROFILE = settings(
     max_examples=150,
@@ -312,7 +307,7 @@ def test_prop_2_random_campaigns_keep_the_rules(setup, data):
     assert resolves <= options.max_turns
     last_played = state.turn - 1
     assert last_played <= options.max_turns + 1
-    standings = RULES.standings(setup, state)
+    standings = aggregates(setup.players, state)
     places = [place for _, place in standings.values()]
     assert None not in places
     check_competition(places)

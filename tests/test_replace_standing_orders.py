@@ -144,7 +144,7 @@ def test_6_13_the_acknowledgement_and_private_view_show_the_lines_as_the_go_read
     assert view["plays"] == ["PLAY -1 ON dan+2", "PLAY FORWARD-3 ON 30 dan", "PLAY -1 ON zed-1"]
     assert view["reactions"] == {"BACK": ["dan", "LAST"], "MOVE-ANY": ["P1 dan+8 3"]}
     assert R.private_json(setup, before, "ann")["reactions"] == {"BACK": ["dan", "LAST"], "MOVE-ANY": ["P1 dan+8 3"]}
-    assert standing.to_json()["plays"][0] == ["-1", "bob+2", None]  # kept as sent
+    assert R.order_to_json(standing)["plays"][0] == ["-1", "bob+2", None]  # kept as sent
 
 
 def test_5_the_state_remembers_who_held_a_seat_across_a_stored_round_trip():

@@ -36,13 +36,9 @@ from rulehelpers import (
 )
 
 from gm.errors import ProblemsError, RulesError
-from gm.rules.postal import (
-    SHARED,
-    CampaignOver,
-    PostalOptions,
-    PostalOrder,
-    parse_postal_options,
-)
+from gm.rules.postal.events import CampaignOver
+from gm.rules.postal.options import SHARED, PostalOptions
+from gm.rules.postal.state import PostalOrder, aggregates
 
 FIVE = ("ann", "bob", "cat", "dan", "eve")
 
@@ -426,9 +422,9 @@ def test_2_2_announce_trapdoors_option():
     """announce_trapdoors defaults to true, accepts false, refuses 'no'; it only decides
     what reports show, so a turn resolves the same with it on or off."""
     assert PostalOptions().announce_trapdoors is True
-    assert parse_postal_options({"announce_trapdoors": False}).announce_trapdoors is False
+    assert RULES.parse_options({"announce_trapdoors": False}).announce_trapdoors is False
     with pytest.raises(ProblemsError):
-        parse_postal_options({"announce_trapdoors": "no"})
+        RULES.parse_options({"announce_trapdoors": "no"})
     results = []
     for announce in (True, False):
         setup = campaign(announce_trapdoors=announce)
@@ -664,7 +660,7 @@ def test_2_3_aggregate_is_the_sum_of_placings_lowest_wins_ties_share():
         closed=["A", "B"],
     )
     st = dataclasses.replace(st, over=True)
-    assert RULES.standings(setup, st) == {
+    assert aggregates(setup.players, st) == {
         "ann": (5, 2),
         "bob": (3, 1),
         "cat": (5, 2),
@@ -681,7 +677,7 @@ def test_2_3_with_one_board_the_aggregate_is_the_placing():
     st = dataclasses.replace(
         state(setup, finished={"A": {"ann": 1, "bob": 1, "cat": 3}}, closed=["A"]), over=True
     )
-    assert RULES.standings(setup, st) == {"ann": (1, 1), "bob": (1, 1), "cat": (3, 3)}
+    assert aggregates(setup.players, st) == {"ann": (1, 1), "bob": (1, 1), "cat": (3, 3)}
 
 
 def test_2_3_aggregate_hidden_until_the_campaign_ends():
@@ -1036,7 +1032,7 @@ def test_2_4_a_nomination_for_a_closed_board_is_accepted_and_ignored():
 def test_2_options_defaults_and_refusals():
     """RULES 2 option defaults: numbers shared, threshold 3, announce true, close_after 3,
     max_turns 200, nmr random, double_turns false. Bad values are refused by name."""
-    assert PostalOptions() == parse_postal_options({})
+    assert PostalOptions() == RULES.parse_options({})
     o = PostalOptions()
     assert (o.numbers, o.trapdoor_threshold, o.announce_trapdoors, o.close_after) == (
         "shared",
@@ -1045,7 +1041,7 @@ def test_2_options_defaults_and_refusals():
         3,
     )
     assert (o.max_turns, o.nmr, o.double_turns) == (200, "random", False)
-    assert parse_postal_options({"close_after": "all"}).close_after == "all"
+    assert RULES.parse_options({"close_after": "all"}).close_after == "all"
     for key, bad in [
         ("numbers", "each"),
         ("trapdoor_threshold", 0),
@@ -1057,7 +1053,7 @@ def test_2_options_defaults_and_refusals():
         ("double_turns", "yes"),
     ]:
         with pytest.raises(ProblemsError) as caught:
-            parse_postal_options({key: bad})
+            RULES.parse_options({key: bad})
         assert key in str(caught.value)
 
 

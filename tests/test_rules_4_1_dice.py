@@ -19,7 +19,8 @@ from gm.errors import ProblemsError, RulesError
 from gm.rules.base import Outcome, Setup
 from gm.rules.chance import ReplayChance, ScriptedChance, SeededChance
 from gm.rules.classic import Classic
-from gm.rules.dice import DiceOrder, DicePiece, DiceState, Placed, Resigned, Thrown
+from gm.rules.dice.events import Placed, Resigned, Thrown
+from gm.rules.dice.state import DiceOrder, DicePiece, DiceState
 from gm.rules.doubles import Doubles
 from gm.rules.grammar import Command, CommandProblem
 from gm.yamlfile import parse

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from test_rules_4_1_dice import CLASSIC, faces, keys, play, route, setup_for, state_of, throws
 
-from gm.rules.dice import OpeningThrow, OrderOfPlay
+from gm.rules.dice.events import OpeningThrow, OrderOfPlay
 from gm.rules.doubles import Doubles
 
 

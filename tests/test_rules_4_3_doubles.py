@@ -6,7 +6,7 @@ from __future__ import annotations
 from test_rules_4_1_dice import DOUBLES, keys, play, route, setup_for, state_of, throws
 
 from gm.rules.chance import SeededChance
-from gm.rules.dice import OrderOfPlay
+from gm.rules.dice.events import OrderOfPlay
 
 
 def test_4_3_two_d6_per_throw_the_piece_moves_their_sum():

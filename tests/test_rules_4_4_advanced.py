@@ -19,18 +19,10 @@ import pytest
 from gm.boards.board import Board, load_board
 from gm.errors import ProblemsError
 from gm.mail.orderlang import parse_orders
-from gm.rules.advanced import (
-    Advanced,
-    AdvancedOrder,
-    AdvancedState,
-    BuildTried,
-    Built,
-    CampaignOver,
-    Moved,
-    TeamPlaced,
-    die_for,
-    least_successful_face,
-)
+from gm.rules.advanced import Advanced
+from gm.rules.advanced.building import die_for, least_successful_face
+from gm.rules.advanced.events import BuildTried, Built, CampaignOver, Moved, TeamPlaced
+from gm.rules.advanced.state import AdvancedOrder, AdvancedState
 from gm.rules.base import Setup
 from gm.rules.chance import ScriptedChance, SeededChance
 from gm.rules.grammar import ruleset_keywords

@@ -33,7 +33,7 @@ from gm.rules.chance import Chance, ScriptedChance, SeededChance
 from gm.rules.codec import from_json, to_json
 from gm.rules.grammar import Command, CommandSpec, Grammar
 from gm.rules.ranking import competition_places
-from gm.rules.standings import BoardStanding, PieceStanding, PlayerStanding, Standings, standings_of
+from gm.rules.standings import BoardStanding, PieceStanding, PlayerStanding, Standings
 
 # -- the toy -------------------------------------------------------------------------
 
@@ -237,7 +237,7 @@ def test_an_old_ruleset_with_state_json_only_gets_its_standings_from_it_without_
         step = Step()
         setup = Setup({"A": Board.build(8)}, ("ann",), step.parse_options({}), 1)
         state = step.start(setup, SeededChance(1)).state
-        standings = standings_of(step, setup, state)
+        standings = step.standings(setup, state)
     assert standings.boards["A"].pieces["ann"] == PieceStanding(0, False, None) and standings.turn == 1
 
 

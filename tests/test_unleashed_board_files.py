@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from gm.cli import cli
 from gm.errors import BoardError
-from gm.rules.unleashed import Unleashed, board_items
+from gm.rules.unleashed import Unleashed
+from gm.rules.unleashed.boardfile import board_items
 from gm.rules.unleashed.items import Grid
 from gm.rules.unleashed.options import parse_options
 from gm.yamlfile import LineDict

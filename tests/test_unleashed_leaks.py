@@ -41,8 +41,9 @@ from gm.mail.views import BoardSize, PlayerMail, PlayerRef
 from gm.publish.archive import build_site, load_archive
 from gm.publish.render import render_page
 from gm.publish.write import publish
-from gm.rules.unleashed import Unleashed, UnleashedState
+from gm.rules.unleashed import Unleashed
 from gm.rules.unleashed.cards import movement
+from gm.rules.unleashed.state import UnleashedState
 from gm.rules.unleashed.views import OwnView
 
 DECOYS = ("FORWARD-9", "BACK-9")  # neither the default deck nor MARKER_DECK holds these

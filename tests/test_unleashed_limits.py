@@ -29,9 +29,9 @@ from gm.cli import cli
 from gm.errors import ProblemsError
 from gm.rules.base import Setup
 from gm.rules.chance import SeededChance
-from gm.rules.unleashed import Unleashed, UnleashedState
+from gm.rules.unleashed import Unleashed
 from gm.rules.unleashed.options import MAX_DECK, parse_options
-from gm.rules.unleashed.state import Pawn
+from gm.rules.unleashed.state import Pawn, UnleashedState
 from gm.yamlfile import LineDict
 
 R = Unleashed()

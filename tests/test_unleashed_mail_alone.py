@@ -42,9 +42,10 @@ from gm.publish.render import render_page
 from gm.rules.base import Setup
 from gm.rules.chance import SeededChance
 from gm.rules.grammar import ruleset_keywords
-from gm.rules.unleashed import UnleashedOrder, UnleashedState
 from gm.rules.unleashed.cards import action_type, movement
 from gm.rules.unleashed.options import parse_options
+from gm.rules.unleashed.orders import UnleashedOrder
+from gm.rules.unleashed.state import UnleashedState
 from gm.rules.unleashed.views import own_view
 from gm.yamlfile import LineDict
 

@@ -23,9 +23,10 @@ from gm.rules.base import Setup
 from gm.rules.chance import SeededChance
 from gm.rules.grammar import ruleset_keywords
 from gm.rules.problem import Problem
-from gm.rules.unleashed import Unleashed, UnleashedOrder, UnleashedState
+from gm.rules.unleashed import Unleashed
 from gm.rules.unleashed.options import parse_options
-from gm.rules.unleashed.orders import PlayLine
+from gm.rules.unleashed.orders import PlayLine, UnleashedOrder
+from gm.rules.unleashed.state import UnleashedState
 from gm.rules.unleashed.words import Spot, read_spot, resolve_player, resolve_spot
 from gm.yamlfile import LineDict
 

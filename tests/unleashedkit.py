@@ -16,10 +16,10 @@ from typing import Any
 
 from gm.rules.base import Outcome, Setup
 from gm.rules.chance import ScriptedChance
-from gm.rules.unleashed import Unleashed, UnleashedState
+from gm.rules.unleashed import Unleashed
 from gm.rules.unleashed.options import UnleashedOptions, parse_options
 from gm.rules.unleashed.orders import PlayLine, UnleashedOrder
-from gm.rules.unleashed.state import Pawn
+from gm.rules.unleashed.state import Pawn, UnleashedState
 from gm.yamlfile import LineDict
 
 R = Unleashed()

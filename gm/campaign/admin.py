@@ -113,7 +113,6 @@ def _welcome_holder(campaign: Campaign, db: Any, now: datetime, *, new: str, nam
     now (the turn, its deadline, its pieces, what only its holder sees), with the handover:
     whose seat it was and the order standing for the open turn, spelled out as an
     acknowledgement spells it. `campaign` is the seated one (_seated)."""
-    from ..rules.standings import standings_of
     from .desk import order_view, standing_order
 
     ruleset, setup = campaign.ruleset, campaign.setup
@@ -123,7 +122,7 @@ def _welcome_holder(campaign: Campaign, db: Any, now: datetime, *, new: str, nam
     holder = campaign.config.player(new)
     zone = holder.timezone if holder else None
     order, receipt = standing_order(campaign, state.turn, new)
-    standings = standings_of(ruleset, setup, state)
+    standings = ruleset.standings(setup, state)
     pieces = [{"board": board.id, "square": seat.square, "finished": seat.finished, "placing": seat.placing}
               for board in standings.boards.values() if (seat := board.pieces.get(new)) is not None]
     handover = {"old": {"id": old.id, "name": old.name}, "from_turn": state.turn, "sent": receipt > 0,

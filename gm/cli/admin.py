@@ -153,11 +153,10 @@ def end_cmd(ctx: click.Context, reason: str | None) -> None:
     Example: gm -C campaigns/spring-2027 end --reason "most players have stopped writing"
     """
     from ..campaign.ending import end_campaign
-    from ..rules.standings import standings_of
 
     with opened(ctx) as campaign:
         turn, state = end_campaign(campaign, reason)
-        standings = standings_of(campaign.ruleset, campaign.setup, state)
+        standings = campaign.ruleset.standings(campaign.setup, state)
         names = campaign.names()
     placed = sorted((facts.place, names.get(p, p)) for p, facts in standings.players.items()
                     if facts.place is not None)

@@ -16,7 +16,7 @@ from ..campaign.outbox import waiting
 from ..campaign.trust import capped_today
 from ..campaign.weekly import forecast
 from ..counts import count, one_or_many, ordinal
-from ..rules.standings import PieceStanding, standings_of
+from ..rules.standings import PieceStanding
 from .opening import opened
 
 UNANSWERED_WHY = {
@@ -61,7 +61,7 @@ def state_cmd(ctx: click.Context, as_json: bool, player: str | None) -> None:
         else:  # the GM's notes name every hand: none beside one player's view
             data, notes = campaign.player_state_json(player), {}
         # the text reads the typed standings (issue 26), the JSON is CONTRACT.md's keys
-        standings = None if as_json else standings_of(campaign.ruleset, campaign.setup, campaign.state())
+        standings = None if as_json else campaign.ruleset.standings(campaign.setup, campaign.state())
     if standings is None:
         click.echo(json.dumps(data, indent=2))
         return
@@ -141,7 +141,7 @@ def status_cmd(ctx: click.Context) -> None:
             return
         # the typed standings are every ruleset's (issue 26), so this summary fits them all
         config, state, notes = campaign.config, campaign.state(), campaign.state_notes()
-        standings = standings_of(campaign.ruleset, campaign.setup, state)
+        standings = campaign.ruleset.standings(campaign.setup, state)
         names = campaign.names()
         click.echo(f"{config.title} ({config.id}), {config.ruleset_name}, {count(len(config.players), 'player')}"
                    + (f", {count(len(config.observers), 'observer')}" if config.observers else ""))

@@ -257,10 +257,9 @@ class DemoSetup:
 
     def standings(self, campaign: Campaign) -> list[str]:
         """The final standings, one printable line per player, best first."""
-        from ..rules.standings import standings_of
 
         state, names = campaign.state(), campaign.names()
-        standings = standings_of(campaign.ruleset, campaign.setup, state)
+        standings = campaign.ruleset.standings(campaign.setup, state)
         lines = []
         for line in campaign.ruleset.archive_standings(campaign.setup, state, names):
             pieces = [board.pieces[line.player] for board in standings.boards.values()]

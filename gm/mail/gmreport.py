@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..rules.base import Ruleset, Setup
-from ..rules.standings import standings_of
 
 __all__ = ["EventFacts", "GmPiece", "GmStanding", "GmStandings", "gm_context", "gm_standings"]
 
@@ -86,7 +85,7 @@ def gm_standings(ruleset: Ruleset, setup: Setup, state: Any, names: Mapping[str,
                  dropped: Collection[str] = ()) -> GmStandings:
     """The standings table after the turn, from the ruleset's standings (gm.rules.standings),
     so that it reads the same in every ruleset."""
-    standings = standings_of(ruleset, setup, state)
+    standings = ruleset.standings(setup, state)
     notes = ruleset.state_notes(setup, state)
     boards = tuple((b, standings.boards[b].squares) for b in setup.boards)
     rows = []

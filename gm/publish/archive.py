@@ -19,7 +19,7 @@ The archive knows no ruleset. It asks the ruleset, through gm.rules.base:
 * `archive_standings(setup, state, names)`: the standings now;
 * `archive_boards(setup, state, history)`: every board drawn, asked for before the reveal
   only when the ruleset's `hidden_boards` is false (RULES.md 2.6, 4.1);
-* its standings (gm.rules.standings.standings_of): the turn, whether it is over, each
+* its standings (Ruleset.standings): the turn, whether it is over, each
   board's `closed` and each piece's square.
 
 Each has a default in gm.rules.base that reads the ruleset's typed standings, so a

@@ -20,7 +20,7 @@ from ..rules.base import (
     Ruleset,
     Setup,
 )
-from ..rules.standings import Standings, standings_from_json, standings_of
+from ..rules.standings import Standings, standings_from_json
 from ..ruleset_files import rules_file
 from .archive_values import (
     ArchiveInput,
@@ -90,7 +90,7 @@ def load_archive(campaign: Any, memo: Any = None) -> ArchiveInput:
             salts={b: board_rows[b]["salt"] for b in setup.boards},
             canonical={b: board_rows[b]["canonical"] for b in setup.boards},
         )
-    now = standings_of(ruleset, setup, state)
+    now = ruleset.standings(setup, state)
     deadline = None if now.over else deadline_text(campaign.deadline(), config.timezone)
     resolved = tuple(r["resolved_at"] or "" for r in turn_rows)
     return assemble(
@@ -268,7 +268,7 @@ def assemble(
         summaries.append(kept)
     # the standings now; a mapping is a state_json's CONTRACT.md keys, as callers gave it before
     if now is None:
-        now = standings_of(ruleset, setup, state)
+        now = ruleset.standings(setup, state)
     elif not isinstance(now, Standings):
         now = standings_from_json(now)
     shown = secrets is not None or not ruleset.hidden_boards

@@ -1,18 +1,18 @@
 """What every ruleset offers the rest of gm.
 
-A ruleset is pure: state and orders in, new state and events out (a state has `turn`,
-the turn taking orders, and `over`; the rest is the ruleset's). It reads no clock,
-file or database, and every random choice goes through `Chance` (RULES.md 5), so a turn
-can be previewed, replayed and tested in microseconds. Storage, mail and reports sit
-around it and speak to it only through this interface.
+A ruleset is pure: state and orders in, new state and events out (a state has `turn`, the turn
+taking orders, and `over`; the rest is the ruleset's). It reads no clock, file or database, and
+every random choice goes through `Chance` (docs/rules/<ruleset>.md, Fairness: seeds and
+commitments), so a turn can be previewed, replayed and tested in microseconds. Storage, mail and
+reports sit around it and speak to it only through this interface.
 
 `Ruleset` is the composition of the roles in gm.rules.roles, each member documented
 there: the rules core (options, start, resolve, end, standings, the state kept), orders
 by mail, views for mail, the archive, and board tools; its own body holds the files a
 ruleset ships (templates, rules page, boards). A game writes `start`, `resolve`,
 `grammar` and `standings` (gm.rules.standings) and its words; everything else has a
-working default. This module re-exports what it always exported, so
-`from gm.rules.base import X` keeps working.
+working default. This module is the interface's public face: a plugin imports what it
+needs from here (docs/plugins.md).
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ __all__ = [
 
 
 class Ruleset(RulesCore, OrdersByMail, MailViews, ArchiveRules, BoardTools, ABC):
-    """A rule set (RULES.md 2 and 4), found by `name` through gm.rules.registry."""
+    """A rule set (docs/rules/<ruleset>.md), found by `name` through gm.rules.registry."""
 
     # -- the files a ruleset ships ------------------------------------------------------
     # a folder laid out like gm's templates/ (mail/<name>/..., archive/<name>/...,

@@ -1,13 +1,13 @@
-"""Every random choice of a campaign (RULES.md 5), as an input to the rules.
+"""Every random choice of a campaign (docs/rules/<ruleset>.md, Fairness: seeds and commitments), as
+an input to the rules.
 
-A ruleset never draws from a generator of its own: it asks a `Chance` for a pick or a
-die, and the chance records each `Draw` (kind, key, candidates, index). `SeededChance`
-computes the index from the seed by RULES.md 5's formula, so a turn replays exactly, the
-GM can preview without saving, and anyone holding the revealed seed can recompute every
-pick with one line of any language. `ReplayChance` plays recorded draws back with no
-seed at all, and `ScriptedChance` lets a test choose the dice (OpenSpiel's lesson:
-chance is an input, not a side effect).
-"""
+A ruleset never draws from a generator of its own: it asks a `Chance` for a pick or a die, and the
+chance records each `Draw` (kind, key, candidates, index). `SeededChance` computes the index from
+the seed by the formula of docs/rules/<ruleset>.md (Fairness: seeds and commitments), so a turn
+replays exactly, the GM can preview without saving, and anyone holding the revealed seed can
+recompute every pick with one line of any language. `ReplayChance` plays recorded draws back with no
+seed at all, and `ScriptedChance` lets a test choose the dice (OpenSpiel's lesson: chance is an
+input, not a side effect)."""
 
 from __future__ import annotations
 
@@ -68,9 +68,9 @@ def _same(one: Sequence[Any], other: Sequence[Any]) -> bool:
 
 
 class Chance:
-    """What a ruleset draws through. Subclasses say how an index is chosen; this class
-    keeps the record and the dice counters (RULES.md 4.1: `player/i`, `i` counting the
-    dice thrown for that player in the turn from 1)."""
+    """What a ruleset draws through. Subclasses say how an index is chosen; this class keeps the
+    record and the dice counters (docs/rules/<ruleset>.md: `player/i`, `i` counting the dice thrown
+    for that player in the turn from 1)."""
 
     def __init__(self) -> None:
         self.draws: list[Draw] = []
@@ -80,7 +80,8 @@ class Chance:
         raise NotImplementedError
 
     def pick(self, turn: int, kind: str, key: str, candidates: Sequence[T]) -> T:
-        """One of `candidates`, which the caller lists in the order RULES.md 5 states."""
+        """One of `candidates`, which the caller lists in the order docs/rules/<ruleset>.md,
+        Fairness: seeds and commitments states."""
         options = _compact(candidates)
         if not options:
             raise ValueError("a choice needs at least one candidate")
@@ -96,7 +97,8 @@ class Chance:
 
 
 class SeededChance(Chance):
-    """Play: every index from the campaign's seed (RULES.md 5)."""
+    """Play: every index from the campaign's seed (docs/rules/<ruleset>.md, Fairness: seeds and
+    commitments)."""
 
     def __init__(self, seed: int) -> None:
         super().__init__()

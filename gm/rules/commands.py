@@ -1,4 +1,5 @@
-"""The order commands a ruleset declares (RULES.md 3, 4.5, 6.13): a grammar's types.
+"""The order commands a ruleset declares (docs/rules/<ruleset>.md, Order mail; Commands): a
+grammar's types.
 
 gm.rules.grammar re-exports every name here and adds `ruleset_keywords` (which asks the
 registry); the ruleset interface imports this module, which imports no registry.
@@ -51,7 +52,8 @@ __all__ = [
     "whole_number",
 ]
 
-# RULES.md 3: the commands every ruleset's mail shares, read by gm.mail.orderlang itself.
+# docs/rules/<ruleset>.md, Order mail: the commands every ruleset's mail shares, read by
+# gm.mail.orderlang itself.
 ENVELOPE = ("GAME", "PLAYER", "PASSWORD", "TURN", "END", "HELP", "RESET")
 
 # How mail joins the forms of an exclusive group on one line (Grammar.offered).
@@ -97,8 +99,8 @@ class Grammar:
 
     commands: tuple[CommandSpec, ...] = ()
     context: Any = None
-    # a signature is only a line that is exactly "--" (trailing spaces allowed), not an
-    # em dash or an indented one (unleashed: RULES.md 6.13)
+    # a signature is only a line that is exactly "--" (trailing spaces allowed), not an em dash or
+    # an indented one (unleashed: docs/rules/unleashed.md, Order mail)
     strict_signature: bool = False
     # groups of commands that exclude each other (`(("ROLL", "HOLD"),)`: a turn's order is
     # one or the other): gm.mail.orderlang refuses a message naming two of one group, the
@@ -195,9 +197,9 @@ class OrderRules(Protocol):
         self, setup: Any, state: Any, player: str, standing: Any, commands: tuple[Command, ...]
     ) -> tuple[Any, list[Problem]]:
         """The player's standing order with one accepted message's `commands` applied
-        (RULES.md 2.4: each message replaces only what it names), and the problems that
-        refuse the message (empty when none), each on its command's line. Never changes
-        `standing`."""
+        (docs/rules/<ruleset>.md, Order mail: each message replaces only what it names), and the
+        problems that refuse the message (empty when none), each on its command's line. Never
+        changes `standing`."""
         ...
 
 

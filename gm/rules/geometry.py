@@ -1,6 +1,6 @@
-"""Board geometry shared by rulesets and board tools: which squares share an edge, and
-how many edge steps lie between two squares (RULES.md 1's levels and columns, 4.4's
-`distance`).
+"""Board geometry shared by rulesets and board tools: which squares share an edge, and how many edge
+steps lie between two squares (the levels and columns of docs/rules/<ruleset>.md, The board; the
+distance of a build, docs/rules/advanced.md, Building).
 
 Two squares of 1..N share an edge when they lie on the same level in columns differing
 by 1, or on adjacent levels in the same column. Numbering plays no part: on a serpentine

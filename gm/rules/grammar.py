@@ -1,4 +1,4 @@
-"""The order commands a ruleset declares (RULES.md 3, 4.5, 6.13).
+"""The order commands a ruleset declares (docs/rules/<ruleset>.md, Order mail; Commands).
 
 The grammar's types (`Grammar`, `CommandSpec`, `Command`, `CommandProblem`, readers,
 exclusive groups) are in gm.rules.commands and re-exported here, where rulesets have

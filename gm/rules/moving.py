@@ -1,4 +1,4 @@
-"""Moving a piece, common to every ruleset (RULES.md 1, 2.3, 4.1, 4.4) and to
+"""Moving a piece, common to every ruleset (docs/rules/<ruleset>.md, The board) and to
 `gm board analyze`: where a throw or number aims under each way of finishing, and the
 effects a piece takes where it comes to, each at most once per move.
 
@@ -17,7 +17,7 @@ __all__ = ["Aim", "Finish", "Step", "aim", "bounce", "landing"]
 class Finish(Enum):
     """How a piece leaves the board past its last square N."""
 
-    CROSS = "crossing"  # RULES.md 2.3, 4.4: finished once p + k > N; landing on N is not enough
+    CROSS = "crossing"  # finished once p + k > N; landing on N is not enough
     EXACT = "exact"  # a roll past N leaves the piece where it was; ending on N wins
     BOUNCE = "bounce"  # classic, doubles: a roll past N bounces back from N; ending on N wins
 
@@ -34,7 +34,8 @@ class Aim:
 
 
 def bounce(total: int, squares: int) -> int:
-    """RULES.md 4.1: back from N past N; on a board shorter than the throw, off Start too."""
+    """Back from N past N; on a board shorter than the throw, off Start too (docs/rules/classic.md,
+    Moving and bouncing)."""
     span = 2 * squares
     t = total % span
     return span - t if t > squares else t
@@ -68,10 +69,10 @@ def landing(
 ) -> tuple[int, tuple[Step, ...]]:
     """Where a piece that comes to `square` ends, and the effects it took on the way.
 
-    Effects apply one after another until a square with no effect, or with an effect
-    already used in this move (RULES.md 1). `jumps` maps a snake's head or a ladder's foot
-    to its other end. `effects` are the ruleset's own (square -> (where it sends a piece,
-    what the step is called)); one supersedes a snake or ladder on its square."""
+    Effects apply one after another until a square with no effect, or with an effect already used in
+    this move (docs/rules/<ruleset>.md, The board). `jumps` maps a snake's head or a ladder's foot
+    to its other end. `effects` are the ruleset's own (square -> (where it sends a piece, what the
+    step is called)); one supersedes a snake or ladder on its square."""
     steps: list[Step] = []
     used: set[int] = set()
     effects = effects or {}

@@ -5,7 +5,9 @@ the default reading of an options dataclass.
 gm's config check reports each as a campaign.yaml problem. A ruleset that declares
 `options_type` (a dataclass whose fields all have defaults) gets `option_keys` (its
 field names) and `parse_options` (each given value checked against its field's type)
-without writing either.
+without writing either. A field's metadata may add a bound and the words for it:
+`field(default=3, metadata={"minimum": 1, "expected": "a whole number of at least 1"})`
+refuses a whole number below 1 and says so in those words (`option(...)` writes it).
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["NoOptions", "OptionsError", "option_names", "option_type_problems", "parse_dataclass_options"]
+from ..errors import ProblemsError
+
+__all__ = ["NoOptions", "OptionsError", "option", "option_names", "option_type_problems", "parse_dataclass_options"]
 
 
 class OptionsError(ValueError):
@@ -28,6 +32,22 @@ class OptionsError(ValueError):
     def __init__(self, problems: Sequence[str] | str):
         self.problems = [problems] if isinstance(problems, str) else list(problems)
         super().__init__("\n".join(self.problems))
+
+
+class OptionValuesError(OptionsError, ProblemsError):
+    """Options whose values do not fit their fields, each problem on its campaign.yaml line:
+    an OptionsError, and the ProblemsError of `options` that gm's own checks raise."""
+
+    def __init__(self, problems: Sequence[str]):
+        OptionsError.__init__(self, problems)
+        self.source = "options"
+
+
+def option(default: Any, *, minimum: int | None = None, expected: str | None = None) -> Any:
+    """An options dataclass field: its default, the least whole number it takes (None: any)
+    and the words a refusal uses for what it must be (None: its type's)."""
+    metadata = {key: value for key, value in (("minimum", minimum), ("expected", expected)) if value is not None}
+    return dataclasses.field(default=default, metadata=metadata)
 
 
 @dataclass(frozen=True)
@@ -96,26 +116,34 @@ def _json(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _below(metadata: Mapping[str, Any], value: Any) -> bool:
+    minimum = metadata.get("minimum")
+    return minimum is not None and isinstance(value, int) and not isinstance(value, bool) and value < minimum
+
+
 def parse_dataclass_options(options_type: type, raw: Mapping[str, Any]) -> Any:
     """`options_type` with the values `raw` gives (the defaults for the rest), each checked
-    against its field's type; raises OptionsError listing every value that does not fit."""
+    against its field's type and metadata; raises OptionsError listing every value that does
+    not fit, in the order given (campaign.yaml's)."""
     hints = typing.get_type_hints(options_type)
+    fields = {f.name: f.metadata for f in dataclasses.fields(options_type) if f.init}
     line_of = getattr(raw, "line_of", None)
     values, problems = {}, []
-    for name in option_names(options_type):
-        if name not in raw:
-            continue
+    for name in raw:
+        if name not in fields:
+            continue  # the caller refuses keys that are not options, with their lines
         value = raw[name]
         if isinstance(value, list):
             value = tuple(value)
         kind = hints.get(name, Any)
-        if not _fits(kind, value):
+        if not _fits(kind, value) or _below(fields[name], value):
             where = f"line {line_of(name)}: " if line_of else ""
-            problems.append(f"{where}option {name} must be {_wanted(kind)}, not {value!r}")
+            problems.append(f"{where}option {name} must be {fields[name].get('expected') or _wanted(kind)}, "
+                            f"not {value!r}")
             continue
         values[name] = value
     if problems:
-        raise OptionsError(problems)
+        raise OptionValuesError(problems)
     try:
         return options_type(**values)
     except (TypeError, ValueError) as error:  # the dataclass's own __post_init__ checks

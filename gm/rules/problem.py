@@ -1,11 +1,11 @@
 """Why a message or one of its lines is refused, as a code and facts, never as words.
 
-Every word a player reads lives in templates/ (RULES.md 3: the reply says every problem
-found, line by line). A ruleset, the order reader and the desk say *what* is wrong with
-a `Problem`: a code such as `no_such_board` and the facts the words need (`board="Z"`),
-with the message line it is about when there is one. `gm.mail.words.problem_text` words
-it from the macro of the same name in `templates/mail/<ruleset>/problems.txt` (then the
-rulesets it derives from, then the common `templates/mail/problems.txt`).
+Every word a player reads lives in templates/ (docs/rules/<ruleset>.md, Order mail: the reply says
+every problem found, line by line). A ruleset, the order reader and the desk say *what* is wrong
+with a `Problem`: a code such as `no_such_board` and the facts the words need (`board="Z"`), with
+the message line it is about when there is one. `gm.mail.words.problem_text` words it from the macro
+of the same name in `templates/mail/<ruleset>/problems.txt` (then the rulesets it derives from, then
+the common `templates/mail/problems.txt`).
 
 Codes are lower-case identifiers (a Jinja macro name); facts are plain values (strings,
 numbers, lists of them), so that the words can be tested and translated without Python.

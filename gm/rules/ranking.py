@@ -1,5 +1,6 @@
-"""Competition ranking (RULES.md 2.3, 4.1, 4.4, 6.10): equal scores share the better
-place and the next place is skipped (1, 2, 2, 4). One function for every ruleset."""
+"""Competition ranking (docs/rules/<ruleset>.md, Crossing the finish and placings; Winning and
+placings): equal scores share the better place and the next place is skipped (1, 2, 2, 4). One
+function for every ruleset."""
 
 from __future__ import annotations
 

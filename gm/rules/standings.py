@@ -1,4 +1,4 @@
-"""Where everyone stands, as every ruleset tells it to gm (issue 26: typed standings).
+"""Where everyone stands, as every ruleset tells it to gm.
 
 `Ruleset.standings(setup, state)` gives a `Standings`: per board its size, whether it is
 closed and each player's piece (square, finished, placing); per player the aggregate and
@@ -18,15 +18,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["BoardStanding", "PieceStanding", "PlayerStanding", "Standings", "standings_from_json", "standings_json",
-           "standings_of"]
+__all__ = ["BoardStanding", "PieceStanding", "PlayerStanding", "Standings", "standings_from_json", "standings_json"]
 
 
 @dataclass(frozen=True)
 class PieceStanding:
-    """One player's piece on one board: its square (0 is Start; a finished piece keeps the
-    last square it stood on before crossing), whether it has finished, and its placing
-    once the board has placed the player (RULES.md 2.3)."""
+    """One player's piece on one board: its square (0 is Start; a finished piece keeps the last
+    square it stood on before crossing), whether it has finished, and its placing once the board has
+    placed the player (docs/rules/<ruleset>.md)."""
 
     square: int = 0
     finished: bool = False
@@ -105,15 +104,3 @@ def standings_from_json(data: Mapping[str, Any]) -> Standings:
     players = {p: PlayerStanding(facts.get("aggregate"), facts.get("place"), bool(facts.get("resigned")))
                for p, facts in data["players"].items()}
     return Standings(data["turn"], bool(data["over"]), boards, players)
-
-
-def standings_of(ruleset: Any, setup: Any, state: Any) -> Standings:
-    """The ruleset's standings, as gm's generic readers take them: `ruleset.standings` when it
-    gives Standings, else read from its state_json. A ruleset written before typed standings
-    may have a method of that name meaning something else (a built-in's gives each player's
-    aggregate and place): its state_json, which it must have written, is then the truth."""
-    if not getattr(type(ruleset).standings, "derived", False):
-        found = ruleset.standings(setup, state)
-        if isinstance(found, Standings):
-            return found
-    return standings_from_json(ruleset.state_json(setup, state))

@@ -1,4 +1,5 @@
-"""The generic views: what a ruleset without views of its own shows players (RULES.md 2.6).
+"""The generic views: what a ruleset without views of its own shows players
+(docs/rules/<ruleset>.md, What players see).
 
 `Ruleset.public_view` and `player_view` give these by default; the fallback templates in
 gm's templates/mail/ read them: each piece's square and placing, the standings, nothing

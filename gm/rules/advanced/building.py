@@ -1,5 +1,5 @@
-"""The dice and the building rules of RULES.md 4.4: which die a setup throw gives, which throw
-builds a player's next item, where every snake and ladder is, and why a build fails."""
+"""The dice and the building rules of docs/rules/advanced.md: which die a setup throw gives, which
+throw builds a player's next item, where every snake and ladder is, and why a build fails."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from ...boards.board import Board
 from ..geometry import steps
 from .events import Built
 
-# RULES.md 4.4 Setup: the d6 throw that gives each player their die
+# docs/rules/advanced.md, Setup: dice and order of play: the d6 throw that gives each player their
+# die
 DIE_FOR_THROW = {1: 6, 2: 6, 3: 6, 4: 8, 5: 8, 6: 12}
 
 
@@ -17,13 +18,13 @@ REASONS = ("roll", "lower", "own-square", "target", "distance")
 
 
 def die_for(throw: int) -> int:
-    """The die a setup throw of a d6 gives (RULES.md 4.4)."""
+    """The die a setup throw of a d6 gives (docs/rules/advanced.md)."""
     return DIE_FOR_THROW[throw]
 
 
 def least_successful_face(size: int, construction: int) -> int:
-    """The least throw of a d`size` that builds the player's `construction`th item: the
-    build succeeds when 6r > size * (min(k, 4) + 1) (RULES.md 4.4)."""
+    """The least throw of a d`size` that builds the player's `construction`th item: the build
+    succeeds when 6r > size * (min(k, 4) + 1) (docs/rules/advanced.md)."""
     return size * (min(construction, 4) + 1) // 6 + 1
 
 
@@ -57,7 +58,7 @@ def jumps(board: Board, built: Iterable[Built]) -> dict[int, int]:
 
 def build_reason(board: Board, built: Iterable[Built], die: int, construction: int,
                  start: int, target: int, roll: int) -> str | None:
-    """The first check of RULES.md 4.4 that a build fails, in its order, or None when the
+    """The first check of docs/rules/advanced.md that a build fails, in its order, or None when the
     item is built: roll, lower, own-square, target, distance."""
     if 6 * roll <= die * (min(construction, 4) + 1):
         return "roll"

@@ -1,7 +1,7 @@
-"""The advanced board drawn for mail as `gm board show` draws it (gm.boards.text), with the
-pieces and every item marked, built ones too (RULES.md 4.4: whether a BUILD is legal
-depends on steps between squares, which only the board's shape tells); too large a board
-is drawn around each player's own piece instead."""
+"""The advanced board drawn for mail as `gm board show` draws it (gm.boards.text), with the pieces
+and every item marked, built ones too (docs/rules/advanced.md: whether a BUILD is legal depends on
+steps between squares, which only the board's shape tells); too large a board is drawn around each
+player's own piece instead."""
 
 from __future__ import annotations
 

@@ -1,13 +1,11 @@
-"""What happens in an advanced campaign (RULES.md 4.4): moves, builds tried and built,
-teams placed and the end; stored in the log as dataclasses and read back."""
+"""What happens in an advanced campaign (docs/rules/advanced.md): moves, builds tried and built,
+teams placed and the end; stored as dataclasses (gm.rules.codec reads them back)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..dice import OpeningThrow, OrderOfPlay
-from ..events import event_reader
 from ..moving import Step
 
 
@@ -46,9 +44,9 @@ class Moved:
 
 @dataclass(frozen=True)
 class BuildTried:
-    """A BUILD go: what was ordered from which square, the throw, the construction
-    number and least successful face, and whether it was built or the first check that
-    failed (`reason`, RULES.md 4.4)."""
+    """A BUILD go: what was ordered from which square, the throw, the construction number and least
+    successful face, and whether it was built or the first check that failed (`reason`,
+    docs/rules/advanced.md)."""
 
     turn: int
     player: str
@@ -81,9 +79,6 @@ class CampaignOver:
     reason: Literal["team", "max_turns"]
     kind: str = "campaign_over"
 
-
-# an event as stored (`dataclasses.asdict`), read back
-event_from_json = event_reader(OpeningThrow, OrderOfPlay, Moved, BuildTried, TeamPlaced, CampaignOver)
 
 
 def log_entry(go: Any) -> dict[str, Any]:

@@ -1,17 +1,24 @@
-"""The advanced game's order commands (RULES.md 4.5): `MOVE`, `BUILD SNAKE <square>` and
-`BUILD LADDER <square>`, one action per turn, and how an accepted message changes the
-standing order (it replaces the action). Whether the action can be played from the
-player's square is `Advanced.order_problems`, judged with the state at hand."""
+"""The advanced game's order commands (docs/rules/advanced.md, Commands): `MOVE`, `BUILD SNAKE
+<square>` and `BUILD LADDER <square>`, one action per turn, and how an accepted message changes the
+standing order (it replaces the action). Whether the action can be played from the player's square
+is `Advanced.order_problems`, judged with the state at hand."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
+from ...boards.board import START
+from ..geometry import steps
 from ..grammar import Command, CommandProblem, CommandSpec, Grammar, whole_number
 from ..problem import Problem, problem
-from .state import AdvancedOrder
+from .building import item_ends
+from .state import AdvancedOrder, AdvancedState
 
-__all__ = ["FORMS", "advanced_grammar", "merge"]
+if TYPE_CHECKING:
+    from ..roles.core import Setup
+
+__all__ = ["FORMS", "advanced_grammar", "merge", "order_problems"]
 
 FORMS = {"MOVE": "MOVE", "BUILD": "BUILD SNAKE|LADDER <square>"}
 ITEMS = ("snake", "ladder")
@@ -49,8 +56,8 @@ def advanced_grammar() -> Grammar:
 
 
 def merge(standing: AdvancedOrder, commands: Iterable[Command]) -> tuple[AdvancedOrder, list[Problem]]:
-    """The action a message names replaces the standing one (RULES.md 4.5); a message
-    naming two actions is refused whole, on the line of each action after the first."""
+    """The action a message names replaces the standing one (docs/rules/advanced.md, Commands); a
+    message naming two actions is refused whole, on the line of each action after the first."""
     actions = [c for c in commands if c.keyword in ("MOVE", "BUILD")]
     if not actions:
         return standing, []
@@ -64,3 +71,38 @@ def merge(standing: AdvancedOrder, commands: Iterable[Command]) -> tuple[Advance
     if value[0] == "move":
         return AdvancedOrder("move"), []
     return AdvancedOrder("build", value[1], value[2]), []
+
+
+def order_problems(setup: Setup, state: AdvancedState, player: str,
+                   order: AdvancedOrder) -> list[Problem]:
+    """docs/rules/advanced.md, Commands, refused on receipt: any order from a player in End; a build
+    from Start, to a square outside 1..s-1, from or to a square holding an item end, or to a square
+    further than half the die's size (beyond any throw)."""
+    if order.action is None:
+        return []
+    if state.ended[player]:
+        return [problem("in_end")]
+    if order.action != "build":
+        return []
+    board = next(iter(setup.boards.values()))
+    start, target = state.squares[player], order.target
+    assert target is not None
+    if start == START:
+        return [problem("build_from_start", item=order.item, target=target)]
+    ends = item_ends(board, state.built)
+    problems = []
+    if start in ends:
+        item, end = ends[start]
+        problems.append(problem("own_square_taken", square=start, item=item, end=end))
+    if not 1 <= target < start:
+        problems.append(problem("target_not_below", item=order.item, target=target, square=start))
+        return problems
+    if target in ends:
+        item, end = ends[target]
+        problems.append(problem("target_taken", target=target, item=item, end=end))
+    die = state.dice[player]
+    most = die // 2
+    if steps(board, start, target, limit=most) is None:
+        problems.append(problem("too_far", target=target, square=start, die=die, most=most,
+                                steps=steps(board, start, target)))
+    return problems

@@ -1,4 +1,4 @@
-"""The advanced game's robots for `gm demo --ruleset advanced` (RULES.md 4.4, 4.5).
+"""The advanced game's robots for `gm demo --ruleset advanced` (docs/rules/advanced.md, Commands).
 
 Three teams of two race over the seed's board (boards/advanced.yaml) with their own dice.
 Most robots MOVE every turn; the builders BUILD from their square down to a square one
@@ -116,7 +116,9 @@ class AdvancedDemo(DemoSetup):
     heading = "Final standings (the first team all in End wins, the others by their laggard):"
 
     def campaign_seed(self, seed: int) -> int:
-        return 2**128 + seed  # RULES.md 5: advanced refuses a seed below 2^128
+        # docs/rules/advanced.md, Fairness: seeds and commitments: advanced refuses a seed below
+        # 2^128
+        return 2**128 + seed
 
     def public(self, campaign: Any) -> dict[str, Any]:
         data = campaign.state_json()

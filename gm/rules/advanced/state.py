@@ -1,14 +1,14 @@
-"""An advanced campaign between turns (dice, squares, builds, items built) and what a
-player orders for a turn: MOVE or BUILD (RULES.md 4.4)."""
+"""An advanced campaign between turns (dice, squares, builds, items built) and what a player orders
+for a turn: MOVE or BUILD (docs/rules/advanced.md)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
-from ..dice import OpeningThrow
-from .events import Built
+from ..dice.events import OpeningThrow
+from .events import BuildTried, Built, Moved
 
 
 @dataclass(frozen=True)
@@ -28,7 +28,7 @@ class AdvancedState:
     winner: str | None = None
     placings: Mapping[str, int | None] = field(default_factory=dict)
     opening: tuple[OpeningThrow, ...] = ()
-    log: tuple[Any, ...] = ()
+    log: tuple[Moved | BuildTried, ...] = ()
 
     def in_play(self, player: str) -> bool:
         return not self.over and not self.ended[player]

@@ -1,15 +1,14 @@
-"""What players of the advanced game see (RULES.md 4.6): everything once a turn is
-resolved. The turn-0 throws (each die, the order of play and its re-throws); each go in
-order of play: the throw, its route (snakes and ladders, built ones too), a build's
-kind, squares, throw, least successful face and whether it was built or why not; NMR
-marks; who reached End; the board with every item, built ones marked with builder and
-turn; teams and placings. Orders stay secret until resolved: a player's own view holds
-only their own.
+"""What players of the advanced game see (docs/rules/advanced.md, What players see): everything once
+a turn is resolved. The turn-0 throws (each die, the order of play and its re-throws); each go in
+order of play: the throw, its route (snakes and ladders, built ones too), a build's kind, squares,
+throw, least successful face and whether it was built or why not; NMR marks; who reached End; the
+board with every item, built ones marked with builder and turn; teams and placings. Orders stay
+secret until resolved: a player's own view holds only their own.
 
-Whether a BUILD is legal depends on steps between squares (RULES.md 4.4), which only the
-board's shape tells: so the welcome and every report carry the board drawn as `gm board
-show` draws it (gm.boards.text), with the pieces and every item marked (`BoardDrawing`),
-and a player's own view lists the squares a build from their square could reach.
+Whether a BUILD is legal depends on steps between squares (docs/rules/advanced.md), which only the
+board's shape tells: so the welcome and every report carry the board drawn as `gm board show` draws
+it (gm.boards.text), with the pieces and every item marked (`BoardDrawing`), and a player's own view
+lists the squares a build from their square could reach.
 
 The views keep the generic shapes (`boards`, `standings`, `in_play`, `facts`) beside
 their own, so that gm's generic templates (the GM's report) read them too; the words
@@ -23,46 +22,31 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...boards.board import START, Board
-from ...boards.text import MARKS as MARKS
 from ...boards.text import Window
-from ...boards.text import draw as draw
-from ...boards.text import item_marks as item_marks
-from ...boards.text import rows as rows
 from ..base import ArchiveBoard, ArchivePicture, ArchivePiece, ArchiveStanding, Setup
-from ..dice import OpeningThrow
-from ..dice.views import Named, OpeningRound
-from ..dice.views import opening_view as dice_opening_view
+from ..dice.views import Named
 from ..geometry import within
 from ..moving import Step
-from .building import die_for, item_ends, least_successful_face
-from .building import items as items
-from .drawing import MAIL_COLUMNS as MAIL_COLUMNS
-from .drawing import MAIL_LEVELS as MAIL_LEVELS
-from .drawing import SEVERAL as SEVERAL
-from .drawing import BoardDrawing as BoardDrawing
-from .drawing import DrawnCell as DrawnCell
-from .drawing import PieceMark as PieceMark
-from .drawing import drawing as drawing
-from .drawing import fits_mail as fits_mail
-from .drawing import piece_marks as piece_marks
-from .drawing import with_items
+from .building import item_ends, least_successful_face
+from .drawing import (
+    BoardDrawing,
+    drawing,
+    fits_mail,
+    piece_marks,
+    with_items,
+)
 from .events import BuildTried, Built, CampaignOver, Moved
+from .opening import named
 from .state import AdvancedOrder, AdvancedState
 from .teams import place_teams, team_of, teams_of
 
 __all__ = [
-    "AdvancedOpening",
     "AdvancedTurn",
-    "BoardDrawing",
     "GoLine",
     "ItemLine",
     "OwnFacts",
     "TeamLine",
     "board_pictures",
-    "drawing",
-    "fits_mail",
-    "piece_marks",
-    "opening_view",
     "own_facts",
     "public_turn",
     "standings",
@@ -78,49 +62,6 @@ class Reach:
     steps: int
     least_throw: int
     targets: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class DieLine:
-    """A player's setup throw of a d6 and the die it gave."""
-
-    player: Named
-    key: str
-    roll: int
-    die: int
-
-
-@dataclass(frozen=True)
-class OrderThrow:
-    """One throw of a player's die for the order of play, and the players of their group
-    who threw the same (they all threw again; none when this throw settled the place)."""
-
-    roll: int
-    tied: tuple[Named, ...] = ()
-
-
-@dataclass(frozen=True)
-class SeatLine:
-    """A place in the order of play, and why: the player's throws for it (RULES.md 4.4:
-    lowest first, ties thrown again within their place)."""
-
-    seat: int
-    player: Named
-    team: str
-    die: int
-    throws: tuple[OrderThrow, ...] = ()
-
-
-@dataclass(frozen=True)
-class AdvancedOpening:
-    """Turn 0 as everyone sees it: the die throws (listing order), the order-of-play
-    throws round by round (`/2` everyone, `/3` those tied, ...) and the order of play,
-    each place with the throws that gave it."""
-
-    dice: tuple[DieLine, ...]
-    rounds: tuple[OpeningRound, ...]
-    order: tuple[SeatLine, ...]
-    teams: tuple[tuple[str, tuple[Named, ...]], ...]
 
 
 @dataclass(frozen=True)
@@ -240,68 +181,18 @@ class OwnFacts:
     items: tuple[ItemLine, ...] = ()  # beside `board`: every snake and ladder, built ones with builder
 
 
-def _named(player: str, names: Mapping[str, str]) -> Named:
-    return Named(player, names.get(player, player))
-
-
-def opening_view(setup: Setup, events: Sequence[Any], names: Mapping[str, str]) -> AdvancedOpening:
-    throws = [e for e in events if isinstance(e, OpeningThrow)]
-    dice = {t.player: die_for(t.roll) for t in throws if t.purpose == "die"}
-    common = dice_opening_view(setup, events, names)
-    reasons = _order_throws(setup, throws, names)
-    return AdvancedOpening(
-        dice=tuple(DieLine(_named(t.player, names), t.key, t.roll, die_for(t.roll))
-                   for t in throws if t.purpose == "die"),
-        rounds=common.rounds,
-        order=tuple(SeatLine(seat, p, team_of(setup, p.id), dice.get(p.id, 6), reasons.get(p.id, ()))
-                    for seat, p in enumerate(common.order, 1)),
-        teams=_teams(setup, names),
-    )
-
-
-def _order_throws(setup: Setup, throws: Sequence[OpeningThrow],
-                  names: Mapping[str, str]) -> dict[str, tuple[OrderThrow, ...]]:
-    """Each player's order-of-play throws, each with the players it tied with: the
-    groups of RULES.md 4.4 replayed from the throws (everyone's first, then each group
-    of equal throws again, within its place)."""
-    rounds: dict[int, dict[str, int]] = {}
-    for t in throws:
-        if t.purpose == "order":
-            rounds.setdefault(t.index, {})[t.player] = t.roll
-    groups = [list(setup.players)]
-    result: dict[str, list[OrderThrow]] = {p: [] for p in setup.players}
-    for index in sorted(rounds):
-        rolled = rounds[index]
-        regrouped = []
-        for group in groups:
-            if not all(p in rolled for p in group):
-                regrouped.append(group)  # settled before this round: it did not throw
-                continue
-            for value in sorted({rolled[p] for p in group}):
-                same = [p for p in group if rolled[p] == value]
-                for p in same:
-                    result[p].append(OrderThrow(value, tuple(_named(o, names) for o in same if o != p)))
-                regrouped.append(same)
-        groups = regrouped
-    return {p: tuple(lines) for p, lines in result.items()}
-
-
-def _teams(setup: Setup, names: Mapping[str, str]) -> tuple[tuple[str, tuple[Named, ...]], ...]:
-    return tuple((team, tuple(_named(m, names) for m in members)) for team, members in teams_of(setup).items())
-
-
 def _item_lines(setup: Setup, built: Sequence[Built], names: Mapping[str, str]) -> tuple[ItemLine, ...]:
     board = next(iter(setup.boards.values()))
     lines = [ItemLine("snake", head, tail) for head, tail in board.snakes]
     lines += [ItemLine("ladder", foot, top) for foot, top in board.ladders]
-    lines += [ItemLine(b.item, *b.travel(), _named(b.by, names), b.turn) for b in built]
+    lines += [ItemLine(b.item, *b.travel(), named(b.by, names), b.turn) for b in built]
     return tuple(sorted(lines, key=lambda line: (min(line.start, line.end), line.item)))
 
 
 def _team_lines(setup: Setup, state: AdvancedState, names: Mapping[str, str]) -> tuple[TeamLine, ...]:
     n = next(iter(setup.boards.values())).squares
     return tuple(
-        TeamLine(team, tuple(_named(m, names) for m in members), sum(state.ended[m] for m in members),
+        TeamLine(team, tuple(named(m, names) for m in members), sum(state.ended[m] for m in members),
                  all(state.ended[m] for m in members),
                  min(n + 1 if state.ended[m] else state.squares[m] for m in members),
                  state.placings.get(members[0]))
@@ -361,7 +252,7 @@ def public_turn(setup: Setup, before: AdvancedState, after: AdvancedState, event
         goes=goes,
         boards=(ArchiveBoard(board_id, board.squares, after.over, after.over and not before.over, pieces),),
         items=_item_lines(setup, after.built, names),
-        built_now=tuple(ItemLine(b.item, *b.travel(), _named(b.by, names), b.turn)
+        built_now=tuple(ItemLine(b.item, *b.travel(), named(b.by, names), b.turn)
                         for b in after.built[len(before.built):]),
         teams=teams,
         standings=standings(setup, after, names),
@@ -401,7 +292,7 @@ def own_facts(setup: Setup, player: str, name: str, state: AdvancedState, events
         name=name,
         in_play=state.in_play(player),
         team=team,
-        teammates=tuple(_named(m, names) for m in teams_of(setup)[team] if m != player),
+        teammates=tuple(named(m, names) for m in teams_of(setup)[team] if m != player),
         square=square,
         in_end=state.ended[player],
         die=die,
@@ -421,8 +312,9 @@ def own_facts(setup: Setup, player: str, name: str, state: AdvancedState, events
 
 
 def _reach(board: Board, square: int, most: int, needed: int, ends: Mapping[int, Any]) -> tuple[Reach, ...]:
-    """RULES.md 4.4's last three checks, answered for every target at once: the squares
-    below `square`, free of item ends, at most `most` steps away, grouped by steps."""
+    """The last three checks of docs/rules/advanced.md (Building), answered for every target at
+    once: the squares below `square`, free of item ends, at most `most` steps away, grouped by
+    steps."""
     found = within(board, square, most)
     by_steps: dict[int, list[int]] = {}
     for target, distance in found.items():

@@ -1,4 +1,4 @@
-"""`classic` (RULES.md 4.2, seed 002): one d6, the order of play by a turn-0 roll-off, a
+"""`classic` (docs/rules/classic.md, seed 002): one d6, the order of play by a turn-0 roll-off, a
 six throws again as long as sixes come, and option `enter_on_one`."""
 
 from __future__ import annotations
@@ -10,7 +10,10 @@ from ...boards.board import Board
 from ...resources import shipped_file
 from ..base import Setup
 from ..chance import Chance
-from ..dice import Dice, DiceOptions, OpeningThrow, Race
+from ..dice import Dice
+from ..dice.events import OpeningThrow
+from ..dice.options import DiceOptions
+from ..dice.race import Race
 
 __all__ = ["Classic", "ClassicOptions"]
 
@@ -24,7 +27,6 @@ class Classic(Dice):
     name = "classic"
     rules_page = shipped_file("docs", "rules", "classic.md")  # templates and boards: Dice's
     options_type = ClassicOptions
-    option_keys = tuple(ClassicOptions.__dataclass_fields__)
     starter_options = (
         "  close_after: 1             # finishers that end the game, or all\n"
         "  max_turns: 200\n"

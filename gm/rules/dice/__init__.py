@@ -1,7 +1,6 @@
-"""What RULES.md 4.1 makes common to the dice rulesets: one public board, an order of play
-fixed before turn 1, a turn that is one round of goes, dice drawn as `<player>/<i>`,
-bouncing back from N, finishing on N, the end of the campaign (a) (b) (c) with its
-placings, and RESIGN.
+"""What docs/rules/classic.md makes common to the dice rulesets: one public board, an order of play
+fixed before turn 1, a turn that is one round of goes, dice drawn as `<player>/<i>`, bouncing back
+from N, finishing on N, the end of the campaign (a) (b) (c) with its placings, and RESIGN.
 
 `Dice` is the base class of `classic` and `doubles` (and the template for `advanced`): a
 subclass says how the order of play is found (`seat`) and what one go is (`go`), using
@@ -12,7 +11,7 @@ templates under templates/mail/dice/ and templates/archive/dice/, found through 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -29,75 +28,44 @@ from ..base import (
     renamed_in,
 )
 from ..chance import Chance
-from ..events import event_reader as event_reader
-from ..grammar import Command, Grammar
-from ..moving import Finish as Finish
-from ..moving import Step as Step
-from ..moving import aim as aim
-from ..moving import landing as landing
+from ..commands import Grammar
 from ..problem import Problem, problem
-from ..ranking import competition_places as competition_places
+from ..standings import BoardStanding, PieceStanding, PlayerStanding, Standings
 from . import views
-from .events import CampaignOver as CampaignOver
-from .events import OpeningThrow as OpeningThrow
-from .events import OrderOfPlay as OrderOfPlay
-from .events import Placed as Placed
-from .events import Resigned as Resigned
-from .events import Thrown as Thrown
-from .events import event_from_json as event_from_json
-from .events import log_json as log_json
-from .options import DIE as DIE
-from .options import OPTION_CHECKS as OPTION_CHECKS
-from .options import DiceOptions as DiceOptions
-from .options import parse_dice_options as parse_dice_options
+from .events import CampaignOver, OpeningThrow, OrderOfPlay, Placed, Resigned, Thrown, log_json
+from .options import DIE, DiceOptions
 from .orders import dice_grammar
-from .race import Race as Race
-from .state import START as START
-from .state import DiceOrder as DiceOrder
-from .state import DicePiece as DicePiece
-from .state import DiceState as DiceState
+from .race import Race
+from .state import DiceOrder, DicePiece, DiceState
 
-__all__ = [
-    "DIE",
-    "CampaignOver",
-    "Dice",
-    "DiceOptions",
-    "DiceOrder",
-    "DicePiece",
-    "DiceState",
-    "OpeningThrow",
-    "OrderOfPlay",
-    "Placed",
-    "Race",
-    "Resigned",
-    "Thrown",
-    "event_from_json",
-    "parse_dice_options",
-]
+__all__ = ["Dice"]
 
 
 # -- the ruleset ------------------------------------------------------------------------
 
 
 class Dice(Ruleset):
-    """RULES.md 4.1, common to classic and doubles; not a ruleset a campaign names."""
+    """docs/rules/classic.md, common to classic and doubles; not a ruleset a campaign names."""
 
     name = "dice"
     # its files, named as a plugin names its own (gm.ruleset_files, docs/plugins.md)
     templates = shipped_file("templates")
     boards_folder = shipped_file("boards")
     options_type: ClassVar[type] = DiceOptions
-    option_keys: ClassVar[tuple[str, ...]] = tuple(DiceOptions.__dataclass_fields__)
+    state_type = DiceState
+    order_type = DiceOrder
+    event_types = (OpeningThrow, OrderOfPlay, Resigned, Thrown, Placed, CampaignOver)
     one_board = True
     hidden_boards = False
-    resolves_early = False  # nobody must write (RULES.md 4.5): a turn waits for its deadline
+    # nobody must write (docs/rules/classic.md, Commands): a turn waits for its deadline
+    resolves_early = False
     silence_is_order = True  # silence keeps a player in the race: nothing to resign
     dice_per_throw: ClassVar[int] = 1
 
     # -- what a subclass says ---------------------------------------------------------
 
     def seat(self, setup: Setup, chance: Chance) -> tuple[tuple[str, ...], tuple[OpeningThrow, ...]]:
-        """The order of play, and the turn-0 throws that found it (RULES.md 4.2-4.4)."""
+        """The order of play, and the turn-0 throws that found it (docs/rules/<ruleset>.md)."""
         return tuple(setup.players), ()
 
     def go(self, setup: Setup, race: Race, player: str, chance: Chance) -> None:
@@ -105,13 +73,10 @@ class Dice(Ruleset):
         raise NotImplementedError
 
     def throw(self, chance: Chance, turn: int, player: str) -> tuple[int, ...]:
-        """One throw: `dice_per_throw` dice, first die first (RULES.md 4.1)."""
+        """One throw: `dice_per_throw` dice, first die first (docs/rules/classic.md)."""
         return tuple(chance.roll(turn, player, DIE) for _ in range(self.dice_per_throw))
 
     # -- options, start, resolve ------------------------------------------------------
-
-    def parse_options(self, raw: Mapping[str, Any]) -> Any:
-        return parse_dice_options(raw, self.options_type)
 
     def start(self, setup: Setup, chance: Chance) -> Outcome:
         if len(setup.boards) != 1:
@@ -123,8 +88,8 @@ class Dice(Ruleset):
         return Outcome(state, (*throws, OrderOfPlay(order)), tuple(chance.draws))
 
     def resolve(self, setup: Setup, state: DiceState, orders: Mapping[str, Any], chance: Chance) -> Outcome:
-        """One turn, one round (RULES.md 4.1): resignations first, then each player in
-        play has one go in order of play, until the campaign ends."""
+        """One turn, one round (docs/rules/classic.md): resignations first, then each player in play
+        has one go in order of play, until the campaign ends."""
         if state.over:
             raise RulesError("the campaign is over; there is no turn to resolve")
         for player in orders:
@@ -152,26 +117,14 @@ class Dice(Ruleset):
         race.end("max_turns")
         return Outcome(replace(race.state(state), log=state.log), tuple(race.events))
 
-    # -- orders (RULES.md 4.5) ----------------------------------------------------------
+    # -- orders (docs/rules/classic.md, Commands) ---------------------------------------
 
     def grammar(self, options: Any = None) -> Grammar:
         return dice_grammar()
 
-    def merge(self, setup: Setup, state: DiceState, player: str, standing: DiceOrder,
-              commands: Iterable[Command]) -> tuple[DiceOrder, list[Problem]]:
-        """RESIGN sets the standing resignation, RESIGN NONE withdraws it (accepted when
-        there is nothing to withdraw); a RESIGN from a player no longer in play is refused."""
-        order, problems = standing, []
-        for command in commands:
-            if command.keyword != "RESIGN":
-                continue
-            if command.value and not state.in_play(player):
-                problems.append(problem("resign_not_in_play", line=command.line))
-                continue
-            order = DiceOrder(resign=command.value)
-        return order, problems
-
     def order_problems(self, setup: Setup, state: DiceState, player: str, order: DiceOrder) -> list[Problem]:
+        """RESIGN from a player no longer in play is refused (RESIGN NONE never is): the
+        default merge refuses it on its line."""
         if order.resign and not state.in_play(player):
             return [problem("resign_not_in_play")]
         return []
@@ -183,26 +136,28 @@ class Dice(Ruleset):
     def order_text(self, order: DiceOrder) -> str:
         return "RESIGN" if order.resign else "-"
 
-    def empty_order(self) -> DiceOrder:
-        return DiceOrder()
-
-    def order_to_json(self, order: DiceOrder) -> dict[str, Any]:
-        return {"resign": order.resign}
-
-    def order_from_json(self, data: Mapping[str, Any]) -> DiceOrder:
-        return DiceOrder(bool(data.get("resign", False)))
-
     def in_play(self, setup: Setup, state: DiceState, player: str) -> bool:
         return state.in_play(player)
 
     def must_order(self, setup: Setup, state: DiceState, player: str) -> bool:
-        return False  # nobody must write: the turn waits only for its deadline (RULES.md 4.5)
+        # nobody must write: the turn waits only for its deadline (docs/rules/classic.md, Commands)
+        return False
 
     def order_complete(self, setup: Setup, state: DiceState, player: str, order: DiceOrder) -> bool:
         return True
 
-    # -- gm state --json (CONTRACT: the dice rulesets) ----------------------------------
+    # -- standings, and gm state --json (CONTRACT: the dice rulesets) ----------------
 
+    def standings(self, setup: Setup, state: DiceState) -> Standings:
+        """The one board, closed once the campaign is over; each placing counts as the
+        player's aggregate and place once it is."""
+        board_id, board = next(iter(setup.boards.items()))
+        pieces = {p: PieceStanding(pc.square, pc.finished, pc.placing) for p, pc in state.pieces.items()}
+        return Standings(state.turn, state.over, {board_id: BoardStanding(board_id, board.squares, state.over, pieces)},
+                         {p: PlayerStanding(pc.placing if state.over else None, pc.placing if state.over else None,
+                                            pc.resigned) for p, pc in state.pieces.items()})
+
+    # CONTRACT's dice keys (order of play, opening throws, the last turn's log) beside the standings'
     def state_json(self, setup: Setup, state: DiceState) -> dict[str, Any]:
         board_id, board = next(iter(setup.boards.items()))
         seats = {p: i + 1 for i, p in enumerate(state.order)}
@@ -232,39 +187,13 @@ class Dice(Ruleset):
             "log": [log_json(e) for e in state.log],
         }
 
-    def dump_state(self, state: DiceState) -> dict[str, Any]:
-        from dataclasses import asdict
-
-        return {
-            "turn": state.turn,
-            "over": state.over,
-            "order": list(state.order),
-            "pieces": {p: [pc.square, pc.finished, pc.placing, pc.resigned] for p, pc in state.pieces.items()},
-            "winner": state.winner,
-            "opening": [asdict(t) for t in state.opening],
-            "log": [asdict(e) for e in state.log],
-        }
-
     def rename_player(self, state: DiceState, old: str, new: str) -> DiceState:
         # the log and the opening throws are history: who held the seat then
         return replace(state, order=renamed_in(state.order, old, new), pieces=renamed(state.pieces, old, new),
                        winner=new if state.winner == old else state.winner)
 
-    def load_state(self, data: Mapping[str, Any]) -> DiceState:
-        return DiceState(
-            turn=data["turn"],
-            over=data["over"],
-            order=tuple(data["order"]),
-            pieces={p: DicePiece(*pc) for p, pc in data["pieces"].items()},
-            winner=data["winner"],
-            opening=tuple(event_from_json(t) for t in data["opening"]),
-            log=tuple(event_from_json(e) for e in data["log"]),
-        )
-
-    # -- what everyone sees (RULES.md 4.6): views.py, templates/{mail,archive}/dice/ ----
-
-    def event_from_json(self, data: Mapping[str, Any]) -> Any:
-        return event_from_json(data)
+    # -- what everyone sees (docs/rules/classic.md, What players see): views.py,
+    # templates/{mail,archive}/dice/ ----
 
     def mail_facts(self, setup: Setup) -> dict[str, Any]:
         """The public facts the dice templates word the rules from."""

@@ -1,18 +1,18 @@
-"""What happens in a dice campaign (RULES.md 4.1): the turn-0 throws, the order of play,
-throws, resignations, placings and the end; stored in the log as dataclasses and read back."""
+"""What happens in a dice campaign (docs/rules/classic.md): the turn-0 throws, the order of play,
+throws, resignations, placings and the end; stored as dataclasses (gm.rules.codec reads them
+back)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from ..events import event_reader
 from ..moving import Step
 
 
 @dataclass(frozen=True)
 class OpeningThrow:
-    """A turn-0 throw (RULES.md 4.1): `key` is its dice key, `purpose` `order` (the order
+    """A turn-0 throw (docs/rules/classic.md): `key` is its dice key, `purpose` `order` (the order
     of play) or `die` (advanced's die size)."""
 
     player: str
@@ -74,16 +74,13 @@ class Placed:
 
 @dataclass(frozen=True)
 class CampaignOver:
-    """End (RULES.md 4.1): `reason` `close_after` (a), `in_play` (b) or `max_turns` (c)."""
+    """End (docs/rules/classic.md): `reason` `close_after` (a), `in_play` (b) or `max_turns` (c)."""
 
     turn: int
     reason: str
     winner: str | None
     kind: str = "campaign_over"
 
-
-# an event as stored (`dataclasses.asdict`), read back
-event_from_json = event_reader(OpeningThrow, OrderOfPlay, Resigned, Thrown, Placed, CampaignOver)
 
 
 def log_json(event: Any) -> dict[str, Any]:

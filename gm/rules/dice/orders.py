@@ -1,5 +1,5 @@
-"""The order commands of classic and doubles (RULES.md 4.5): `RESIGN`, and `RESIGN NONE`,
-which withdraws it. Their words are in templates/mail/dice/problems.txt."""
+"""The order commands of classic and doubles (docs/rules/classic.md, Commands): `RESIGN`, and
+`RESIGN NONE`, which withdraws it. Their words are in templates/mail/dice/problems.txt."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One dice turn being resolved (RULES.md 4.1): moves, bounces, finishes, resignations and
+"""One dice turn being resolved (docs/rules/classic.md): moves, bounces, finishes, resignations and
 the end of the campaign, each recorded as an event."""
 
 from __future__ import annotations
@@ -45,9 +45,9 @@ class Race:
         self.log.append(event)
 
     def move(self, player: str, dice: tuple[int, ...], *, finish: Finish = Finish.BOUNCE) -> Thrown:
-        """RULES.md 4.1 Moving and Finishing: the throw's sum from the piece's square,
-        bounced back from N (and off Start on a short board), then its snakes and ladders;
-        a move that ends on N finishes and is placed next. `again` is the go's to set."""
+        """docs/rules/classic.md Moving and Finishing: the throw's sum from the piece's square,
+        bounced back from N (and off Start on a short board), then its snakes and ladders; a move
+        that ends on N finishes and is placed next. `again` is the go's to set."""
         start = self.square[player]
         target = aim(finish, start, sum(dice), self.board.squares)
         end, effects = landing(target.square, self.board.jumps)
@@ -72,7 +72,7 @@ class Race:
             self.events.append(Placed(self.turn, throw.player, self.placing[throw.player], "finished"))
 
     def check_end(self, options: DiceOptions, *, last_of_turn: bool = False) -> bool:
-        """End (RULES.md 4.1): (a) enough finishers, (b) nobody or only one in play (with
+        """End (docs/rules/classic.md): (a) enough finishers, (b) nobody or only one in play (with
         more than one player), (c) `max_turns` played (asked only at the end of the round)."""
         if self.over:
             return True

@@ -1,4 +1,5 @@
-"""The dice games' robots for `gm demo --ruleset classic|doubles` (RULES.md 4.1-4.3, 4.5).
+"""The dice games' robots for `gm demo --ruleset classic|doubles` (docs/rules/<ruleset>.md,
+Commands).
 
 Nobody needs to send an order: the GM throws everyone's dice at the deadline, so most
 robots only read their mail. One resigns by mail; one mails RESIGN, reads the

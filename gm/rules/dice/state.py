@@ -1,20 +1,23 @@
-"""A dice campaign between turns (the pieces, the order of play, the last turn's log) and
-what a player orders (RULES.md 4.5)."""
+"""A dice campaign between turns (the pieces, the order of play, the last turn's log) and what a
+player orders (docs/rules/classic.md, Commands)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import ClassVar
 
-from .events import OpeningThrow
+from .events import OpeningThrow, Resigned, Thrown
 
 START = 0
 
 
 @dataclass(frozen=True)
 class DicePiece:
-    """A player's piece: `square` 0 is Start; a finisher stays on N."""
+    """A player's piece: `square` 0 is Start; a finisher stays on N. Stored as
+    `[square, finished, placing, resigned]`."""
+
+    json_row: ClassVar[bool] = True
 
     square: int = START
     finished: bool = False
@@ -34,7 +37,7 @@ class DiceState:
     pieces: Mapping[str, DicePiece]
     winner: str | None = None
     opening: tuple[OpeningThrow, ...] = ()
-    log: tuple[Any, ...] = ()
+    log: tuple[Resigned | Thrown, ...] = ()
 
     def in_play(self, player: str) -> bool:
         piece = self.pieces[player]
@@ -43,6 +46,6 @@ class DiceState:
 
 @dataclass(frozen=True)
 class DiceOrder:
-    """What a player sent for a turn: whether they resign (RULES.md 4.5)."""
+    """What a player sent for a turn: whether they resign (docs/rules/classic.md, Commands)."""
 
     resign: bool = False

@@ -1,7 +1,7 @@
-"""What everyone sees of a dice campaign (RULES.md 4.6): everything, once resolved. The
-order of play and every turn-0 throw; each throw's faces and route (bounce, snake,
-ladder), extra throws and skipped throws with why; resignations, finishes and placings.
-The templates under templates/mail/dice/ and templates/archive/dice/ word these views."""
+"""What everyone sees of a dice campaign (docs/rules/classic.md, What players see): everything, once
+resolved. The order of play and every turn-0 throw; each throw's faces and route (bounce, snake,
+ladder), extra throws and skipped throws with why; resignations, finishes and placings. The
+templates under templates/mail/dice/ and templates/archive/dice/ word these views."""
 
 from __future__ import annotations
 
@@ -41,9 +41,9 @@ class RollOff:
 
 @dataclass(frozen=True)
 class OpeningView:
-    """The order of play and why (RULES.md 4.2, 4.3): the roll-off's rounds, if any, each
-    with who threw highest; the listing order (campaign.yaml's); whether the order of
-    play is the listing order from the first player, wrapping round."""
+    """The order of play and why (docs/rules/<ruleset>.md): the roll-off's rounds, if any, each with
+    who threw highest; the listing order (campaign.yaml's); whether the order of play is the listing
+    order from the first player, wrapping round."""
 
     rounds: tuple[OpeningRound, ...]  # empty when the order of play needs no throw (doubles)
     order: tuple[Named, ...]

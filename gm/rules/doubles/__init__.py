@@ -1,4 +1,4 @@
-"""`doubles` (RULES.md 4.3, seed 004): two d6 per throw moving their sum, listing order, a
+"""`doubles` (docs/rules/doubles.md, seed 004): two d6 per throw moving their sum, listing order, a
 double throws again, and the third double six in a row of a go is not moved."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from ...boards.board import Board
 from ...resources import shipped_file
 from ..base import Setup
 from ..chance import Chance
-from ..dice import Dice, Race
+from ..dice import Dice
+from ..dice.race import Race
 
 __all__ = ["Doubles"]
 

@@ -1,6 +1,7 @@
-"""The postal game on a board for one player alone (RULES.md 2.1, 2.3): `gm board analyze`'s
-`postal` figures and the designer's `postal_expected_turns` (Postal.board_figures,
-Postal.board_expected), on the exact chain engine of gm.boards.analysis.
+"""The postal game on a board for one player alone (docs/rules/postal.md, Numbers; Crossing the
+finish and placings): `gm board analyze`'s `postal` figures and the designer's
+`postal_expected_turns` (Postal.board_figures, Postal.board_expected), on the exact chain engine of
+gm.boards.analysis.
 
 A cycle of six turns is the chain's period. The true state is (square, numbers held), but
 a player who picks uniformly among the numbers held plays every order of 1..6 with the
@@ -30,7 +31,8 @@ __all__ = ["PostalAnalysis", "fewest_postal", "postal", "postal_expected_turns"]
 
 @dataclass(frozen=True)
 class PostalAnalysis:
-    """RULES.md 2.1/2.3 for a player who picks uniformly among the numbers still held.
+    """docs/rules/postal.md, Numbers/2.3 for a player who picks uniformly among the numbers still
+    held.
 
     `landed[s]`: expected number of times per game a number brings the piece to square s
     (before any snake or ladder there); `ended[s]`: expected number of turns that end on s
@@ -132,7 +134,8 @@ def postal_expected_turns(board: Board) -> float | None:
 
 
 def postal(board: Board, *, until: float = UNTIL) -> PostalAnalysis:
-    """The postal game for one player alone (RULES.md 2.1, 2.3; no trapdoor)."""
+    """The postal game for one player alone (docs/rules/postal.md, Numbers; Crossing the finish and
+    placings; no trapdoor)."""
     land = landing_table(board)
     chain = _postal_chain(board, land)
     length, visits = chain.distribution(until)

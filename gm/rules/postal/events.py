@@ -1,19 +1,19 @@
-"""What happens in a postal turn (RULES.md 2): numbers played, moves, placings, boards
-closing, trapdoor elections and the end; stored in the log as dataclasses and read back."""
+"""What happens in a postal turn (docs/rules/postal.md): numbers played, moves, placings, boards
+closing, trapdoor elections and the end; stored as dataclasses (gm.rules.codec reads them back)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Literal
 
-from ..events import event_reader
 from ..moving import Step
 
 
 @dataclass(frozen=True)
 class NumberPlayed:
-    """The number a hand moved with; `source` says whether the player sent it, it was the
-    last one left, or it was chosen for a player who sent none (NMR, RULES.md 2.4)."""
+    """The number a hand moved with; `source` says whether the player sent it, it was the last one
+    left, or it was chosen for a player who sent none (NMR: docs/rules/postal.md, Orders, the
+    deadline and missed turns)."""
 
     turn: int
     player: str
@@ -74,6 +74,3 @@ class CampaignOver:
     turn: int
     kind: str = "campaign_over"
 
-
-# an event as stored (`dataclasses.asdict`), read back
-event_from_json = event_reader(NumberPlayed, Moved, Placed, BoardClosed, TrapdoorElection, CampaignOver)

@@ -1,5 +1,6 @@
-"""The boards while one postal turn is resolved (RULES.md 2.3): landings with the elected
-trapdoor, crossing, closing a board and placing the pieces left on it."""
+"""The boards while one postal turn is resolved (docs/rules/postal.md, Crossing the finish and
+placings): landings with the elected trapdoor, crossing, closing a board and placing the pieces left
+on it."""
 
 from __future__ import annotations
 
@@ -66,8 +67,9 @@ class BoardInPlay:
 
 
 def close_at_max_turns(boards: Iterable[BoardInPlay], turn: int, events: list) -> None:
-    """RULES.md 2.3: `max_turns` closes every board still open at the end of `turn` (and so
-    does the GM's `gm end`, Postal.end), placing the pieces by square reached."""
+    """docs/rules/postal.md, Crossing the finish and placings: `max_turns` closes every board still
+    open at the end of `turn` (and so does the GM's `gm end`, Postal.end), placing the pieces by
+    square reached."""
     for board in boards:
         if not board.closed:
             board.close(turn, "max_turns", events)

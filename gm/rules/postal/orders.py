@@ -1,6 +1,6 @@
-"""The postal game's order commands (RULES.md 3 and 2.4): `NUMBER <1-6>` (under per-board
-numbers `NUMBER <board> <1-6>`) and `TRAPDOOR <board> <square or NONE>`, their grammar
-and how an accepted message changes the standing order."""
+"""The postal game's order commands (docs/rules/postal.md, Order mail; Orders, the deadline and
+missed turns): `NUMBER <1-6>` (under per-board numbers `NUMBER <board> <1-6>`) and `TRAPDOOR <board>
+<square or NONE>`, their grammar and how an accepted message changes the standing order."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from .state import PostalOrder
 if TYPE_CHECKING:
     from ..base import Setup
 
-__all__ = ["FORMS", "BoardName", "merge", "number_problem", "postal_grammar", "trapdoor_problem"]
+__all__ = ["FORMS", "BoardName", "merge", "number_problem", "order_problems", "postal_grammar", "trapdoor_problem"]
 
 FORMS = {
     "NUMBER": "NUMBER <1-6>",
@@ -27,8 +27,8 @@ FORMS = {
 
 @dataclass(frozen=True, eq=False)
 class BoardName:
-    """A board as the player wrote it: `a` and `A` are the same board (RULES.md 3), and
-    the first spelling is the one kept."""
+    """A board as the player wrote it: `a` and `A` are the same board (docs/rules/postal.md, Order
+    mail), and the first spelling is the one kept."""
 
     written: str
 
@@ -71,7 +71,8 @@ def _read_trapdoor(args: tuple[str, ...], rest: str, per_board: bool) -> tuple[B
     board = _board(args[0]) if len(args) == 2 else None
     value = args[-1]
     if value.upper() == "NONE":
-        return board, None  # withdraws the nomination (RULES.md 2.4)
+        # withdraws the nomination (docs/rules/postal.md, Orders, the deadline and missed turns)
+        return board, None
     square = whole_number(value, 1)
     if square is None:
         raise CommandProblem("trapdoor_not_square", value=value, form=None if len(args) == 2 else form)
@@ -93,14 +94,14 @@ def postal_grammar(options: PostalOptions | None = None) -> Grammar:
 def merge(
     setup: Setup, state: Any, player: str, standing: PostalOrder, commands: Iterable[Command]
 ) -> tuple[PostalOrder, list[Problem]]:
-    """The standing order with what one accepted message names replaced (RULES.md 2.4):
-    a NUMBER replaces the number for its hand, a TRAPDOOR the nomination for its board,
-    `TRAPDOOR <board> NONE` withdraws it; what the message does not name stands. Returns
-    the new order and why the commands do not fit this campaign's boards (empty when
-    they do), each on its line: a board that does not exist, and what
-    `Postal.order_problems` would say of the number or nomination the line sets (a number
-    not held, a square off the board), so that the reply tells every problem by its line
-    (RULES.md 3). A line with a problem changes nothing."""
+    """The standing order with what one accepted message names replaced (docs/rules/postal.md,
+    Orders, the deadline and missed turns): a NUMBER replaces the number for its hand, a TRAPDOOR
+    the nomination for its board, `TRAPDOOR <board> NONE` withdraws it; what the message does not
+    name stands. Returns the new order and why the commands do not fit this campaign's boards (empty
+    when they do), each on its line: a board that does not exist, and what `Postal.order_problems`
+    would say of the number or nomination the line sets (a number not held, a square off the board),
+    so that the reply tells every problem by its line (docs/rules/postal.md, Order mail). A line
+    with a problem changes nothing."""
     per_board = setup.options.per_board
     boards = list(setup.boards)
     only_board = boards[0] if len(boards) == 1 else None
@@ -163,7 +164,8 @@ def merge(
 
 
 def number_problem(state: Any, player: str, hand: str, number: int, moving_hands: set[str]) -> Problem | None:
-    """Why `number` cannot be played for `hand` this turn (RULES.md 2.4), or None."""
+    """Why `number` cannot be played for `hand` this turn (docs/rules/postal.md, Orders, the
+    deadline and missed turns), or None."""
     held = state.hands[player].get(hand)
     board = None if hand == SHARED else hand
     if held is None:
@@ -176,10 +178,20 @@ def number_problem(state: Any, player: str, hand: str, number: int, moving_hands
 
 
 def trapdoor_problem(setup: Setup, board_id: str, square: int) -> Problem | None:
-    """Why a nomination of `square` on `board_id` cannot stand (RULES.md 2.4), or None."""
+    """Why a nomination of `square` on `board_id` cannot stand (docs/rules/postal.md, Orders, the
+    deadline and missed turns), or None."""
     board = setup.boards.get(board_id)
     if board is None:
         return problem("no_such_board", board=board_id)
     if not 1 <= square <= board.squares:
         return problem("square_off_board", board=board_id, squares=board.squares, square=square)
     return None
+
+
+def order_problems(setup: Setup, state: Any, player: str, order: PostalOrder) -> list[Problem]:
+    """Why an order cannot be played this turn (empty when it can). `merge` says the same
+    of each line it reads, on that line."""
+    moving_hands = {setup.options.hand(b) for b in state.moving_boards(player)}
+    found = [number_problem(state, player, hand, number, moving_hands) for hand, number in order.numbers.items()]
+    found += [trapdoor_problem(setup, board_id, square) for board_id, square in order.trapdoors.items()]
+    return [p for p in found if p is not None]

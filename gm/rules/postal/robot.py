@@ -1,7 +1,7 @@
-"""The postal game's robots for `gm demo` (RULES.md 2): each picks a number by a simple
-strategy from the numbers it still holds (which only its own report tells it), and the
-plotters nominate a trapdoor just ahead of the leader. gm/demo/robots.py reads and writes
-their mail; this module says what they order, and the demo campaign they play."""
+"""The postal game's robots for `gm demo` (docs/rules/postal.md): each picks a number by a simple
+strategy from the numbers it still holds (which only its own report tells it), and the plotters
+nominate a trapdoor just ahead of the leader. gm/demo/robots.py reads and writes their mail; this
+module says what they order, and the demo campaign they play."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""What players of the postal game may see (RULES.md 2.6), as types that have no field for
-anything else.
+"""What players of the postal game may see (docs/rules/postal.md, What players see), as types that
+have no field for anything else.
 
 Player templates (templates/mail/postal/) receive only these views. Numbers, routes,
 snakes, ladders, shapes and board names are not in them, so no template can leak them,

@@ -1,4 +1,5 @@
-"""What the published archive shows (gm publish, gm reveal; RULES.md 2.6, 4.6, 6.14).
+"""What the published archive shows (gm publish, gm reveal; docs/rules/<ruleset>.md, What players
+see).
 
 The generic part every archive page frame, race chart and player history reads; each
 `view` is the ruleset's own, read only by its templates under archive/<name>/. The
@@ -12,8 +13,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-
-from ..standings import standings_of
 
 if TYPE_CHECKING:
     from ..standings import Standings
@@ -104,7 +103,7 @@ class ArchiveRules:
                      names: Mapping[str, str]) -> ArchiveTurn:
         """What everyone may see of one resolved turn, from the states around it and its
         events; `names` maps player ids to the names shown. Default: from the standings."""
-        first, last = standings_of(self, setup, before), standings_of(self, setup, after)
+        first, last = self.standings(setup, before), self.standings(setup, after)
         boards = []
         for board_id, board in setup.boards.items():
             was, now = first.boards[board_id], last.boards[board_id]
@@ -133,7 +132,7 @@ class ArchiveRules:
                           names: Mapping[str, str]) -> tuple[ArchiveStanding, ...]:
         """Each player's placings and standing now: placed players first, by place, the
         rest in campaign order."""
-        now = standings_of(self, setup, state)
+        now = self.standings(setup, state)
         lines = [
             ArchiveStanding(
                 player=p,

@@ -1,10 +1,10 @@
 """The rules core: what a ruleset is as a game (options, start, resolve, end, standings)
 and how its state is kept.
 
-A ruleset is pure: state and orders in, new state and events out (a state has `turn`,
-the turn taking orders, and `over`; the rest is the ruleset's). It reads no clock, file
-or database, and every random choice goes through `Chance` (RULES.md 5), so a turn can be
-previewed, replayed and tested in microseconds.
+A ruleset is pure: state and orders in, new state and events out (a state has `turn`, the turn
+taking orders, and `over`; the rest is the ruleset's). It reads no clock, file or database, and
+every random choice goes through `Chance` (docs/rules/<ruleset>.md, Fairness: seeds and
+commitments), so a turn can be previewed, replayed and tested in microseconds.
 
 A game writes `start`, `resolve` and `standings`; with `options_type`, `state_type` and
 `event_types` declared (dataclasses) the options, the state's storage, seat hand-over and
@@ -126,11 +126,13 @@ class RulesCore(ABC):
     # the player. player_problems may relate two players only through these values and
     # the ids (case ignored): a request is judged beside the places sharing one of them
     placed_keys: ClassVar[tuple[str, ...]] = ()
-    # the most players the ruleset is played by (None: no limit): sign-up by mail (RULES.md
-    # 3.1) gives no more places; player_problems still says so of a list too long
+    # the most players the ruleset is played by (None: no limit): sign-up by mail
+    # (docs/rules/<ruleset>.md, Joining by mail) gives no more places; player_problems still says so
+    # of a list too long
     max_players: ClassVar[int | None] = None
-    # RULES.md 5: the bits of the seed gm start draws when campaign.yaml gives none, and
-    # whether a seed below 2^128 is refused (else below 2^64 it is taken with a warning)
+    # the bits of the seed gm start draws when campaign.yaml gives none, and whether a seed below
+    # 2^128 is refused (else below 2^64 it is taken with a warning): docs/rules/<ruleset>.md,
+    # Fairness: seeds and commitments
     seed_bits: ClassVar[int] = 128
     weak_seed_refused: ClassVar[bool] = False
     weak_seed_why: ClassVar[str] = "future throws could be recomputed from the published ones"
@@ -212,8 +214,8 @@ class RulesCore(ABC):
     def end(self, setup: Setup, state: Any) -> Outcome:
         """The campaign ended by the GM (`gm end`) after the last resolved turn, `state`
         being the state after it: exactly what `resolve` would have given had `max_turns`
-        been that turn (RULES.md 5: the audit replays it), with the ruleset's placings for a
-        campaign cut short. Its events are those of the end alone (placings, boards closed,
+        been that turn (the audit replays it: docs/audit.md), with the ruleset's placings for
+        a campaign cut short. Its events are those of the end alone (placings, boards closed,
         the campaign over); it draws nothing. A ruleset whose rules place nobody before
         their own end refuses, as this default does, with a one-line RulesError;
         `last_resolved(state)` gives the turn and refuses an over or unplayed campaign."""

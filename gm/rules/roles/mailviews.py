@@ -1,4 +1,4 @@
-"""What players read by mail (RULES.md 2.6).
+"""What players read by mail (docs/rules/<ruleset>.md, What players see).
 
 Each view is a type with no field for what its reader must not see; the ruleset's
 templates (templates/mail/<name>/, or its own `templates` folder) read it. The defaults

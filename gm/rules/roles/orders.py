@@ -1,5 +1,5 @@
-"""Orders by mail (RULES.md 2.4, 3, 4.5): the ruleset's commands, merging one accepted
-message into the standing order, and who must write.
+"""Orders by mail (docs/rules/<ruleset>.md, Order mail; Commands): the ruleset's commands, merging
+one accepted message into the standing order, and who must write.
 
 A game writes `grammar`. With `order_type` declared (a dataclass with a field per
 command, named by the keyword in lower case, every field defaulted) the rest has working
@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..codec import from_json, to_json
 from ..commands import Command, Grammar
 from ..problem import Problem
-from ..standings import standings_of
 
 if TYPE_CHECKING:
     from ..standings import Standings
@@ -42,9 +41,10 @@ class OrdersByMail(ABC):
     name: ClassVar[str]
     # the standing order's dataclass: gives empty_order, order_to_json/order_from_json, merge
     order_type: ClassVar[type | None] = None
-    # RULES.md 2.4: a turn may be resolved before its deadline once every player in play has
-    # an accepted message for it. False where nobody has to write (classic, doubles: RULES.md
-    # 4.5): a message then says nothing about being ready, so the turn waits for its deadline
+    # a turn may be resolved before its deadline once every player in play has an accepted message
+    # for it (docs/rules/<ruleset>.md, Order mail). False where nobody has to write
+    # (docs/rules/classic.md, Commands): a message then says nothing about being ready, so the turn
+    # waits for its deadline
     resolves_early: ClassVar[bool] = True
     # True where a player who sends nothing has given a legal order all the same (advanced:
     # MOVE; classic and doubles: no RESIGN): a quiet week is then no sign of an unread
@@ -75,24 +75,33 @@ class OrdersByMail(ABC):
         `standing`. Default, for a dataclass order: each command sets the field named by its
         keyword in lower case to the value read (a repeatable command's lines make a tuple,
         replacing the standing one), and clears the fields of the other commands of its
-        exclusive group (Grammar.exclusive); nothing is refused."""
+        exclusive group (Grammar.exclusive). A command that alone would give the standing
+        order a problem of `order_problems` it does not have is refused on its line and
+        changes nothing (a RESIGN from a player no longer in play)."""
         grammar = self.grammar(setup.options)
         fields = {f.name: f for f in dataclasses.fields(standing)} if dataclasses.is_dataclass(standing) else {}
-        order, listed = standing, set()
+        before = self.order_problems(setup, state, player, standing)
+        order, listed, problems = standing, set(), []
         for command in commands:
             target = command.keyword.lower()
             if target not in fields:
                 raise TypeError(f"the {self.name} ruleset's order has no field {target} for {command.keyword}: "
                                 "name a field after each command, or write merge")
-            spec = grammar.spec(command.keyword)
-            value = command.value
-            if spec is not None and spec.repeatable:
-                value = (*(getattr(order, target) if target in listed else ()), value)
-                listed.add(target)
             changes = {other.lower(): _field_default(fields[other.lower()])
                        for other in grammar.excluded_by(command.keyword) if other.lower() in fields}
+            spec = grammar.spec(command.keyword)
+            repeatable = spec is not None and spec.repeatable
+            alone = dataclasses.replace(standing, **changes, **{target: (command.value,) if repeatable else command.value})
+            new = [why for why in self.order_problems(setup, state, player, alone) if why not in before]
+            if new:
+                problems += [why.on_line(command.line) for why in new]
+                continue
+            value = command.value
+            if repeatable:
+                value = (*(getattr(order, target) if target in listed else ()), value)
+                listed.add(target)
             order = dataclasses.replace(order, **changes, **{target: value})
-        return order, []
+        return order, problems
 
     def order_problems(self, setup: Setup, state: Any, player: str, order: Any) -> list[Problem]:
         """Why a merged order cannot be played this turn, judged on receipt (empty when
@@ -109,7 +118,7 @@ class OrdersByMail(ABC):
         """A standing order in one line for the GM (`gm orders --full`)."""
         return json.dumps(self.order_to_json(order), sort_keys=True)
 
-    # -- who must write (RULES.md 2.4, 4.5) -----------------------------------------
+    # -- who must write (docs/rules/<ruleset>.md, Order mail) ---------------------------
 
     def empty_order(self) -> Any:
         """The standing order of a player who has sent nothing this turn. Default:
@@ -150,7 +159,7 @@ class OrdersByMail(ABC):
         last = self.__dict__.get("_last_standings")
         if last is not None and last[0] is setup and last[1] is state:
             return last[2]
-        standings = standings_of(self, setup, state)
+        standings = self.standings(setup, state)
         # through __dict__: a ruleset class may be a frozen dataclass
         self.__dict__["_last_standings"] = (setup, state, standings)
         return standings

@@ -1,7 +1,6 @@
-"""Snakes & Ladders Unleashed (RULES.md 6, seed 000): one public board of cards that the
-players change by playing cards from a hidden hand; snakes, ladders and lampposts that
-move during play; movement and action cards that chain; standing reactions; a deal at
-start.
+"""Snakes & Ladders Unleashed (docs/rules/unleashed.md, seed 000): one public board of cards that
+the players change by playing cards from a hidden hand; snakes, ladders and lampposts that move
+during play; movement and action cards that chain; standing reactions; a deal at start.
 
 The package: `cards` (codes, deck), `items` (the grid, reach, Ends), `boardfile` (the
 default board and board files), `options`, `state`, `deal` (seats, deal, setup picks),
@@ -29,35 +28,28 @@ from ..base import (
     renamed_in,
 )
 from ..chance import Chance
-from ..grammar import Command, Grammar
+from ..commands import Command, Grammar
 from ..problem import Problem, problem
-from .boardfile import SIZES, board_items, board_problems, grid_of
+from ..standings import BoardStanding, PieceStanding, PlayerStanding, Standings
+from .boardfile import board_items, grid_of
+from .campaign import campaign_boards, player_problems, setup_mode
 from .cards import canonical_sorted
-from .deal import deal, setup_picks, shortfall, shuffled
-from .happenings import Picked, Seated, read_event
+from .deal import deal, setup_picks, shuffled
+from .ending import end_campaign
+from .happenings import EVENTS, Picked, Seated
 from .items import MIX_KEYS
-from .options import MAX_DECK, OPTION_KEYS, UnleashedOptions, options_of, parse_options
+from .options import UnleashedOptions, options_of, parse_options
 from .orders import Receipt, UnleashedOrder, merge, unleashed_grammar
-from .play import Round, end_campaign
+from .play import Round
 from .state import Pawn, UnleashedState
 from .views import board_picture, deal_view, opening_view, own_view, public_turn, standings
 from .words import REACTIONS, as_read
 
-__all__ = ["Unleashed", "UnleashedOrder", "UnleashedState", "board_items"]
-
-RESERVED_IDS = ("me", "leader", "last", "next", "none")  # words of the order language (6.13)
+__all__ = ["Unleashed"]
 
 
 def _board(setup: Setup) -> Board:
     return next(iter(setup.boards.values()))
-
-
-def setup_mode(options: UnleashedOptions, board: Board) -> str:
-    """6.4: the option, else `board` when the board file lists items, else `players`."""
-    if options.setup is not None:
-        return options.setup
-    listed = board.snakes or board.ladders or board.extra_value("lampposts")
-    return "board" if listed else "players"
 
 
 class Unleashed(Ruleset):
@@ -66,7 +58,10 @@ class Unleashed(Ruleset):
     templates = shipped_file("templates")
     rules_page = shipped_file("docs", "rules", "unleashed.md")
     boards_folder = shipped_file("boards")
-    option_keys = OPTION_KEYS
+    options_type = UnleashedOptions
+    state_type = UnleashedState
+    order_type = UnleashedOrder
+    event_types = EVENTS
     private_player_keys = ("hand",)
     board_keys = ("cards", "lampposts")
     board_chains = True
@@ -90,13 +85,14 @@ class Unleashed(Ruleset):
 
     # -- the campaign ---------------------------------------------------------------------
 
+    # the options relate to each other (the deck, its dots, pieces and mix), each refusal on its line
     def parse_options(self, raw: Mapping[str, Any]) -> UnleashedOptions:
         return parse_options(raw)
 
     def options_from_json(self, data: Mapping[str, Any]) -> UnleashedOptions:
         """The options as the audit record writes them, read with every check campaign.yaml's
         get, the deck's limit included: the record comes from the GM, and a deck of 100,000
-        cards would be shuffled before anything else could refuse it (issue 25)."""
+        cards would be shuffled before anything else could refuse it."""
         raw = {key: value for key, value in data.items() if value is not None}
         if raw.get("white_dots") == {} and "deck" in raw:  # a deck without dots: campaign.yaml leaves them out
             del raw["white_dots"]
@@ -105,50 +101,16 @@ class Unleashed(Ruleset):
             raw["mix"] = {names.get(kind, kind): count for kind, count in raw["mix"].items()}
         return parse_options(LineDict(raw))
 
+    # -- turn 0 -----------------------------------------------------------------------------
+
     def player_problems(self, players: Sequence[tuple[str, Mapping[str, Any]]]) -> list[str]:
-        problems = []
-        if not 2 <= len(players) <= 6:
-            problems.append(f"Unleashed is played by 2 to 6 players, not {len(players)}")
-        for player, _ in players:
-            if player.casefold() in RESERVED_IDS:
-                problems.append(f"player id {player!r} is a word of the order language "
-                                f"({', '.join(w.upper() for w in RESERVED_IDS)}): choose another id")
-        return problems
+        return player_problems(players)
 
     def campaign_boards(self, boards: Mapping[str, Board], players: int,
                         options: UnleashedOptions) -> tuple[dict[str, Board], list[str]]:
-        """6.1, 6.15: the default rectangle when campaign.yaml names no board; a board file
-        must be a serpentine rectangle whose cards and items keep the rules."""
-        if not boards:
-            rows, columns = SIZES[options.super_size].get(players, SIZES[options.super_size][6 if players > 6 else 2])
-            default = Board.build(rows * columns, levels=[columns] * rows, chains=True)
-            boards = {"A": default.with_extra(cards=None, lampposts=[])}
-        made, problems = {}, []
-        for board_id, board in boards.items():
-            fixed, found = board_problems(board, options)
-            made[board_id] = fixed
-            problems += [f"board {board_id}: {p}" for p in found]
-            if found:
-                continue
-            problems += [f"board {board_id}: {p}" for p in self._deal_problems(fixed, players, options)]
-            if setup_mode(options, fixed) == "board" and (options.pieces is not None or options.mix is not None):
-                problems.append(f"board {board_id}: setup: board plays the board file's items, so options "
-                                "pieces and mix cannot be given too")
-            if board_items(fixed) and options.setup not in (None, "board"):
-                problems.append(f"board {board_id} lists items, which means setup: board, "
-                                f"not setup: {options.setup}")
-        return made, problems
-
-    def _deal_problems(self, board: Board, players: int, options: UnleashedOptions) -> list[str]:
-        dealt = board.squares + players * options.hand_size
-        if dealt > MAX_DECK:  # no deck could deal it: say so, not that this one is short
-            return [f"{board.squares} squares and {options.hand_size} cards for each of {players} players need "
-                    f"{dealt} cards, but a deck holds at most {MAX_DECK:,}: the board is too large for Unleashed"]
-        lacking = shortfall(options, board.squares, players, board.extra_value("cards"))
-        if not lacking:
-            return []
-        return [f"the deck is {lacking} card{'s' if lacking != 1 else ''} short of the deal "
-                f"({board.squares} squares and {options.hand_size} cards for each of {players} players)"]
+        """The default rectangle when campaign.yaml names no board; a board file must be a
+        serpentine rectangle whose cards and items keep the rules."""
+        return campaign_boards(boards, players, options)
 
     # -- turn 0 -----------------------------------------------------------------------------
 
@@ -236,6 +198,7 @@ class Unleashed(Ruleset):
         return Receipt(setup.players, player, state.grid, state.hands.get(player, ()), state.setup,
                        options_of(setup).snake_eyes == "evil", state.former)
 
+    # each line is checked against the player's hand and the setup turn, on receipt
     def merge(self, setup: Setup, state: UnleashedState, player: str, standing: UnleashedOrder,
               commands: Iterable[Command]) -> tuple[UnleashedOrder, list[Problem]]:
         return merge(standing, commands, self.receipt(setup, state, player))
@@ -271,15 +234,6 @@ class Unleashed(Ruleset):
             "in_play": state.in_play(player),
         }
 
-    def empty_order(self) -> UnleashedOrder:
-        return UnleashedOrder()
-
-    def order_to_json(self, order: UnleashedOrder) -> dict[str, Any]:
-        return order.to_json()
-
-    def order_from_json(self, data: Mapping[str, Any]) -> UnleashedOrder:
-        return UnleashedOrder.from_json(data)
-
     def in_play(self, setup: Setup, state: UnleashedState, player: str) -> bool:
         return state.in_play(player)
 
@@ -289,8 +243,20 @@ class Unleashed(Ruleset):
     def order_complete(self, setup: Setup, state: UnleashedState, player: str, order: UnleashedOrder) -> bool:
         return order.sent
 
-    # -- state ------------------------------------------------------------------------------
+    # -- standings and state ------------------------------------------------------------------
 
+    def standings(self, setup: Setup, state: UnleashedState) -> Standings:
+        """The one board, closed once the campaign is over; each pawn's placing counts as
+        its player's aggregate and place once it is."""
+        board_id = next(iter(setup.boards))
+        pieces = {p: PieceStanding(state.pawns[p].square, state.pawns[p].finished, state.pawns[p].placing)
+                  for p in setup.players}
+        final = {p: state.pawns[p].placing if state.over else None for p in setup.players}
+        return Standings(state.turn, state.over,
+                         {board_id: BoardStanding(board_id, state.rows * state.columns, state.over, pieces)},
+                         {p: PlayerStanding(final[p], final[p]) for p in setup.players})
+
+    # CONTRACT's Unleashed keys (cards, items, locks, hands) beside the standings'
     def state_json(self, setup: Setup, state: UnleashedState) -> dict[str, Any]:
         board_id = next(iter(setup.boards))
         seat = {p: i + 1 for i, p in enumerate(state.seats)}
@@ -344,12 +310,6 @@ class Unleashed(Ruleset):
     def state_notes(self, setup: Setup, state: UnleashedState) -> Mapping[str, str]:
         return {p: "hand " + " ".join(state.hands[p]) for p in setup.players}
 
-    def dump_state(self, state: UnleashedState) -> dict[str, Any]:
-        return state.dump()
-
-    def load_state(self, data: Mapping[str, Any]) -> UnleashedState:
-        return UnleashedState.load(data)
-
     def rename_player(self, state: UnleashedState, old: str, new: str) -> UnleashedState:
         after = state.copy()
         after.seats = list(renamed_in(after.seats, old, new))
@@ -358,14 +318,11 @@ class Unleashed(Ruleset):
         after.reactions = renamed(after.reactions, old, new)
         after.private = renamed(after.private, old, new)
         after.winners = list(renamed_in(after.winners, old, new))
-        # orders and reactions keep `old` as sent; reading them maps it (and every id that
-        # held the seat before `old`) to `new` (RULES.md 5)
+        # orders and reactions keep `old` as sent; reading them maps it (and every id that held the
+        # seat before `old`) to `new` (docs/rules/unleashed.md, Fairness: seeds and commitments)
         after.former = {was: new if holder == old else holder for was, holder in after.former.items()}
         after.former[old] = new
         return after
-
-    def event_from_json(self, data: Mapping[str, Any]) -> Any:
-        return read_event(data)
 
     # -- what players see (6.14) -------------------------------------------------------------
 

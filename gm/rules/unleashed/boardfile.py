@@ -1,6 +1,6 @@
-"""Unleashed's board (RULES.md 6.1, 6.15): the default rectangle's size, what makes a
-board file unfit (a rectangle, serpentine, its cards and lampposts, each item's reach,
-orientation and Ends), and the ids the file's items take."""
+"""Unleashed's board (docs/rules/unleashed.md, The board; Board files): the default rectangle's
+size, what makes a board file unfit (a rectangle, serpentine, its cards and lampposts, each item's
+reach, orientation and Ends), and the ids the file's items take."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The cards of Unleashed (RULES.md 6.2): codes, their canonical order, the default deck
-and its white dots, and how a code is read from an order or a YAML file."""
+"""The cards of Unleashed (docs/rules/unleashed.md, Cards and the deck): codes, their canonical
+order, the default deck and its white dots, how a code is read from an order or a YAML file, and how
+players see a card (its symbol, name and colour)."""
 
 from __future__ import annotations
 
@@ -19,10 +20,14 @@ __all__ = [
     "movement",
     "read_code",
     "sent",
+    "symbol",
+    "card_name",
+    "card_colour",
 ]
 
 BLANK = "BLANK"
-# the 11 action types in RULES 6.2's order; FORWARD and BACK carry k
+# the 11 action types in the order of docs/rules/unleashed.md, Cards and the deck; FORWARD and BACK
+# carry k
 ACTIONS = ("EXTRA-ROLL", "SWAP-PLAYERS", "MOVE-LADDER", "MOVE-SNAKE", "MOVE-ANY", "MOVE-2-LADDERS",
            "MOVE-2-SNAKES", "SWAP-CARDS", "REVERSE", "FORWARD", "BACK")
 K_RANGE = range(1, 10)
@@ -113,3 +118,43 @@ def less(cards: Iterable[str], taken: Mapping[str, int]) -> list[str]:
     left = Counter(cards)
     left.subtract(taken)
     return expanded({code: n for code, n in left.items() if n > 0})
+
+
+# -- how players see a card (views, the board's SVG) ----------------------------------
+
+# two characters a card, so that a level of ten squares fits a phone's line in the plain
+# grid; each report's legend gives the code that PLAY names for every symbol it shows
+# (BoardView.legend). The HTML and SVG add colour and the full name.
+SYMBOLS = {BLANK: "..", "EXTRA-ROLL": "XR", "SWAP-PLAYERS": "SP", "MOVE-LADDER": "ML", "MOVE-SNAKE": "MS",
+           "MOVE-ANY": "MA", "MOVE-2-LADDERS": "2L", "MOVE-2-SNAKES": "2S", "SWAP-CARDS": "SC", "REVERSE": "RV"}
+NAMES = {BLANK: "blank", "EXTRA-ROLL": "extra roll", "SWAP-PLAYERS": "swap players", "MOVE-LADDER": "move a ladder",
+         "MOVE-SNAKE": "move a snake", "MOVE-ANY": "move any item", "MOVE-2-LADDERS": "move two ladders",
+         "MOVE-2-SNAKES": "move two snakes", "SWAP-CARDS": "swap two cards", "REVERSE": "reverse"}
+
+
+def symbol(code: str) -> str:
+    """A card's two-character symbol: `..` blank, `+2`, `-3`, `XR`, `F3` (forward 3), `B2`."""
+    if is_movement(code):
+        return code
+    move = sent(code)
+    if move:
+        return f"{move[0][0]}{move[1]}"
+    return SYMBOLS[code]
+
+
+def card_name(code: str) -> str:
+    if is_movement(code):
+        return f"{'forward' if code[0] == '+' else 'back'} {code[1:]}"
+    move = sent(code)
+    if move:
+        return f"send {move[0].lower()} {move[1]}"
+    return NAMES[code]
+
+
+def card_colour(code: str) -> str:
+    """The seed's colours: blue blank, green forward, red back, purple action."""
+    if code == BLANK:
+        return "blue"
+    if is_movement(code):
+        return "green" if code[0] == "+" else "red"
+    return "purple"

@@ -1,22 +1,24 @@
-"""Before the first round (RULES.md 6.2, 6.4, 6.5, 6.12): the seats, the deck shuffled
-and dealt onto the squares and into hands, and the items set up, by the players' PLACE
-lists or by seeded default picks."""
+"""Before the first round (docs/rules/unleashed.md, Cards and the deck; Setup; Rounds and goes;
+Fairness: seeds and commitments): the seats, the deck shuffled and dealt onto the squares and into
+hands, and the items set up, by the players' PLACE lists or by seeded default picks; and what a
+player is shown of the setup turn's box."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ...errors import RulesError
 from ..chance import Chance
 from .cards import canonical_sorted, expanded, less
 from .happenings import Picked
-from .items import BOX, Grid, ends_ok_with, fits_reach, item_kind, oriented, placements
+from .items import BOX, Grid, ends_ok_with, fits_reach, is_long, item_kind, oriented, placements
 from .options import UnleashedOptions
 from .state import UnleashedState
 
-__all__ = ["deal", "setup_picks", "shuffled"]
+__all__ = ["SetupBox", "deal", "setup_box", "setup_picks", "shuffled"]
 
 T = TypeVar("T")
 
@@ -118,3 +120,45 @@ def setup_picks(state: UnleashedState, options: UnleashedOptions, turn: int, cha
         state.picks += 1
         state.items[item] = [low, high]
         events.append(Picked(state.picks, player, item, low, high, default))
+
+
+@dataclass(frozen=True)
+class SetupBox:
+    """What the setup turn places (6.3, 6.4): how many items, how default picks share them,
+    the items still in the box by size, and each size's reach shown from one square."""
+
+    pieces: int
+    mix: tuple[int, int, int]  # snakes, ladders, lampposts: default picks keep to these
+    short: tuple[str, ...]
+    long: tuple[str, ...]
+    square: int  # 0: the board is too small for any item
+    short_reach: tuple[int, ...]  # the squares a short item may join to `square`
+    long_reach: tuple[int, ...]
+    picks: int  # how many of the picks are this player's
+
+
+def setup_box(options: UnleashedOptions, state: UnleashedState, player: str) -> SetupBox:
+    grid = state.grid
+    level = min(2, grid.rows)
+    # a square mid-way along the second level, so that a short item reaches both ways
+    square = next((s for s in range((level - 1) * grid.columns + 1, level * grid.columns + 1)
+                   if grid.column(s) == (grid.columns - 1) // 2), 0)
+
+    def reach(item: str) -> tuple[int, ...]:
+        return tuple(t for t in range(1, grid.squares + 1) if fits_reach(grid, item, square, t))
+
+    limits = options.kind_limits
+    seats = len(state.seats)
+    index = state.seats.index(player)
+    boxed = [item for item in BOX if item not in state.items]
+    return SetupBox(
+        pieces=options.piece_count,
+        mix=(limits.get("S", 0), limits.get("L", 0), limits.get("P", 0)),
+        short=tuple(item for item in boxed if not is_long(item)),
+        long=tuple(item for item in boxed if is_long(item)),
+        square=square,
+        short_reach=reach("S1") if square else (),
+        long_reach=reach("S4") if square else (),
+        # 6.4: the picks go round the seats from the last seat down
+        picks=sum(1 for pick in range(state.picks, options.piece_count) if seats - 1 - pick % seats == index),
+    )

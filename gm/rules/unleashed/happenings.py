@@ -1,15 +1,13 @@
-"""What an Unleashed turn tells everyone (RULES.md 6.14), as events: the seats, setup
-picks, each round and go in order, every card played, action performed, roll, step of a
-move, crossing and draw. None holds a hand, a line number or a reaction list: what only
-one player may know lives in the state's `private`, never here."""
+"""What an Unleashed turn tells everyone (docs/rules/unleashed.md, What players see), as events: the
+seats, setup picks, each round and go in order, every card played, action performed, roll, step of a
+move, crossing and draw. None holds a hand, a line number or a reaction list: what only one player
+may know lives in the state's `private`, never here."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..events import event_reader
-
-__all__ = ["EVENTS", "read_event"]
+__all__ = ["EVENTS"]
 
 
 @dataclass(frozen=True)
@@ -132,4 +130,3 @@ class Ended:
 
 
 EVENTS = (Seated, Picked, RoundBegun, GoBegun, Played, Acted, Rolled, Stepped, Crossed, Drew, NoRoll, Ended)
-read_event = event_reader(*EVENTS)

@@ -1,5 +1,6 @@
-"""Snakes, ladders and lampposts on the Unleashed board (RULES.md 6.1, 6.3, 6.4): where a
-square lies, each item's reach, the Ends rule, the mix, and every legal placement."""
+"""Snakes, ladders and lampposts on the Unleashed board (docs/rules/unleashed.md, The board; Items:
+snakes, ladders and lampposts; Setup): where a square lies, each item's reach, the Ends rule, the
+mix, and every legal placement."""
 
 from __future__ import annotations
 

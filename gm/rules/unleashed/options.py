@@ -1,5 +1,6 @@
-"""Unleashed's options (RULES.md 6.3, 6.4, 6.5, 6.10, 6.11; CONTRACT's campaign.yaml),
-read from campaign.yaml with every bad value named on its line."""
+"""Unleashed's options (docs/rules/unleashed.md, Items: snakes, ladders and lampposts; Setup; Rounds
+and goes; Winning and placings; Variants; CONTRACT's campaign.yaml), read from campaign.yaml with
+every bad value named on its line."""
 
 from __future__ import annotations
 
@@ -15,10 +16,11 @@ from .items import MIX_KEYS, MIX_MOST, default_mix
 
 __all__ = ["MAX_DECK", "OPTION_KEYS", "UnleashedOptions", "parse_options"]
 
-# The most cards a deck may hold: 15 times the standard 132, and room for a board of 1,976
-# squares. The deal's shuffle records a draw over each of its M, M-1, ... positions (RULES.md
-# 6.12), about M^2 / 2 numbers in the audit record: some 2 million (10 MB) here, but 200
-# million for a deck of 20,000, which no machine holds. Checked before anything is built.
+# The most cards a deck may hold: 15 times the standard 132, and room for a board of 1,976 squares.
+# The deal's shuffle records a draw over each of its M, M-1, ... positions (docs/rules/unleashed.md,
+# Fairness: seeds and commitments), about M^2 / 2 numbers in the audit record: some 2 million (10
+# MB) here, but 200 million for a deck of 20,000, which no machine holds. Checked before anything is
+# built.
 MAX_DECK = 2_000
 
 OPTION_KEYS = ("seating", "rotate_start", "finish", "setup", "pieces", "mix", "super_size", "simple",

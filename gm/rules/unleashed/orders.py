@@ -1,14 +1,13 @@
-"""Unleashed's order commands (RULES.md 6.13): `PLAY`, `REACT` and `PLACE`, read from a
-plain mail line by line, checked on receipt as far as the rules allow without the go, and
-merged into the round's standing order. What only the go can judge (pawns, locks, items
-in play, Ends, resolved squares) is left to it: such a line is skipped there, not refused
-here."""
+"""Unleashed's order commands (docs/rules/unleashed.md, Order mail): `PLAY`, `REACT` and `PLACE`,
+read from a plain mail line by line, checked on receipt as far as the rules allow without the go,
+and merged into the round's standing order. What only the go can judge (pawns, locks, items in play,
+Ends, resolved squares) is left to it: such a line is skipped there, not refused here."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from ..grammar import Command, CommandProblem, CommandSpec, Grammar, whole_number
 from ..problem import Problem, problem
@@ -37,7 +36,9 @@ FORMS = {
 @dataclass(frozen=True)
 class PlayLine:
     """One PLAY line as accepted: the card, the square and the choices in canonical text
-    (None when left out)."""
+    (None when left out). Stored as `[card, square, choices]`."""
+
+    json_row: ClassVar[bool] = True
 
     card: str
     square: str
@@ -49,7 +50,8 @@ class PlayLine:
 
     def as_read(self, players: Sequence[str], former: Mapping[str, str]) -> PlayLine:
         """The line as the go will read it: a seat's former holder named as its holder now
-        (RULES.md 5); what cannot be read stays as sent (the go skips it)."""
+        (docs/rules/unleashed.md, Fairness: seeds and commitments); what cannot be read stays as
+        sent (the go skips it)."""
         if not former:
             return self
         try:
@@ -70,25 +72,6 @@ class UnleashedOrder:
     plays: tuple[PlayLine, ...] | None = None
     reactions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     places: tuple[tuple[str, int, int], ...] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "sent": self.sent,
-            "plays": None if self.plays is None else [[p.card, p.square, p.choices] for p in self.plays],
-            "reactions": {action: list(texts) for action, texts in self.reactions.items()},
-            "places": None if self.places is None else [list(p) for p in self.places],
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> UnleashedOrder:
-        plays = data.get("plays")
-        places = data.get("places")
-        return cls(
-            sent=bool(data.get("sent")),
-            plays=None if plays is None else tuple(PlayLine(*p) for p in plays),
-            reactions={action: tuple(texts) for action, texts in (data.get("reactions") or {}).items()},
-            places=None if places is None else tuple((p[0], p[1], p[2]) for p in places),
-        )
 
 
 # -- readers: the form of each line (the grammar) ---------------------------------------

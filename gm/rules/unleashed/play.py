@@ -1,6 +1,6 @@
-"""One round of Unleashed (RULES.md 6.5-6.11): goes in seat order, card plays, draws,
-rolls, moves with items and cards, actions, reactions and automatic choices, crossings
-and the end of the campaign. Works on a copy of the state, drawing dice through `Chance`.
+"""One round of Unleashed (docs/rules/unleashed.md, Rounds and goes; Variants): goes in seat order,
+card plays, draws, rolls, moves with items and cards, actions, reactions and automatic choices,
+crossings and the end of the campaign. Works on a copy of the state, drawing dice through `Chance`.
 
 A crossing that ends the go (the go's own pawn) or the campaign (`finish: first`) stops
 everything at once: it is raised as an exception and caught where that ends.
@@ -20,13 +20,13 @@ from typing import Any
 
 from ..chance import Chance
 from ..grammar import CommandProblem
-from ..ranking import competition_places
 from .cards import action_type, canonical_sorted, is_action, movement, sent
+from .choosing import Choosing
+from .ending import GameOver, end_campaign
 from .happenings import (
     Acted,
     Crossed,
     Drew,
-    Ended,
     GoBegun,
     NoRoll,
     Played,
@@ -34,23 +34,18 @@ from .happenings import (
     RoundBegun,
     Stepped,
 )
-from .items import ends_ok_with, fits_reach, is_long, item_kind, oriented
+from .items import item_kind
 from .options import UnleashedOptions
 from .orders import PlayLine
 from .state import UnleashedState
 from .words import (
     CHOICE_FORMS,
-    Triple,
     parse_choices,
     read_spot,
-    resolve_player,
     resolve_spot,
 )
 
-__all__ = ["Round", "end_campaign", "placings"]
-
-# which items each move action may name
-MOVABLE = {"MOVE-SNAKE": "S", "MOVE-LADDER": "L", "MOVE-ANY": "SLP", "MOVE-2-SNAKES": "S", "MOVE-2-LADDERS": "L"}
+__all__ = ["Round"]
 
 # what follows a step of a chain, in order: steps still to carry out, each giving its own
 Then = list[Callable[[], "Then"]]
@@ -60,21 +55,7 @@ class GoOver(Exception):
     """The go's own pawn crossed: no more plays, no draw, no roll (6.5)."""
 
 
-def end_campaign(state: UnleashedState, events: list[Any]) -> None:
-    """6.10: the campaign ends on `state` (a pawn crossed, `max_turns`, or the GM's `gm
-    end`): every pawn placed, the winners named, the board closed."""
-    for player, place in placings(state).items():
-        state.pawns[player].placing = place
-    state.winners = [p for p in state.seats if state.pawns[p].finished and state.pawns[p].placing == 1]
-    state.over = True
-    events.append(Ended(tuple(state.winners), tuple((p, state.pawns[p].placing) for p in state.seats)))
-
-
-class GameOver(Exception):
-    """A pawn crossed under `finish: first`: nothing more happens (6.10)."""
-
-
-class Round:
+class Round(Choosing):
     """Plays one round on `state` (a copy it may change) with the players' orders:
     player -> their PLAY lines as sent, or None for NMR."""
 
@@ -130,7 +111,7 @@ class Round:
             for number, line in enumerate(lines or (), 1):
                 if played == self.options.plays_per_go:
                     break
-                self.refused: tuple[str, str] = ("", "")  # why legal_choices refused, and which
+                self.refused = ("", "")
                 reason = self.try_play(player, line)
                 if reason:
                     private["skipped"].append([number, reason])
@@ -206,99 +187,6 @@ class Round:
         waiting: Then = [first]
         while waiting:
             waiting.extend(reversed(waiting.pop()()))
-
-    # -- where the pawns are --------------------------------------------------------------
-
-    def squares(self) -> dict[str, int]:
-        """Pawns in play -> square."""
-        return {p: pawn.square for p, pawn in self.state.pawns.items() if not pawn.finished}
-
-    # -- choices (6.8, 6.9) ---------------------------------------------------------------
-
-    def legal_choices(self, actor: str, card: str, choices: Sequence[Any]) -> tuple[Any, ...] | None:
-        """The choices resolved against the pawns now, or None when they are not legal."""
-        state = self.state
-        kind = action_type(card)
-        form = CHOICE_FORMS[kind]
-        squares = self.squares()
-        if form == "player":
-            target = resolve_player(choices[0], actor, squares, state.seats)
-            if target is None or target == actor:
-                return self.refuse("self" if target == actor else "no_pawn", str(choices[0]))
-            return (target,)
-        if form == "players":
-            a, b = (resolve_player(word, actor, squares, state.seats) for word in choices)
-            if a is None or b is None:
-                return self.refuse("no_pawn", str(choices[0] if a is None else choices[1]))
-            if a == b or squares[a] == squares[b]:
-                return self.refuse("same_square", "")
-            return (a, b)
-        if form == "squares":
-            s, t = (resolve_spot(spot, actor, squares, state.seats, self.last) for spot in choices)
-            return (s, t) if s is not None and t is not None and s != t else None
-        if form in ("triple", "triples"):
-            return self.legal_moves(actor, kind, choices)
-        return ()
-
-    def refuse(self, why: str, which: str) -> None:
-        """Choices not legal now: why and which, for the player's report (problems.txt's
-        skip_reason)."""
-        self.refused = (why, which)
-        return None
-
-    def legal_moves(self, actor: str, kind: str, triples: Sequence[Triple]) -> tuple[Any, ...] | None:
-        state = self.state
-        if len({t.item for t in triples}) != len(triples):
-            return self.refuse("twice", triples[0].item)
-        squares = self.squares()
-        placed = {}
-        for triple in triples:
-            if item_kind(triple.item) not in MOVABLE[kind]:
-                return self.refuse("kind", triple.item)
-            if triple.item not in state.items:
-                return self.refuse("not_placed", triple.item)
-            if triple.item in self.locked_items:
-                return self.refuse("item_locked", triple.item)
-            a = resolve_spot(triple.a, actor, squares, state.seats, self.last)
-            b = resolve_spot(triple.b, actor, squares, state.seats, self.last)
-            if a is None or b is None:
-                return self.refuse("no_square", triple.item)
-            if not fits_reach(self.grid, triple.item, a, b):
-                return self.refuse("long_reach" if is_long(triple.item) else "short_reach", triple.item)
-            placed[triple.item] = oriented(self.grid, a, b)
-        if not ends_ok_with(state.items, placed):
-            return self.refuse("ends", "")
-        return tuple((item, low, high) for item, (low, high) in placed.items())
-
-    def automatic(self, actor: str, card: str) -> tuple[Any, ...]:
-        """6.9's automatic choice (the empty tuple: nothing happens)."""
-        kind = action_type(card)
-        squares = self.squares()
-        seats = self.state.seats
-        if kind in ("FORWARD", "BACK", "SNAKE-EYES"):
-            target = resolve_player("LAST" if kind == "FORWARD" else "LEADER", actor, squares, seats)
-            return (target,) if target is not None else ()
-        if kind == "SWAP-PLAYERS":
-            leader = resolve_player("LEADER", actor, squares, seats)
-            if leader is not None and squares[leader] > squares.get(actor, 0):
-                return (actor, leader)
-        return ()
-
-    def reaction(self, actor: str, card: str) -> tuple[tuple[Any, ...], bool]:
-        """The first legal standing reaction of `actor` for this action, else the automatic
-        choice (and True)."""
-        kind = action_type(card)
-        if CHOICE_FORMS.get(kind, "none") == "none":
-            return (), False
-        for text in self.state.reactions.get(actor, {}).get(kind, []):
-            try:
-                choices = parse_choices(kind, text, self.players, self.state.former)
-            except CommandProblem:
-                continue  # names nobody who holds or held a seat: stale, skipped like an illegal one
-            decided = self.legal_choices(actor, card, choices)
-            if decided is not None:
-                return decided, False
-        return self.automatic(actor, card), True
 
     # -- actions (6.8) --------------------------------------------------------------------
 
@@ -470,10 +358,3 @@ def _swap_member(marks: set[int], s: int, t: int) -> None:
         marks.add(s)
 
 
-def placings(state: UnleashedState) -> dict[str, int]:
-    """6.10: finished pawns by overshoot, larger first; then the others by square,
-    further first; equals share (competition ranking)."""
-    pawns = state.pawns
-    finished = {p: -pawns[p].overshoot for p in state.seats if pawns[p].finished}
-    others = {p: -pawns[p].square for p in state.seats if not pawns[p].finished}
-    return competition_places(finished) | competition_places(others, start=len(finished) + 1)

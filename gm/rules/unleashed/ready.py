@@ -1,6 +1,6 @@
-"""The ready order in an Unleashed player's own mail (RULES.md 6.14): an example made from
-the reader's own hand and the public board only (a pick for each setup choice, the plays
-most likely to help them or set a rival back), for them to edit and send."""
+"""The ready order in an Unleashed player's own mail (docs/rules/unleashed.md, What players see): an
+example made from the reader's own hand and the public board only (a pick for each setup choice, the
+plays most likely to help them or set a rival back), for them to edit and send."""
 
 from __future__ import annotations
 
@@ -51,8 +51,8 @@ def _ready_places(state: UnleashedState, options: UnleashedOptions, player: str)
     return tuple(lines)
 
 
-# the order a hand's cards are offered in: what helps the player most surely first (RULES.md
-# 6.8: an action card is performed by its player as soon as it is placed)
+# the order a hand's cards are offered in: what helps the player most surely first
+# (docs/rules/unleashed.md 6.8: an action card is performed by its player as soon as it is placed)
 PREFERENCE = ("SWAP-PLAYERS", "EXTRA-ROLL", "BACK", "-", "MOVE-SNAKE", "MOVE-2-SNAKES", "MOVE-ANY",
               "MOVE-LADDER", "MOVE-2-LADDERS", "+", "SWAP-CARDS", BLANK, "FORWARD", "REVERSE")
 

@@ -1,4 +1,4 @@
-"""Unleashed's robots for `gm demo --ruleset unleashed` (RULES.md 6).
+"""Unleashed's robots for `gm demo --ruleset unleashed` (docs/rules/unleashed.md).
 
 Six robots on the 5 x 10 board. Each learns its hand only from its own mail (the welcome,
 each report and each acknowledgement print it) and writes a real play list from it: a
@@ -162,7 +162,8 @@ class UnleashedDemo(DemoSetup):
     heading = "Final placings (crossed pawns by overshoot, then the others by square):"
 
     def campaign_seed(self, seed: int) -> int:
-        return 2**128 + seed  # RULES.md 6.12: a seed below 2^128 is refused
+        # docs/rules/unleashed.md, Fairness: seeds and commitments: a seed below 2^128 is refused
+        return 2**128 + seed
 
     def public(self, campaign: Any) -> dict[str, Any]:
         data = campaign.state_json()

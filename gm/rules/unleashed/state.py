@@ -1,13 +1,12 @@
-"""The state of an Unleashed campaign between turns (RULES.md 6, CONTRACT's state
-fields): the board's cards and items, the pawns, hands, draw pile, locks, the standing
-reactions, what each player alone learnt in the last turn, and who held a seat before. The rules core works on a
-copy (`copy()`), so a resolve never changes the state it was given."""
+"""The state of an Unleashed campaign between turns (docs/rules/unleashed.md, CONTRACT's state
+fields): the board's cards and items, the pawns, hands, draw pile, locks, the standing reactions,
+what each player alone learnt in the last turn, and who held a seat before. The rules core works on
+a copy (`copy()`), so a resolve never changes the state it was given."""
 
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from .items import KINDS, Grid, is_long
@@ -45,8 +44,9 @@ class UnleashedState:
     picks: int = 0  # setup picks made (6.12's key)
     over: bool = False
     winners: list[str] = field(default_factory=list)
-    # every id that held a seat before (gm player replace) -> the seat's holder now: orders
-    # and reactions are kept as sent and such an id in them is read as the holder (RULES.md 5)
+    # every id that held a seat before (gm player replace) -> the seat's holder now: orders and
+    # reactions are kept as sent and such an id in them is read as the holder
+    # (docs/rules/unleashed.md, Fairness: seeds and commitments)
     former: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -58,15 +58,6 @@ class UnleashedState:
 
     def copy(self) -> UnleashedState:
         return copy.deepcopy(self)
-
-    def dump(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def load(cls, data: Mapping[str, Any]) -> UnleashedState:
-        values = dict(data)
-        values["pawns"] = {p: Pawn(**pawn) for p, pawn in data["pawns"].items()}
-        return cls(**values)
 
 
 @dataclass(frozen=True)

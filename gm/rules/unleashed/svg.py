@@ -1,6 +1,6 @@
-"""The Unleashed board drawn as SVG for the archive (RULES.md 6.14): each square's top
-card in the seed's colours with its symbol, the snakes, ladders and lampposts in play,
-and the pawns. Self-contained like gm.boards.svg's pictures (no ids, every text escaped),
+"""The Unleashed board drawn as SVG for the archive (docs/rules/unleashed.md, What players see):
+each square's top card in the seed's colours with its symbol, the snakes, ladders and lampposts in
+play, and the pawns. Self-contained like gm.boards.svg's pictures (no ids, every text escaped),
 sized by a viewBox to scale down to a phone."""
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
-"""What Unleashed players see (RULES.md 6.14). Everyone: the seats and who starts the
-round; each go in order (cards played with the card covered and the choices as resolved,
-every roll, every step of every move with the item or card that made it, actions,
-crossings, cards drawn, NMR, skipped rolls); the board after the round (every top card,
-every item, reversed or not, each pawn), hand sizes, the draw pile's size and the next
-go's locks; setup picks. A player's own copy adds their hand, what they drew, their
-skipped PLAY lines with the reason and their standing reactions.
+"""What Unleashed players see (docs/rules/unleashed.md, What players see). Everyone: the seats and
+who starts the round; each go in order (cards played with the card covered and the choices as
+resolved, every roll, every step of every move with the item or card that made it, actions,
+crossings, cards drawn, NMR, skipped rolls); the board after the round (every top card, every item,
+reversed or not, each pawn), hand sizes, the draw pile's size and the next go's locks; setup picks.
+A player's own copy adds their hand, what they drew, their skipped PLAY lines with the reason and
+their standing reactions.
 
 Each view is built from the public events and the parts of the state everyone may see:
 the public view types have no field that could hold a hand, a line number or a reaction,
@@ -19,9 +19,8 @@ from typing import Any
 
 from ..base import ArchiveBoard, ArchivePicture, ArchivePiece, ArchiveStanding, Setup
 from ..dice.views import Named
-from .cards import BLANK, canonical_sorted, is_movement, sent
-from .cards import action_type as action_type
-from .cards import movement as movement
+from .cards import canonical_sorted, card_colour, card_name, symbol
+from .deal import SetupBox, setup_box
 from .happenings import (
     Acted,
     Crossed,
@@ -35,61 +34,18 @@ from .happenings import (
     Seated,
     Stepped,
 )
-from .items import BOX, KINDS, fits_reach, is_long
-from .items import ends_ok_with as ends_ok_with
-from .items import placements as placements
-from .options import UnleashedOptions, options_of
-from .ready import NEAR as NEAR
-from .ready import PREFERENCE as PREFERENCE
-from .ready import ROLL as ROLL
-from .ready import ready_order as ready_order
-from .state import ItemLine as ItemLine
-from .state import UnleashedState
-from .state import item_lines as item_lines
+from .items import KINDS
+from .options import options_of
+from .ready import ready_order
+from .state import ItemLine, UnleashedState, item_lines
 from .svg import board_svg
 
-__all__ = ["OwnView", "UnleashedOpening", "UnleashedTurn", "opening_view", "own_view", "public_turn", "symbol"]
+__all__ = ["OwnView", "UnleashedOpening", "UnleashedTurn", "opening_view", "own_view", "public_turn"]
 
-# two characters a card, so that a level of ten squares fits a phone's line in the plain
-# grid; each report's legend gives the code that PLAY names for every symbol it shows
-# (BoardView.legend). The HTML and SVG add colour and the full name.
-SYMBOLS = {BLANK: "..", "EXTRA-ROLL": "XR", "SWAP-PLAYERS": "SP", "MOVE-LADDER": "ML", "MOVE-SNAKE": "MS",
-           "MOVE-ANY": "MA", "MOVE-2-LADDERS": "2L", "MOVE-2-SNAKES": "2S", "SWAP-CARDS": "SC", "REVERSE": "RV"}
-NAMES = {BLANK: "blank", "EXTRA-ROLL": "extra roll", "SWAP-PLAYERS": "swap players", "MOVE-LADDER": "move a ladder",
-         "MOVE-SNAKE": "move a snake", "MOVE-ANY": "move any item", "MOVE-2-LADDERS": "move two ladders",
-         "MOVE-2-SNAKES": "move two snakes", "SWAP-CARDS": "swap two cards", "REVERSE": "reverse"}
 # The plain grid's marks under a card, in the ids and numbers orders use: `S4>13` a pawn
 # that lands here travels S4 to 13; `S4<27` the other end of S4, reached from 27; `@2` the
 # pawn of seat 2. A card placed in the last go is locked: its number is followed by LOCK.
 ITEM_ENTRY, ITEM_EXIT, PAWN_MARK, LOCK = ">", "<", "@", "*"
-
-
-def symbol(code: str) -> str:
-    """A card's two-character symbol: `..` blank, `+2`, `-3`, `XR`, `F3` (forward 3), `B2`."""
-    if is_movement(code):
-        return code
-    move = sent(code)
-    if move:
-        return f"{move[0][0]}{move[1]}"
-    return SYMBOLS[code]
-
-
-def card_name(code: str) -> str:
-    if is_movement(code):
-        return f"{'forward' if code[0] == '+' else 'back'} {code[1:]}"
-    move = sent(code)
-    if move:
-        return f"send {move[0].lower()} {move[1]}"
-    return NAMES[code]
-
-
-def card_colour(code: str) -> str:
-    """The seed's colours: blue blank, green forward, red back, purple action."""
-    if code == BLANK:
-        return "blue"
-    if is_movement(code):
-        return "green" if code[0] == "+" else "red"
-    return "purple"
 
 
 @dataclass(frozen=True)
@@ -242,21 +198,6 @@ class OwnView:
     # accepted as it stands; empty when the player sends no more orders
     ready: tuple[str, ...] = ()
     box: SetupBox | None = None  # the setup turn's items, when the next turn is the setup turn
-
-
-@dataclass(frozen=True)
-class SetupBox:
-    """What the setup turn places (6.3, 6.4): how many items, how default picks share them,
-    the items still in the box by size, and each size's reach shown from one square."""
-
-    pieces: int
-    mix: tuple[int, int, int]  # snakes, ladders, lampposts: default picks keep to these
-    short: tuple[str, ...]
-    long: tuple[str, ...]
-    square: int  # 0: the board is too small for any item
-    short_reach: tuple[int, ...]  # the squares a short item may join to `square`
-    long_reach: tuple[int, ...]
-    picks: int  # how many of the picks are this player's
 
 
 def _named(player: str, names: Mapping[str, str]) -> Named:
@@ -419,33 +360,6 @@ def own_view(setup: Setup, player: str, name: str, state: UnleashedState, events
         board=board_view(next(iter(setup.boards)), state, setup.names) if not events else None,
         ready=ready_order(setup, state, player),
         box=setup_box(options_of(setup), state, player) if state.setup else None,
-    )
-
-
-def setup_box(options: UnleashedOptions, state: UnleashedState, player: str) -> SetupBox:
-    grid = state.grid
-    level = min(2, grid.rows)
-    # a square mid-way along the second level, so that a short item reaches both ways
-    square = next((s for s in range((level - 1) * grid.columns + 1, level * grid.columns + 1)
-                   if grid.column(s) == (grid.columns - 1) // 2), 0)
-
-    def reach(item: str) -> tuple[int, ...]:
-        return tuple(t for t in range(1, grid.squares + 1) if fits_reach(grid, item, square, t))
-
-    limits = options.kind_limits
-    seats = len(state.seats)
-    index = state.seats.index(player)
-    boxed = [item for item in BOX if item not in state.items]
-    return SetupBox(
-        pieces=options.piece_count,
-        mix=(limits.get("S", 0), limits.get("L", 0), limits.get("P", 0)),
-        short=tuple(item for item in boxed if not is_long(item)),
-        long=tuple(item for item in boxed if is_long(item)),
-        square=square,
-        short_reach=reach("S1") if square else (),
-        long_reach=reach("S4") if square else (),
-        # 6.4: the picks go round the seats from the last seat down
-        picks=sum(1 for pick in range(state.picks, options.piece_count) if seats - 1 - pick % seats == index),
     )
 
 

@@ -1,14 +1,15 @@
-"""What an Unleashed order line says (RULES.md 6.13), as values: player words, squares
-(absolute or relative to a pawn), item triples and each action's choices; read from the
+"""What an Unleashed order line says (docs/rules/unleashed.md, Order mail), as values: player words,
+squares (absolute or relative to a pawn), item triples and each action's choices; read from the
 words of a line, written back in the one canonical form the acknowledgement and
 `gm state --json --player` show, and resolved against the pawns as they stand.
 
 A choice list is kept as its canonical text (`"P1 ME+8 carol-3"`), so orders and the
 standing reactions store as plain strings and read back through the same parser.
 
-Orders are kept as sent (their receipts, RULES.md 5, must still match), so a stored line may
-name a seat's former holder (`gm player replace`). The readers take `former` (an id that
-held a seat -> the seat's present holder) and read such an id as the holder now."""
+Orders are kept as sent (their receipts, docs/rules/unleashed.md, Fairness: seeds and commitments,
+must still match), so a stored line may name a seat's former holder (`gm player replace`). The
+readers take `former` (an id that held a seat -> the seat's present holder) and read such an id as
+the holder now."""
 
 from __future__ import annotations
 
