@@ -34,6 +34,8 @@ AREAS = ("mail", "archive", "calendar")
 GENERIC = "generic:"
 # a name looked up past its first candidates: "<name>|from:<index>" (the super() rule)
 _FROM = "|from:"
+# what gm's generic words call the game when the ruleset names none (Ruleset.game_name)
+GAME = "Snakes and Ladders"
 
 
 def candidates(name: str, rulesets: Sequence[str]) -> tuple[str, ...]:
@@ -140,5 +142,7 @@ def environment(rulesets: tuple[str, ...], folders: tuple[Path, ...], configure:
     """An environment for one lineage and its folders; `configure` adds filters and
     globals. Callers cache it by (lineage, folders, their own kind)."""
     env = Environment(loader=TemplateLoader(folder_loaders(folders), rulesets), **options)
+    # the game the generic words name ("a game of Snakes and Ladders by email"): the ruleset's own
+    env.globals["game_name"] = getattr(ruleset_class(rulesets[0]), "game_name", GAME) if rulesets else GAME
     configure(env)
     return env
