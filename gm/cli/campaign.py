@@ -21,6 +21,7 @@ from ..rules.registry import DEFAULT
 from .opening import opened
 from .status import KEPT_LINES as KEPT_LINES
 from .status import UNANSWERED_WHY as UNANSWERED_WHY
+from .status import awaited_mark
 from .status import orders_in as orders_in
 from .status import state_cmd as state_cmd
 from .status import status_cmd as status_cmd
@@ -220,7 +221,7 @@ def orders_cmd(ctx: click.Context, full: bool) -> None:
         statuses = order_statuses(campaign)
     click.echo(f"turn {state.turn}: {orders_in(campaign, statuses)}")
     for s in statuses:
-        mark = "ok  " if s.complete else "MISSING" if s.must_send else "nothing needed"
+        mark = "ok  " if s.complete else "MISSING" if s.must_send else awaited_mark(campaign, s)
         line = f"  {s.player:<16} {mark}"
         if s.receipt:
             line += f"  (order #{s.receipt})"
