@@ -25,10 +25,17 @@ def publish_cmd(ctx: click.Context, out: Path | None) -> None:
 
     Example: gm -C campaigns/spring-2027 publish --out /var/www/spring-2027
     """
+    import jinja2
+
     from ..publish.write import publish
+    from ..templating import template_problem
 
     with opened(ctx, lock=True) as campaign:
-        where, report = publish(campaign, out)
+        try:
+            where, report = publish(campaign, out)
+        except jinja2.TemplateError as error:  # a ruleset's archive template: say which, in one line
+            raise GmError(f"publish stopped by {template_problem(error)}; fix the template, then run "
+                          "gm publish again") from None
     click.echo(f"archive: {where / 'index.html'} ({count(len(report.written), 'page')} written, "
                f"{len(report.unchanged)} unchanged)")
 
