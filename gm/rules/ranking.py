@@ -1,4 +1,4 @@
-"""Competition ranking (docs/rules/classic.md, docs/rules/postal.md): equal scores share
+"""Competition ranking (the rules pages, docs/rules/): equal scores share
 the better place and the next place is skipped (1, 2, 2, 4). One function for every
 ruleset, and the placing a race gives the pieces still racing when it ends, by square."""
 
