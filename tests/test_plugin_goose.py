@@ -198,3 +198,24 @@ def test_a_template_error_at_publish_names_the_template_the_step_and_what_was_do
     assert broken.state().turn == 2  # resolved and sent; a run after the fix only publishes
     publish = gm(broken.folder, "publish")
     assert publish.exit_code == 1 and publish.stderr.startswith("Error: publish stopped by the template ")
+
+
+@pytest.fixture
+def unknown_name(tmp_path, monkeypatch):
+    """A goose whose report section reads a name its context lacks."""
+    words = goose_templates(tmp_path / "words", {"mail/goose/_turn_extra.txt": "{{ view.wells }}\n"})
+    registry.register(goose_class("goose", words))
+    kit = new_campaign(tmp_path / "cup", "goose", monkeypatch.setenv)
+    yield kit
+    kit.close()
+    registry.unregister("goose")
+
+
+def test_a_template_error_while_resolving_names_the_template_and_resolves_nothing(unknown_name):
+    result = resolve_at_deadline(unknown_name)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    error = result.stderr.strip()
+    assert error.startswith("Error: resolve stopped by the template ") and len(error.splitlines()) == 1
+    assert "mail/goose/_turn_extra.txt, line 1: " in error and "has no attribute 'wells'" in error
+    assert "Done before it: ingest: " in error
+    assert unknown_name.state().turn == 1 and not unknown_name.outbox(kind="report")
