@@ -113,7 +113,7 @@ class Goose(Ruleset):
                           for p in setup.players})
 
     def state_notes(self, setup: Setup, state: GooseState) -> Mapping[str, str]:
-        return {p: f"{n} points" for p, n in state.points.items() if n and not state.resigned[p]}
+        return {p: f"rolled {n} in all" for p, n in state.points.items() if n and not state.resigned[p]}
 
 
 WORDS = {

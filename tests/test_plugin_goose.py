@@ -135,11 +135,11 @@ def test_a_resigned_player_is_out_of_play_and_a_second_resign_is_refused(goose):
     assert "you are no longer in play" in text_of(goose.outbox(player="carol")[-1]), refused
 
 
-def test_gm_status_shows_the_rulesets_notes_beside_each_player(goose):
+def test_gm_status_shows_the_figure_and_the_rulesets_notes_beside_each_player(goose):
     resolve_at_deadline(goose)
     status = gm(goose.folder, "status").output
     standings = status[status.index("standings:"):]
-    assert re.search(r"^  Bob Brown +on \d+; \d+ points$", standings, re.MULTILINE), standings
+    assert re.search(r"^  Bob Brown +on \d+; \d+ points; rolled \d+ in all$", standings, re.MULTILINE), standings
 
 
 def test_gm_state_says_no_stray_separator_for_a_player_without_a_note(goose):

@@ -169,7 +169,8 @@ def status_cmd(ctx: click.Context) -> None:
             place = standings.players[player].place
             # one board's placing is the place: said once ("placed 1", not "placed 1, place 1")
             said = place is None or where == f"placed {place}"
-            note = f"; {notes[player]}" if notes.get(player) and not standings.over else ""
+            figure = standings.players[player].figure  # what the game ranks by during play
+            note = "".join(f"; {said}" for said in (figure, notes.get(player)) if said and not standings.over)
             click.echo(f"  {names.get(player, player):<20} {where}{'' if said else f', place {place}'}{note}")
         pool = _pool_line(campaign)
         if pool:
