@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -25,15 +26,19 @@ def publish_cmd(ctx: click.Context, out: Path | None) -> None:
 
     Example: gm -C campaigns/spring-2027 publish --out /var/www/spring-2027
     """
-    import jinja2
-
     from ..publish.write import publish
-    from ..templating import template_problem
 
     with opened(ctx, lock=True) as campaign:
         try:
             where, report = publish(campaign, out)
-        except jinja2.TemplateError as error:  # a ruleset's archive template: say which, in one line
+        except Exception as error:
+            # a ruleset's archive template failed: say which, in one line. A publish with
+            # nothing new imports no jinja2, so it is looked up, not imported, here
+            jinja2 = sys.modules.get("jinja2")
+            if jinja2 is None or not isinstance(error, jinja2.TemplateError):
+                raise
+            from ..templating import template_problem
+
             raise GmError(f"publish stopped by {template_problem(error)}; fix the template, then run "
                           "gm publish again") from None
     click.echo(f"archive: {where / 'index.html'} ({count(len(report.written), 'page')} written, "
