@@ -170,7 +170,7 @@ def status_cmd(ctx: click.Context) -> None:
             # one board's placing is the place: said once ("placed 1", not "placed 1, place 1")
             said = place is None or where == f"placed {place}"
             figure = standings.players[player].figure  # what the game ranks by during play
-            note = "".join(f"; {said}" for said in (figure, notes.get(player)) if said and not standings.over)
+            note = "".join(f"; {part}" for part in (figure, notes.get(player)) if part and not standings.over)
             click.echo(f"  {names.get(player, player):<20} {where}{'' if said else f', place {place}'}{note}")
         pool = _pool_line(campaign)
         if pool:
