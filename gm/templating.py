@@ -19,6 +19,7 @@ Three names are taken as written (each still tried in every folder):
 from __future__ import annotations
 
 import os
+import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -28,12 +29,14 @@ import jinja2
 from .ruleset_files import lineage, rules_file, ruleset_class, template_folders
 
 __all__ = ["AREAS", "GENERIC", "Environment", "TemplateLoader", "candidates", "environment", "lineage",
-           "ruleset_class", "rules_file", "ruleset_templates", "template_folders"]
+           "ruleset_class", "rules_file", "ruleset_templates", "template_folders", "template_problem"]
 
 AREAS = ("mail", "archive", "calendar")
 GENERIC = "generic:"
 # a name looked up past its first candidates: "<name>|from:<index>" (the super() rule)
 _FROM = "|from:"
+# what gm's generic words call the game when the ruleset names none (Ruleset.game_name)
+GAME = "Snakes and Ladders"
 
 
 def candidates(name: str, rulesets: Sequence[str]) -> tuple[str, ...]:
@@ -140,5 +143,27 @@ def environment(rulesets: tuple[str, ...], folders: tuple[Path, ...], configure:
     """An environment for one lineage and its folders; `configure` adds filters and
     globals. Callers cache it by (lineage, folders, their own kind)."""
     env = Environment(loader=TemplateLoader(folder_loaders(folders), rulesets), **options)
+    # the game the generic words name ("a game of Snakes and Ladders by email"): the ruleset's own
+    env.globals["game_name"] = getattr(ruleset_class(rulesets[0]), "game_name", GAME) if rulesets else GAME
     configure(env)
     return env
+
+
+def template_problem(error: jinja2.TemplateError) -> str:
+    """`error` in one line naming the template file and line it is in: `the template
+    .../archive/goose/turn.html, line 3: no filter named 'mailto'`. A template that does
+    not compile names itself; an error while rendering is found in the traceback, whose
+    frames Jinja gives the template's file and line."""
+    where, line = None, None
+    if isinstance(error, jinja2.TemplateSyntaxError):
+        where, line = error.filename or error.name, error.lineno
+    else:
+        for frame in reversed(traceback.extract_tb(error.__traceback__)):
+            if frame.filename.endswith((".html", ".txt", ".xml", ".svg")):
+                where, line = frame.filename, frame.lineno
+                break
+    message = error.message if isinstance(error, jinja2.TemplateSyntaxError) else str(error)
+    what = " ".join(str(message or type(error).__name__).split())
+    if where is None:
+        return f"a template: {what}"
+    return f"the template {where}" + (f", line {line}" if line else "") + f": {what}"

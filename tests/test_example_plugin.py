@@ -387,6 +387,13 @@ def test_gm_demo_plays_a_pig_race_with_the_plugins_robots(demo):
     assert (folder / "archive" / "rules.html").is_file()
 
 
+def test_a_demo_robot_sees_its_own_state_as_gm_state_json_gives_it(demo):
+    _, result, _ = demo
+    for robot in result.robots:  # as the last turn was written: its own square, the turn taking orders
+        assert robot.state["ruleset"] == "pig" and robot.id in robot.state["players"]
+        assert robot.state["boards"]["A"]["players"][robot.id]["square"] >= 0
+
+
 def test_a_pig_demo_archive_passes_gm_audit(demo):
     from click.testing import CliRunner
 

@@ -35,6 +35,9 @@ class OrderStatus:
     complete: bool  # the standing order holds all they must send
     receipt: int  # accepted messages this turn (0: none)
     order: Any
+    # the turn waits for this player before its deadline (an early resolve needs their
+    # complete order): the one answer `gm turn` and `gm status` both give
+    awaited: bool = False
 
 
 def order_statuses(campaign: Campaign) -> list[OrderStatus]:
@@ -50,11 +53,12 @@ def order_statuses(campaign: Campaign) -> list[OrderStatus]:
                                         ruleset.order_complete(setup, state, player.id, empty), 0, empty))
             continue
         order, receipt = standing_order(campaign, state.turn, player.id)
+        in_play = ruleset.in_play(setup, state, player.id)
+        complete = ruleset.order_complete(setup, state, player.id, order)
         statuses.append(
             OrderStatus(
-                player.id, player.name, ruleset.must_order(setup, state, player.id),
-                ruleset.in_play(setup, state, player.id),
-                ruleset.order_complete(setup, state, player.id, order), receipt, order,
+                player.id, player.name, ruleset.must_order(setup, state, player.id), in_play, complete,
+                receipt, order, awaited=in_play and (not receipt or not complete),
             )
         )
     return statuses
@@ -65,7 +69,7 @@ def awaited(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> li
     an accepted message for the turn holding all they must send. What the rules choose
     for a player is no message, so such a turn still waits."""
     statuses = order_statuses(campaign) if statuses is None else statuses
-    return [s.player for s in statuses if s.in_play and (not s.receipt or not s.complete)]
+    return [s.player for s in statuses if s.awaited]
 
 
 def missing_orders(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> tuple[list[str], int]:

@@ -6,11 +6,15 @@ once resolved, the next turn is not due until its own deadline or until every or
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+
+import jinja2
 
 from .. import clock
 from ..errors import GmError
+from ..templating import template_problem
 from .deadlines import deadline_text
 from .folder import Campaign
 from .turns import OrderStatus, Resolution, awaited, order_statuses, refusal, resolve
@@ -98,7 +102,8 @@ def run_turn(
     published; only the resolve step does nothing (CONTRACT.md: `gm turn` runs from cron,
     and a pause is no failure). --force resolves nothing while paused either."""
     run = TurnRun()
-    run.lines.append(ingest(campaign))
+    with _template_stops(run, "ingest"):
+        run.lines.append(ingest(campaign))
     if not campaign.started():
         # RULES.md 3.1: before gm start, cron's gm turn answers the sign-ups and publishes
         # the game's front page; there is nothing to resolve (and no failure in that)
@@ -107,11 +112,28 @@ def run_turn(
         run.paused = True
         run.lines.append(f"resolve: {PAUSED}" + (" (--force too)" if force else ""))
     else:
-        _resolve_step(campaign, run, force=force)
-    run.lines.append(send(campaign))
+        with _template_stops(run, "resolve"):
+            _resolve_step(campaign, run, force=force)
+    with _template_stops(run, "send"):
+        run.lines.append(send(campaign))
     if publish is not None:
-        run.lines.append(publish(campaign))
+        with _template_stops(run, "publish"):
+            run.lines.append(publish(campaign))
     return run
+
+
+@contextmanager
+def _template_stops(run: TurnRun, step: str) -> Iterator[None]:
+    """A template that fails (a ruleset's words: a filter it lacks, a name its context
+    lacks) stops the turn in one line naming the template, the step and what the steps
+    before it did (a resolve queues its reports in its own transaction: a failing one
+    resolved nothing), so the GM knows whether the turn was resolved and sent."""
+    try:
+        yield
+    except jinja2.TemplateError as error:
+        done = "; ".join(run.lines) or "nothing"
+        raise GmError(f"{step} stopped by {template_problem(error)}. Done before it: {done}. Fix the "
+                      "template, then run gm turn again: it picks up where this stopped") from None
 
 
 def _resolve_step(campaign: Campaign, run: TurnRun, *, force: bool) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,18 @@ def publish_cmd(ctx: click.Context, out: Path | None) -> None:
     from ..publish.write import publish
 
     with opened(ctx, lock=True) as campaign:
-        where, report = publish(campaign, out)
+        try:
+            where, report = publish(campaign, out)
+        except Exception as error:
+            # a ruleset's archive template failed: say which, in one line. A publish with
+            # nothing new imports no jinja2, so it is looked up, not imported, here
+            jinja2 = sys.modules.get("jinja2")
+            if jinja2 is None or not isinstance(error, jinja2.TemplateError):
+                raise
+            from ..templating import template_problem
+
+            raise GmError(f"publish stopped by {template_problem(error)}; fix the template, then run "
+                          "gm publish again") from None
     click.echo(f"archive: {where / 'index.html'} ({count(len(report.written), 'page')} written, "
                f"{len(report.unchanged)} unchanged)")
 

@@ -5,6 +5,7 @@ it did in a line or two."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -15,10 +16,12 @@ from ..campaign.weekly import TurnRun, resolved_summary, run_turn
 from ..counts import count, one_or_many
 from ..errors import GmError
 from ..progress import Progress
+from ..rules.base import Ruleset
 from ..rules.registry import DEFAULT
 from .opening import opened
 from .status import KEPT_LINES as KEPT_LINES
 from .status import UNANSWERED_WHY as UNANSWERED_WHY
+from .status import awaited_mark
 from .status import orders_in as orders_in
 from .status import state_cmd as state_cmd
 from .status import status_cmd as status_cmd
@@ -58,7 +61,7 @@ options:                     # all optional; {rules} gives the meaning
 #   approve: auto            # or gm: each confirmed request waits for gm signup accept|reject
 mail:
   transport: maildir         # mail/inbox and mail/outbox in this folder; or imap+smtp:
-  from: "Snakes GM <gm@example.org>"
+  from: "{sender} <gm@example.org>"
   # imap: {{host: imap.example.org, port: 993, user: gm, ssl: true, folder: INBOX}}
   # smtp: {{host: smtp.example.org, port: 587, user: gm, starttls: true}}
   # passwords come only from GM_IMAP_PASSWORD and GM_SMTP_PASSWORD
@@ -99,9 +102,15 @@ def campaign_new(directory: str, campaign_id: str | None, ruleset_name: str) -> 
     rules = rules_label(page) if page is not None else "the ruleset's documentation"
     text = STARTER.format(dir=directory, id=cid, title=cid.replace("-", " ").title(), board=board.as_posix(),
                           ruleset=ruleset.name, options=ruleset.starter_options, seed_bits=ruleset.seed_bits,
-                          rules=rules)
+                          rules=rules, sender=_sender(ruleset))
     (folder / "campaign.yaml").write_text(text, encoding="utf-8")
     click.echo(f"wrote {folder / 'campaign.yaml'}; edit it, then run: gm -C {directory} start")
+
+
+def _sender(ruleset: Any) -> str:
+    """The GM's name in the starter's `from:`: the game's own (Ruleset.game_name); gm's own
+    rulesets keep the short one their starters always had."""
+    return "Snakes GM" if ruleset.game_name == Ruleset.game_name else f"{ruleset.game_name} GM"
 
 
 @click.command("start")
@@ -212,7 +221,7 @@ def orders_cmd(ctx: click.Context, full: bool) -> None:
         statuses = order_statuses(campaign)
     click.echo(f"turn {state.turn}: {orders_in(campaign, statuses)}")
     for s in statuses:
-        mark = "ok  " if s.complete else "MISSING" if s.must_send else "nothing needed"
+        mark = "ok  " if s.complete else "MISSING" if s.must_send else awaited_mark(campaign, s)
         line = f"  {s.player:<16} {mark}"
         if s.receipt:
             line += f"  (order #{s.receipt})"

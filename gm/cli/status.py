@@ -77,9 +77,9 @@ def state_cmd(ctx: click.Context, as_json: bool, player: str | None) -> None:
             placed = f", placed {piece.placing}" if piece.placing else ""
             click.echo(f"  {player:<16} {where}{done}{placed}")
     for player, facts in standings.players.items():
-        note = f" {notes[player]}" if notes.get(player) else ""
-        aggregate = f"; aggregate {facts.aggregate}, place {facts.place}" if facts.place else ""
-        click.echo(f"{player:<18}{note}{aggregate}")
+        said = [notes[player]] if notes.get(player) else []
+        said += [f"aggregate {facts.aggregate}, place {facts.place}"] if facts.place else []
+        click.echo(f"{player:<18}" + (f" {'; '.join(said)}" if said else ""))
 
 
 def _json_notes(data: dict) -> dict[str, str]:
@@ -170,7 +170,9 @@ def status_cmd(ctx: click.Context) -> None:
             place = standings.players[player].place
             # one board's placing is the place: said once ("placed 1", not "placed 1, place 1")
             said = place is None or where == f"placed {place}"
-            click.echo(f"  {names.get(player, player):<20} {where}{'' if said else f', place {place}'}")
+            figure = standings.players[player].figure  # what the game ranks by during play
+            note = "".join(f"; {part}" for part in (figure, notes.get(player)) if part and not standings.over)
+            click.echo(f"  {names.get(player, player):<20} {where}{'' if said else f', place {place}'}{note}")
         pool = _pool_line(campaign)
         if pool:
             click.echo(pool)
@@ -305,9 +307,17 @@ def _mail_lines(campaign: Campaign, turn: int, statuses) -> list[str]:
         elif s.receipt:
             mark = f"INCOMPLETE, order #{s.receipt}"
         else:
-            mark = "MISSING" if s.must_send else "nothing needed"
+            mark = "MISSING" if s.must_send else awaited_mark(campaign, s)
         if held_by.get(s.player):
             mark += f"; seat held before by {', '.join(held_by[s.player])}"
         lines.append(f"  {s.player:<16} {mark}")
         lines += [f"      refused: {why}" for why in refused.get(s.player, [])]
     return lines
+
+
+def awaited_mark(campaign: Campaign, status) -> str:
+    """A player who need not write: whether the turn still waits for them before its
+    deadline (OrderStatus.awaited, which `gm turn` reads too)."""
+    if status.awaited and campaign.ruleset.resolves_early:
+        return "not written (the turn waits for it until the deadline)"
+    return "nothing needed"

@@ -67,6 +67,10 @@ class Robot:
     standing: str | None = None  # where its sign-up stands, as gm's last notice says
     written: int = 0
     read: Counter[str] = field(default_factory=Counter, repr=False)  # letters read, by kind
+    # what `gm state --json --player <id>` gives it before it writes each turn (its own
+    # entry under "players", its "private" facts when the ruleset keeps any): a player's
+    # own state, which its mail tells it, read without parsing that mail (DemoSetup.seen_by)
+    state: Mapping[str, Any] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if self.style not in STYLES:
@@ -254,6 +258,14 @@ class DemoSetup:
         `gm state --json`: by default its boards (squares, finished pieces, closed
         boards), which every report shows."""
         return campaign.state_json()["boards"]
+
+    def seen_by(self, campaign: Campaign, players: list[str]) -> dict[str, dict[str, Any]]:
+        """What each of `players` may see now (`Robot.state`): `gm state --json --player
+        ID`, or, for a ruleset that keeps nothing private, the one `gm state --json`."""
+        ruleset, setup, state = campaign.ruleset, campaign.setup, campaign.state()
+        whole = campaign.state_json()
+        return {p: whole if ruleset.private_json(setup, state, p) is None else campaign.player_state_json(p)
+                for p in players}
 
     def standings(self, campaign: Campaign) -> list[str]:
         """The final standings, one printable line per player, best first."""

@@ -293,6 +293,9 @@ def _play(campaign: Campaign, demo: DemoSetup, robots: list[Robot], echo: Callab
         assert deadline is not None  # a campaign that is not over always has one
         postman.deliver()
         public = demo.public(campaign)  # what every player may know (robots.py)
+        seen = demo.seen_by(campaign, [robot.id for robot in robots])  # and what each may know of itself
+        for robot in robots:
+            robot.state = seen[robot.id]
         # the week's orders: each robot writes on its own evening, well before the deadline
         mailed = [robot for index, robot in enumerate(robots)
                   if _write(robot, turn, deadline - timedelta(hours=47 - 3 * index), inbox, public)]

@@ -145,8 +145,10 @@ def gm_context(ruleset: Ruleset, setup: Setup, before: Any, after: Any, events: 
         "view": view,
         "events": tuple(events),
         "orders": dict(orders),
-        # the orders as stored, for a ruleset whose templates do not word its orders
+        # the orders as stored, and as the ruleset words them to their senders (order_view),
+        # which gm's generic GM report lists
         "orders_json": {p: ruleset.order_to_json(o) for p, o in orders.items()},
+        "orders_view": {p: ruleset.order_view(setup, before, p, o) for p, o in orders.items()},
         "event_facts": tuple(event_facts(e) for e in events),
         "silent": silent,  # must have ordered, sent nothing: the rules chose for them
         "board_names": dict(board_names),

@@ -82,3 +82,6 @@ class Ruleset(RulesCore, OrdersByMail, MailViews, ArchiveRules, BoardTools, ABC)
     # a folder searched before gm's boards/ for `starter_board` and the demo's boards
     # (gm.ruleset_files.ruleset_board). None: gm's boards/ only
     boards_folder: ClassVar[str | None] = None
+    # what gm's generic words call the game (the welcome, the archive's pages, the sender
+    # `gm campaign new` writes): "a game of Snakes and Ladders by email"
+    game_name: ClassVar[str] = "Snakes and Ladders"

@@ -48,11 +48,15 @@ class PlayerStanding:
     """One player's standing over every board: what ranks the players (e.g. a sum of
     placings) and their place, each None until known (at the latest when the campaign is
     over); `resigned` where the rules let a player resign (dice: RESIGN), which the GM's
-    report shows (state_json's `resigned`, written only when true)."""
+    report shows (state_json's `resigned`, written only when true) and which takes the
+    player out of play (`in_play`); `figure`, what the game ranks by during play in words
+    ("23 points"), shown beside the name in gm's generic standings (not stored: the state
+    holds what it is made from)."""
 
     aggregate: int | None = None
     place: int | None = None
     resigned: bool = False
+    figure: str | None = None
 
 
 @dataclass(frozen=True)

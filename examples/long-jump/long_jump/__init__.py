@@ -12,6 +12,7 @@ from gm.rules import OptionsError
 from gm.rules.base import ArchiveTurn, Outcome, Ruleset, Setup, last_resolved
 from gm.rules.chance import Chance
 from gm.rules.grammar import CommandProblem, CommandSpec, Grammar, whole_number
+from gm.rules.ranking import place_the_rest
 from gm.rules.standings import BoardStanding, PieceStanding, PlayerStanding, Standings
 
 HERE = Path(__file__).parent
@@ -138,11 +139,9 @@ def _follow(board: Any, square: int) -> int:
 def _place_by_square(turn: int, squares: Mapping[str, int], placings: dict[str, int | None],
                      events: list[Any]) -> None:
     """The pieces still jumping placed after the finishers, highest square first, ties shared."""
-    jumping = [p for p in placings if placings[p] is None]
-    first = len(placings) - len(jumping) + 1
-    for player in jumping:
-        placings[player] = first + sum(squares[other] > squares[player] for other in jumping)
-        events.append(Placed(turn, player, placings[player], True))
+    for player, placing in place_the_rest(placings, squares).items():
+        placings[player] = placing
+        events.append(Placed(turn, player, placing, True))
 
 
 class LongJump(Ruleset):

@@ -29,6 +29,7 @@ from gm.rules.base import (
 )
 from gm.rules.chance import Chance
 from gm.rules.grammar import Grammar
+from gm.rules.orderlines import order_lines
 from gm.rules.problem import Problem, problem
 
 from . import orders, rules, views
@@ -97,8 +98,7 @@ class PigRace(Ruleset):
         return [] if self.in_play(setup, state, player) else [problem("finished")]
 
     def order_view(self, setup: Setup, state: PigState, player: str, order: PigOrder) -> dict[str, Any]:
-        said = f"ROLL {order.roll}" if order.roll is not None else "HOLD" if order.hold else None
-        return {"order": said, "square": state.squares[player]}
+        return {"order": " ".join(order_lines(order)) or None, "square": state.squares[player]}
 
     # -- the turn told (mail reports and the archive's turn page) ----------------------
 

@@ -12,7 +12,7 @@ each show 2..6 and the piece comes to p + their sum. Reaching or passing the las
 finishes (no snake bites there); below N the snake or ladder of the square landed on is
 taken (gm.rules.moving.landing, through gm's landing table), and a ladder up to N finishes
 too. The expectation solves the chain exactly by gm's sweep over the squares (no N^2 matrix:
-RULES.md 1 allows 10,000 squares); the law of the length is carried forward turn by turn
+a board may have 10,000 squares); the law of the length is carried forward turn by turn
 until less than `until` is still in play, for the chosen n alone.
 """
 

@@ -13,7 +13,7 @@ from gm.rules import OptionsError
 from gm.rules.base import Outcome, Setup
 from gm.rules.chance import Chance
 from gm.rules.moving import Step, landing
-from gm.rules.ranking import competition_places
+from gm.rules.ranking import place_the_rest
 
 __all__ = ["DEFAULTS", "Moved", "PigOptions", "PigOrder", "PigState", "Placed", "resolve", "start"]
 
@@ -124,8 +124,7 @@ def resolve(setup: Setup, state: PigState, orders: Mapping[str, PigOrder], chanc
     waiting = [p for p in setup.players if placings[p] is None]
     over = not waiting or state.turn >= setup.options.max_turns
     if over and waiting:
-        first = len(setup.players) - len(waiting) + 1
-        for player, placing in competition_places({p: -squares[p] for p in waiting}, start=first).items():
+        for player, placing in place_the_rest(placings, squares).items():
             placings[player] = placing
             events.append(Placed(state.turn, player, placing, False))
     return Outcome(PigState(state.turn + 1, over, squares, placings), tuple(events), tuple(chance.draws))

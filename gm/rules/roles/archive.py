@@ -64,6 +64,7 @@ class ArchiveStanding:
     placings: tuple[int | None, ...]  # per board, in board order
     total: int | None  # what ranks the players, once known (e.g. a sum of placings)
     place: int | None
+    figure: str | None = None  # what ranks them during play, in words (PlayerStanding.figure)
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,7 @@ class ArchiveRules:
                 placings=tuple(now.boards[b].pieces[p].placing for b in setup.boards),
                 total=now.players[p].aggregate,
                 place=now.players[p].place,
+                figure=now.players[p].figure,
             )
             for p in setup.players
         ]

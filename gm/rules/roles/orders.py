@@ -142,10 +142,11 @@ class OrdersByMail(ABC):
     def in_play(self, setup: Setup, state: Any, player: str) -> bool:
         """Whether the player still takes part in turns (not finished, not resigned): the
         turn waits for their message before its deadline. Default, from the standings:
-        the campaign is not over, the player has no place, and they have a piece not
-        finished on a board not closed."""
+        the campaign is not over, the player has no place and has not resigned
+        (`PlayerStanding.resigned`), and they have a piece not finished on a board not closed."""
         standings = self._standings_now(setup, state)
-        if standings.over or (player in standings.players and standings.players[player].place is not None):
+        facts = standings.players.get(player)
+        if standings.over or (facts is not None and (facts.place is not None or facts.resigned)):
             return False
         return any(not board.closed and player in board.pieces and not board.pieces[player].finished
                    for board in standings.boards.values())
