@@ -59,6 +59,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("audit", ("gm.audit", "gm.audit_checks", "gm.audit_mail", "gm.audit_shape")),
     # the archive web pages, feed and memo
     ("publish", ("gm.publish.*",)),
+    # the weekly turn: ingest, resolve when due, send, publish
+    ("weekly turn", ("gm.campaign.weekly",)),
     # demo players: gm's and each ruleset's robot
     ("robots", (
         "gm.demo.robots", "gm.rules.postal.robot", "gm.rules.dice.robot",

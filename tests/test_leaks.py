@@ -210,7 +210,7 @@ def test_2_6_reports_are_the_same_whatever_the_hidden_facts(campaign):
         setup = opened.setup
         rows = opened.store.rows("select * from turns order by turn")
         for index, row in enumerate(rows):
-            events = turns_module.turn_events(row, opened.ruleset)
+            events = [opened.ruleset.event_from_json(e) for e in json.loads(row["events"])]
             for player in HOSTILE_PLAYERS:
                 real = report_text(opened, setup, row, player, events)
                 decoy = report_text(opened, other_world(setup, index), row, player,
@@ -227,7 +227,7 @@ def test_2_6_archive_before_reveal_is_the_same_whatever_the_hidden_facts(campaig
         real = [render_page(p) for p in build_site(load_archive(opened))]
         with opened.store.transaction() as db:
             for index, row in enumerate(opened.store.rows("select * from turns")):
-                events = scramble(turns_module.turn_events(row, opened.ruleset), "", index)
+                events = scramble([opened.ruleset.event_from_json(e) for e in json.loads(row["events"])], "", index)
                 db["turns"].update(row["turn"], {"events": json.dumps([dataclasses.asdict(e) for e in events])})
         opened.config = dataclasses.replace(opened.config, boards=other_world(opened.setup, 7).boards)
         decoy = [render_page(p) for p in build_site(load_archive(opened))]
@@ -244,7 +244,7 @@ def test_noninterference_check_sees_a_change_in_what_the_player_may_know(campaig
         rows = opened.store.rows("select * from turns order by turn")
         differs = 0
         for index, row in enumerate(rows):
-            events = turns_module.turn_events(row, opened.ruleset)
+            events = [opened.ruleset.event_from_json(e) for e in json.loads(row["events"])]
             real = report_text(opened, setup, row, HOSTILE_PLAYERS[0], events)
             decoy = report_text(opened, setup, row, HOSTILE_PLAYERS[0], scramble(events, "", index))
             differs += real != decoy

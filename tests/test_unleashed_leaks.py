@@ -206,7 +206,7 @@ def _reports(folder: Path, change: Callable[[UnleashedState, str], UnleashedStat
         ruleset, setup = opened.ruleset, opened.setup
         out = {}
         for row in opened.store.rows("select * from turns order by turn"):
-            events = turns_module.turn_events(row, ruleset)
+            events = [ruleset.event_from_json(e) for e in json.loads(row["events"])]
             orders = {p: ruleset.order_from_json(o) for p, o in json.loads(row["orders"]).items()}
             for player in opened.config.players:
                 changed = dict(row)

@@ -29,6 +29,7 @@ from email.utils import parsedate_to_datetime
 from functools import partial
 from pathlib import Path
 
+from ..counts import count
 from ..errors import GmError
 from ..mail.inbound import HEAD_SCAN, header_times
 from ..progress import QUIET, Progress
@@ -45,6 +46,37 @@ class IngestReport:
     @property
     def total(self) -> int:
         return sum(self.outcomes.values())
+
+    def summary(self) -> str:
+        """The one line `gm ingest` and `gm turn` print."""
+        if not self.total and not self.errors:
+            return "ingest: no new mail"
+        parts = ", ".join(f"{n} {what}" for what, n in sorted(self.outcomes.items()) if what != "seen")
+        seen = self.outcomes.get("seen", 0)
+        line = f"ingest: {count(self.total - seen, 'new message')}" + (f" ({parts})" if parts else "")
+        if seen:
+            line += f"; {seen} already recorded"
+        if self.errors:
+            # gm turn shows this line alone: say that gm ingest lists what went wrong
+            line += f"; {len(self.errors)} could not be handled (gm ingest lists them)"
+        return line
+
+
+def ingest_mail(campaign: Campaign, *, files: Iterable[str] = (), mbox: str | None = None,
+                maildir: str | None = None) -> IngestReport:
+    """The mail `gm ingest` reads: the files, mbox or Maildir the GM names, else the
+    campaign's own mailbox."""
+    progress = Progress("ingesting")
+    if files:
+        return ingest_files(campaign, [Path(f) for f in files], progress)
+    if mbox:
+        return ingest_mbox(campaign, Path(mbox), progress)
+    if maildir:
+        return ingest_maildir(campaign, Path(maildir), progress)
+    if campaign.config.mail.transport == "imap+smtp":
+        return ingest_imap(campaign, progress)
+    # the campaign's own inbox: a message's time is when it was delivered (docs/campaign.md)
+    return ingest_maildir(campaign, campaign.folder / "mail" / "inbox", progress, delivered=True)
 
 
 @dataclass(frozen=True)

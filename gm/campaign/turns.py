@@ -3,7 +3,6 @@ reports queued in the same transaction) and undoing the last one."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
@@ -15,7 +14,7 @@ from ..errors import GmError
 from ..mail import gmreport
 from ..mail.mailout import compose, queue
 from ..mail.views import BoardSize, EndView, PlayerMail, PlayerRef, ProofView, deadline_view
-from ..rules.base import INLINE_PLAYERS, Outcome, Ruleset
+from ..rules.base import INLINE_PLAYERS, Outcome
 from ..rules.chance import SeededChance, played
 from .admin import deadline_sequence, welcome_observers
 from .deadlines import deadline_text, next_deadline
@@ -198,6 +197,15 @@ class Resolution:
     refused: str | None = None
 
 
+def resolved_summary(resolution: Resolution) -> str:
+    """The one line `gm resolve` and `gm turn` print for a resolved turn."""
+    state = resolution.result.state
+    first, last = resolution.turn, state.turn - 1
+    turns = f"turns {first}-{last}" if last > first else f"turn {first}"
+    tail = "the campaign is over" if state.over else f"next: turn {state.turn}"
+    return f"resolve: {turns} resolved, reports queued; {tail}"
+
+
 def refusal(campaign: Campaign, state: Any, statuses: list[OrderStatus], *, force: bool = False) -> str | None:
     """Why `gm resolve` may not resolve the current turn now, or None: the campaign is
     paused (--force or not), the deadline is still to come, or more than half of the
@@ -377,8 +385,3 @@ def undo(campaign: Campaign, *, force: bool = False) -> int:
         )
         db.execute("delete from turns where turn = ?", (turn,))
     return turn
-
-
-def turn_events(row: dict[str, Any], ruleset: Ruleset) -> list[Any]:
-    """A resolved turn's events, read back by the campaign's ruleset."""
-    return [ruleset.event_from_json(e) for e in json.loads(row["events"])]

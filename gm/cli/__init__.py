@@ -20,8 +20,9 @@ from ..errors import GmError, ProblemsError
 COMMANDS: Mapping[str, str] = {
     "board": "analysis:board",  # gm.cli.analysis adds design, analyze and draw to gm.cli.board's group
     "campaign": "campaign:campaign_group",
-    **{name: f"campaign:{name}_cmd" for name in
-       ("turn", "start", "ingest", "orders", "remind", "resolve", "undo", "send", "state", "status")},
+    **{name: f"campaign:{name}_cmd" for name in ("start", "ingest", "orders", "remind", "resolve", "undo")},
+    **{name: f"turn:{name}_cmd" for name in ("turn", "send")},
+    **{name: f"status:{name}_cmd" for name in ("state", "status")},
     "player": "admin:player_group",
     **{name: f"admin:{name}_cmd" for name in ("pause", "resume", "deadline", "end")},
     **{name: f"archive:{name}_cmd" for name in ("publish", "reveal", "verify", "audit")},

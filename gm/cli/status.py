@@ -10,10 +10,10 @@ import click
 
 from .. import clock
 from ..campaign.deadlines import deadline_text
+from ..campaign.due import forecast
 from ..campaign.ending import how_it_ended
 from ..campaign.folder import Campaign
 from ..campaign.trust import capped_today
-from ..campaign.weekly import forecast
 from ..counts import count, one_or_many, ordinal
 from ..rules.standings import PieceStanding, standings_of
 from .opening import opened
@@ -311,3 +311,6 @@ def _mail_lines(campaign: Campaign, turn: int, statuses) -> list[str]:
         lines.append(f"  {s.player:<16} {mark}")
         lines += [f"      refused: {why}" for why in refused.get(s.player, [])]
     return lines
+
+
+COMMANDS = [state_cmd, status_cmd]
