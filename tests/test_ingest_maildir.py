@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import gm.campaign.desk
-from gm.campaign.campaign import Campaign
+from gm.campaign.folder import Campaign
 from gm.campaign.ingest import ingest_maildir
 from gm.mail.inbound import read_mail
 

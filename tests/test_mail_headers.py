@@ -215,9 +215,9 @@ def sent_mail(request, tmp_path_factory) -> tuple[str, list[Any]]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(mailout, "render", render)
         patch.setattr(mailout, "make_msgid", _tagging_msgid(rendered))
-        import gm.campaign.campaign
+        import gm.campaign.passwords
 
-        patch.setitem(gm.campaign.campaign.SCRYPT, "n", 2**10)
+        patch.setitem(gm.campaign.passwords.SCRYPT, "n", 2**10)
         kit = every_kind_of_mail(tmp_path_factory.mktemp(f"mail-{request.param}") / "c", request.param,
                                  patch.setenv)
         with kit.campaign() as campaign:

@@ -293,7 +293,7 @@ def test_a_players_name_stored_with_a_bidi_control_reaches_no_report_raw(campaig
         db.execute("insert into players (id, name, email, password_hash, seat, from_turn, replaced_by, until_turn) "
                    "select 'old', ?, 'old@example.org', password_hash, seat, 1, 'ben', 0 from players "
                    "where id = 'ben'", ("Old \u202eBen",))
-    from gm.campaign.campaign import Campaign
+    from gm.campaign.folder import Campaign
 
     opened = Campaign.open(campaign.folder)
     try:

@@ -34,7 +34,7 @@ from campaignkit import PLAIN_PLAYERS, CampaignKit
 import gm.mail.mailout as mailout_module  # gm start's compose, imported when it runs
 from gm.campaign import desk as desk_module
 from gm.campaign import turns as turns_module
-from gm.campaign.campaign import Campaign
+from gm.campaign.folder import Campaign
 from gm.demo.run import play
 from gm.mail.mailout import render
 from gm.mail.views import BoardSize, PlayerMail, PlayerRef

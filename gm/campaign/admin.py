@@ -16,7 +16,8 @@ from ..errors import GmError
 from ..mail.calendar import deadline_attachment, file_name, meets_deadline
 from ..mail.mailout import compose, queue
 from . import names
-from .config import EMAIL_PATTERN, ID_PATTERN, PlayerConfig
+from .config_people import EMAIL_PATTERN, ID_PATTERN
+from .config_values import PlayerConfig
 from .deadlines import deadline_text, next_deadline
 from .folder import Campaign
 from .passwords import hash_password, issue_password
@@ -113,7 +114,7 @@ def _welcome_holder(campaign: Campaign, db: Any, now: datetime, *, new: str, nam
     whose seat it was and the order standing for the open turn, spelled out as an
     acknowledgement spells it. `campaign` is the seated one (_seated)."""
     from ..rules.standings import standings_of
-    from .desk import order_view, standing_order
+    from .standing import order_view, standing_order
 
     ruleset, setup = campaign.ruleset, campaign.setup
     paused = campaign.paused()

@@ -12,18 +12,12 @@ from .. import clock
 from ..commitment import commitment, new_salt, seed_text
 from ..errors import GmError
 from ..rules.chance import SeededChance, played
-from .config import CampaignConfig, load_config
-from .deadlines import deadline_text as deadline_text
-from .deadlines import next_deadline as next_deadline
+from .config import load_config
+from .config_values import CampaignConfig
+from .deadlines import deadline_text, next_deadline
 from .fixed import Fixed, played_config
-from .folder import Campaign as Campaign
-from .folder import _started as _started
-from .folder import make_mailboxes as make_mailboxes
-from .passwords import PASSWORD_WORDS as PASSWORD_WORDS
-from .passwords import SCRYPT as SCRYPT
-from .passwords import check_password as check_password
-from .passwords import hash_password as hash_password
-from .passwords import issue_password as issue_password
+from .folder import Campaign, _started, make_mailboxes
+from .passwords import hash_password, issue_password
 from .store import DB_NAME, Store, dumps
 from .welcome import welcome_context
 

@@ -17,27 +17,16 @@ from ..rules.registry import DEFAULT, UnknownRuleset, find_ruleset
 from ..yamlfile import LineDict, is_int, key_problems, read
 from .config_people import (
     _CONTROLS,
+    ID_PATTERN,
     _observers,
     _players,
     _signup,
     _unique_casefold,
     _valid_zone,
     joined_name_problems,
+    stand_in_problems,
 )
-from .config_people import APPROVALS as APPROVALS
-from .config_people import EMAIL_PATTERN as EMAIL_PATTERN
-from .config_people import ID_PATTERN as ID_PATTERN
-from .config_people import OBSERVER_KEYS as OBSERVER_KEYS
-from .config_people import PLAYER_KEYS as PLAYER_KEYS
-from .config_people import SIGNUP_KEYS as SIGNUP_KEYS
-from .config_people import STAND_IN as STAND_IN
-from .config_people import TEAMS as TEAMS
-from .config_people import stand_in_problems as stand_in_problems
-from .config_values import CampaignConfig as CampaignConfig
-from .config_values import MailConfig as MailConfig
-from .config_values import Observer as Observer
-from .config_values import PlayerConfig as PlayerConfig
-from .config_values import SignupConfig as SignupConfig
+from .config_values import CampaignConfig, MailConfig, PlayerConfig
 
 CONFIG_NAME = "campaign.yaml"
 TOP_KEYS = (

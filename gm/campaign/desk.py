@@ -26,20 +26,24 @@ from ..mail.words import problem_texts
 from ..rules.grammar import ruleset_keywords
 from ..rules.problem import Problem, problem
 from .deadlines import deadline_text
+from .digests import body_digest
 from .folder import Campaign
-from .outcome import Outcome as Outcome
+from .outcome import Outcome
 from .outcome import kept_reply as _kept_reply
 from .passwords import check_password, hash_password, issue_password
 from .proof import order_receipt, written_count
 from .signup import basics as signup_basics
 from .signup_desk import SignupDesk
-from .standing import order_view as order_view
-from .standing import standing_order as standing_order
-from .store import body_digest, dumps, insert
+from .standing import order_view, standing_order
+from .store import dumps, insert
 from .trust import (
     ADDRESS,
+    CAP_ANY,
+    CAP_STRANGER,
     CAPS_NOTE_KIND,
     CHECK_LIMIT,
+    DAY,
+    UNASKED,
     answers_unasked,
     authenticate,
     capped,
@@ -52,10 +56,6 @@ from .trust import (
     unchecked,
     utc_day,
 )
-from .trust import CAP_ANY as CAP_ANY
-from .trust import CAP_STRANGER as CAP_STRANGER
-from .trust import DAY as DAY
-from .trust import UNASKED as UNASKED
 
 # The outbox kind of a RESET's new-password mail. Like a welcome it carries a password in
 # clear, and `gm send` drops its body once sent (delivery.SECRET_KINDS).

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..boards.board import Board
-from .config import CampaignConfig
+from .config_values import CampaignConfig
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,8 @@ from .. import clock
 from ..commitment import matches, seed_text
 from ..errors import GmError
 from ..yamlfile import parsed_once
-from .config import CampaignConfig, PlayerConfig, load_config
+from .config import load_config
+from .config_values import CampaignConfig, PlayerConfig
 from .ended import end_of
 from .fixed import Fixed, differences, played_config
 from .names import clean

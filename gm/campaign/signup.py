@@ -35,30 +35,14 @@ from typing import TYPE_CHECKING, Any
 from .. import clock
 from ..errors import GmError
 from . import names
-from .config import PlayerConfig, SignupConfig, stand_in_problems
+from .config_people import stand_in_problems
+from .config_values import PlayerConfig, SignupConfig
 from .deadlines import deadline_text
-from .folder import joined_players as joined_players
-from .signup_codes import CODE_ALPHABET as CODE_ALPHABET
-from .signup_codes import CODE_LENGTH as CODE_LENGTH
-from .signup_codes import campaign_key as campaign_key
-from .signup_codes import code_for as code_for
-from .signup_codes import matching_request as matching_request
-from .signup_codes import shown_code as shown_code
-from .signup_language import CONFIRM as CONFIRM
-from .signup_language import FORMS as FORMS
-from .signup_language import ID_ASKED as ID_ASKED
-from .signup_language import JOIN as JOIN
-from .signup_language import JOIN_ONLY as JOIN_ONLY
-from .signup_language import LEAVE as LEAVE
-from .signup_language import MADE_ID_LENGTH as MADE_ID_LENGTH
-from .signup_language import MAX_NAME as MAX_NAME
-from .signup_language import REQUESTS as REQUESTS
-from .signup_language import Request as Request
-from .signup_language import grammar as grammar
-from .signup_language import is_signup_mail as is_signup_mail
-from .signup_language import key_forms as key_forms
-from .signup_language import keyword_of as keyword_of
-from .signup_language import read_request as read_request
+from .signup_language import (
+    MADE_ID_LENGTH,
+    key_forms,
+    keyword_of,
+)
 from .store import insert
 
 if TYPE_CHECKING:

@@ -16,6 +16,8 @@ from ..mail.inbound import InboundMail
 from ..rules.problem import Problem, problem
 from . import names, signup
 from .outcome import OrderDesk, Outcome, kept_reply
+from .signup_codes import campaign_key, code_for, matching_request, shown_code
+from .signup_language import CONFIRM, JOIN, LEAVE, Request, is_signup_mail, read_request
 from .store import insert
 from .trust import day_start
 
@@ -57,15 +59,15 @@ class SignupDesk:
     @property
     def key(self) -> bytes:
         if self._key is None:
-            self._key = signup.campaign_key(self.campaign.store)
+            self._key = campaign_key(self.campaign.store)
         return self._key
 
-    def wants(self, mail: InboundMail) -> signup.Request | None:
+    def wants(self, mail: InboundMail) -> Request | None:
         """The request when this is a sign-up mail (one names JOIN, CONFIRM or LEAVE and no
         PLAYER: a player's mail is an order, whatever it says), else None."""
-        if not signup.is_signup_mail(mail.text):
+        if not is_signup_mail(mail.text):
             return None
-        request = signup.read_request(mail.text, self.config.ruleset, self.config.id)
+        request = read_request(mail.text, self.config.ruleset, self.config.id)
         parsed = request.parsed
         if parsed is not None and parsed.player is not None:
             return None
@@ -74,29 +76,29 @@ class SignupDesk:
             return None
         return request
 
-    def handle(self, db: Any, mail: InboundMail, request: signup.Request, row: int, received: datetime,
+    def handle(self, db: Any, mail: InboundMail, request: Request, row: int, received: datetime,
                now: datetime, answered: str | None) -> Outcome:
         """One sign-up mail. A reply to a code, refusal or help mail of ours is taken only
         from a CONFIRM whose code is right (RULES.md 3: it authenticates); otherwise it
         is kept unanswered, as the order desk keeps an order that does not authenticate."""
         found = None
-        if request.kind == signup.CONFIRM and request.code and not request.problems:
-            found = signup.matching_request(self.campaign.store, self.key, mail.sender, request.code)
+        if request.kind == CONFIRM and request.code and not request.problems:
+            found = matching_request(self.campaign.store, self.key, mail.sender, request.code)
         if answered and found is None:
             return kept_reply(answered)
         if request.problems:
             return self.refuse(db, mail, now, list(request.problems))
         if self.config.signup is None:
             return self.refuse(db, mail, now, [problem("signup_none", campaign=self.config.id)])
-        if request.kind == signup.JOIN:
+        if request.kind == JOIN:
             return self._join(db, mail, request, row, received, now)
-        if request.kind == signup.LEAVE:
+        if request.kind == LEAVE:
             return self._leave(db, mail, request, row, now)
         return self._confirm(db, mail, request, found, row, received, now)
 
     # -- the requests ---------------------------------------------------------------------
 
-    def _join(self, db: Any, mail: InboundMail, request: signup.Request, row: int, received: datetime,
+    def _join(self, db: Any, mail: InboundMail, request: Request, row: int, received: datetime,
               now: datetime) -> Outcome:
         """A code to the sender, and nothing else kept (RULES.md 3.1): the request counts
         once the code comes back from this address."""
@@ -106,12 +108,12 @@ class SignupDesk:
             problems += self._list_full()
         if problems:
             return self.refuse(db, mail, now, problems)
-        code = signup.code_for(self.key, row, mail.sender)
+        code = code_for(self.key, row, mail.sender)
         # anyone can forge a JOIN in another's name: the code mail says the id and the code
         # and nothing else the sender wrote, so it carries no text of a forger's to anyone
         # (docs/rules/, Joining by mail); the rest is told once the code comes back
         context = offer | {
-            "request": "join", "code": signup.shown_code(code),
+            "request": "join", "code": shown_code(code),
             "person": {"id": player, "made": request.player is None},
         }
         outcome = self.desk.reply(db, mail, now, to=mail.sender, template="signup_code", kind=signup.CODE_KIND,
@@ -121,7 +123,7 @@ class SignupDesk:
             db.execute("update messages set request = ? where id = ?", (json.dumps(request.asked(), sort_keys=True), row))
         return outcome
 
-    def _leave(self, db: Any, mail: InboundMail, request: signup.Request, row: int, now: datetime) -> Outcome:
+    def _leave(self, db: Any, mail: InboundMail, request: Request, row: int, now: datetime) -> Outcome:
         """A code to the sender: the place is given up once it comes back, so a forged
         LEAVE withdraws nobody."""
         holding = self._holding(mail.sender)
@@ -131,14 +133,14 @@ class SignupDesk:
             return self.refuse(db, mail, now, [problem("signup_playing", player=holding["player"])])
         context = signup.standing_context(self.campaign) | {
             "request": "leave", "offer": None, "person": {"id": holding["player"], "made": False},
-            "code": signup.shown_code(signup.code_for(self.key, row, mail.sender))}
+            "code": shown_code(code_for(self.key, row, mail.sender))}
         outcome = self.desk.reply(db, mail, now, to=mail.sender, template="signup_code", kind=signup.CODE_KIND,
                                   outcome="leave", context=context)
         if outcome.outcome == "leave":
             outcome.detail = f"LEAVE for {holding['player']}; code mailed to {mail.sender}"
         return outcome
 
-    def _confirm(self, db: Any, mail: InboundMail, request: signup.Request, found: dict[str, Any] | None,
+    def _confirm(self, db: Any, mail: InboundMail, request: Request, found: dict[str, Any] | None,
                  row: int, received: datetime, now: datetime) -> Outcome:
         """The request the code names counts now: a JOIN takes its place where the rules
         put it, a LEAVE gives its place up (to the first waiting)."""
@@ -184,7 +186,7 @@ class SignupDesk:
 
     # -- parts ----------------------------------------------------------------------------
 
-    def _judged(self, request: signup.Request, sender: str) -> tuple[str, list[Problem]]:
+    def _judged(self, request: Request, sender: str) -> tuple[str, list[Problem]]:
         """The id a JOIN gets (the one asked for, else one made from the name) and what
         refuses it, judged as things stand: at the JOIN, and again at its CONFIRM."""
         problems = self._address_problems(sender) + _name_problems(request.name or "")
@@ -316,7 +318,7 @@ class SignupDesk:
         return signup.made_id(name, lambda player: signup.id_taken(self.campaign, player),
                               lambda player: signup.id_allowed(self.campaign, player))
 
-    def _request_of(self, message: int) -> signup.Request | None:
+    def _request_of(self, message: int) -> Request | None:
         """The request a recorded JOIN made, as it was read (messages.request)."""
         row = self.campaign.store.one("select request from messages where id = ?", (message,))
-        return signup.Request.of_asked(json.loads(row["request"])) if row and row["request"] else None
+        return Request.of_asked(json.loads(row["request"])) if row and row["request"] else None

@@ -14,9 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GmError
-from .digests import body_digest as body_digest
-from .digests import record_digest as record_digest
-from .migrations import MIGRATIONS as MIGRATIONS
+from .migrations import MIGRATIONS
 
 if TYPE_CHECKING:
     import sqlite_utils

@@ -18,7 +18,7 @@ from ..mail.inbound import InboundMail
 from ..mail.mailout import compose, queue
 from ..mail.orderlang import OrderText
 from ..rules.problem import Problem, problem
-from .config import CampaignConfig, PlayerConfig
+from .config_values import CampaignConfig, PlayerConfig
 from .folder import Campaign
 from .outcome import Outcome
 from .passwords import check_password

@@ -18,10 +18,11 @@ from ..rules.base import INLINE_PLAYERS, Outcome
 from ..rules.chance import SeededChance, played
 from .admin import deadline_sequence, welcome_observers
 from .deadlines import deadline_text, next_deadline
-from .desk import order_view, standing_order
+from .digests import record_digest
 from .folder import Campaign
 from .proof import chain_link, proof_view, receipts_played
-from .store import dumps, record_digest
+from .standing import order_view, standing_order
+from .store import dumps
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import click
 
 from ..campaign import admin
-from ..campaign.campaign import deadline_text
+from ..campaign.deadlines import deadline_text
 from .opening import opened
 
 SEND = "; run gm send to deliver the mail"

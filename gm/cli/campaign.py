@@ -10,7 +10,8 @@ from pathlib import Path
 import click
 
 from .. import clock
-from ..campaign.campaign import WEAK_SEED, deadline_text, start
+from ..campaign.campaign import WEAK_SEED, start
+from ..campaign.deadlines import deadline_text
 from ..campaign.ingest import ingest_mail
 from ..campaign.store import command_lock
 from ..campaign.turns import order_statuses, remind, resolve, resolved_summary, undo

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ..campaign.campaign import Campaign
+from ..campaign.folder import Campaign
 from ..campaign.store import command_lock
 
 

@@ -9,7 +9,7 @@ import click
 
 from .. import clock
 from ..campaign import signup
-from ..campaign.campaign import deadline_text
+from ..campaign.deadlines import deadline_text
 from ..campaign.names import clean
 from ..counts import count
 from .opening import opened

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..counts import ordinal
 
 if TYPE_CHECKING:
-    from ..campaign.campaign import Campaign
+    from ..campaign.folder import Campaign
 
 STYLES = ("plain", "html", "phone", "reply")
 # what a sign-up notice's subject says of where a request stands (templates/mail/signup_status.txt)

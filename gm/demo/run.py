@@ -23,8 +23,10 @@ from typing import Any
 
 from .. import clock
 from ..campaign import signup
-from ..campaign.campaign import Campaign, deadline_text, start
+from ..campaign.campaign import start
 from ..campaign.config import CONFIG_NAME
+from ..campaign.deadlines import deadline_text
+from ..campaign.folder import Campaign
 from ..campaign.reveal import reveal
 from ..campaign.store import command_lock
 from ..campaign.weekly import TurnRun, run_send, run_turn, send_summary

@@ -21,7 +21,7 @@ from email.utils import parseaddr
 from pathlib import Path
 
 from .. import clock
-from ..campaign.campaign import Campaign
+from ..campaign.folder import Campaign
 from ..campaign.store import Store
 from ..progress import QUIET, Progress
 from .mailout import stored_mail

@@ -46,6 +46,7 @@ def load_signup(campaign: Any) -> SignupInput:
     from .. import clock
     from ..campaign import signup
     from ..campaign.deadlines import deadline_text
+    from ..campaign.signup_language import key_forms
 
     config, ruleset = campaign.config, campaign.ruleset
     settings = config.signup
@@ -62,7 +63,7 @@ def load_signup(campaign: Any) -> SignupInput:
         boards=tuple((b, board.squares) for b, board in config.boards.items()),
         address=config.mail.address,
         join_lines=lines,
-        key_forms=tuple(signup.key_forms(ruleset)),
+        key_forms=tuple(key_forms(ruleset)),
         join_link=mailto(config.mail.address, f"Join {config.title}", f"JOIN {config.id}\nNAME "),
         names=tuple(p.name for p in config.players) + tuple(clean(r["name"]) for r in rows),
         places=free,
