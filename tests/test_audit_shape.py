@@ -17,7 +17,14 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gm.audit import Difference, RecordMalformed, RecordUnreadable, Replayed, audit, load_record
+from gm.audit.replay import (
+    Difference,
+    RecordMalformed,
+    RecordUnreadable,
+    Replayed,
+    audit,
+    load_record,
+)
 from gm.cli import cli
 from gm.demo import run as demo_run
 from gm.rules.registry import BUILT_IN

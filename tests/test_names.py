@@ -14,7 +14,7 @@ import yaml
 from signupkit import BOARDS, SignupGame
 
 from gm.campaign import names
-from gm.campaign.config import load_config
+from gm.campaign.config.reading import load_config
 from gm.errors import ConfigError
 
 ANN, BOB, CAT, DAN = "ann@example.org", "bob@example.org", "cat@example.org", "dan@example.org"

@@ -355,7 +355,7 @@ def test_5_the_final_mail_of_gm_end_lists_receipts_seat_by_seat_not_by_id(rulese
     gm end's final mail reads the last turn's receipts back from gm.sqlite and still lists
     them seat by seat."""
     import gm.campaign.passwords
-    from gm.campaign.ending import end_campaign
+    from gm.campaign.gm_end import end_campaign
     from gm.campaign.turns import resolve
 
     monkeypatch.setitem(gm.campaign.passwords.SCRYPT, "n", 2**10)

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 from rulesetdist import forget, install_ruleset
 
-from gm.campaign.config import load_config
+from gm.campaign.config.reading import load_config
 from gm.cli import cli
 from gm.errors import ConfigError
 from gm.rules import registry

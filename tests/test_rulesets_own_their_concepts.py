@@ -39,7 +39,7 @@ HISTORY = {
         "says what migration 005 does",
     ("gm/campaign/audit_record.py", '"nmr": [p for p in players if p not in orders and p not in gone'):
         "the audit record's key for the players who sent no order, as issue 17 names them (docs/audit.md)",
-    ("gm/audit_checks.py", 'SILENT = "nmr"'): "the audit record's key, as above, which gm audit checks",
+    ("gm/audit/checks.py", 'SILENT = "nmr"'): "the audit record's key, as above, which gm audit checks",
     ("gm/rules/registry.py", 'BUILT_IN = {'): "the registry lists every built-in ruleset",
     ("gm/rules/registry.py", 'DEFAULT = "postal"  # campaign.yaml without `ruleset:` plays RULES.md 2'):
         "the ruleset a campaign.yaml without `ruleset:` plays",

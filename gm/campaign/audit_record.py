@@ -140,12 +140,12 @@ def _receipts(campaign: Campaign, turn_row: dict[str, Any], seats: Sequence[str]
 
 
 def end_entry(campaign: Campaign) -> dict[str, Any] | None:
-    """How the campaign ended (docs/audit.md `end`, gm.campaign.ending): by its rules or
+    """How the campaign ended (docs/audit.md `end`, gm.campaign.gm_end): by its rules or
     `max_turns` at its last turn played, or by the GM (`gm end`) after it, with the GM's
     reason and the state the end left, which an auditor recomputes with the ruleset's own
     end from the last turn's state, its seats held by their holders at the end. None while
     it runs."""
-    from .ending import how_it_ended
+    from .gm_end import how_it_ended
 
     state = campaign.state()
     end = how_it_ended(campaign, state)

@@ -12,8 +12,8 @@ from .. import clock
 from ..commitment import commitment, new_salt, seed_text
 from ..errors import GmError
 from ..rules.chance import SeededChance, played
-from .config import load_config
-from .config_values import CampaignConfig
+from .config.reading import load_config
+from .config.values import CampaignConfig
 from .deadlines import deadline_text, next_deadline
 from .fixed import Fixed, played_config
 from .folder import Campaign, _started, make_mailboxes
@@ -36,7 +36,7 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
     from ..mail.mailout import compose, queue
     from .admin import welcome_observers
     from .proof import new_game
-    from .signup import seat_at_start
+    from .signup.standing import seat_at_start
 
     config = load_config(folder)
     if (folder / DB_NAME).exists():
@@ -162,7 +162,7 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
 def _with_signups(folder: Path, config: CampaignConfig) -> CampaignConfig:
     """campaign.yaml's players followed by those in by sign-up, in the order they confirmed
     (RULES.md 3.1), checked as one list: the configuration gm start starts."""
-    from .signup import accepted, refresh
+    from .signup.standing import accepted, refresh
 
     if not (folder / DB_NAME).exists():
         return load_config(folder, joined=())

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from .. import clock
 
 if TYPE_CHECKING:
-    from .config_values import CampaignConfig
+    from .config.values import CampaignConfig
 
 
 def next_deadline(config: CampaignConfig, after: datetime) -> datetime:

@@ -26,14 +26,14 @@ from ..mail.words import problem_texts
 from ..rules.grammar import ruleset_keywords
 from ..rules.problem import Problem, problem
 from .deadlines import deadline_text
+from .desk_outcome import Outcome
+from .desk_outcome import kept_reply as _kept_reply
 from .digests import body_digest
 from .folder import Campaign
-from .outcome import Outcome
-from .outcome import kept_reply as _kept_reply
 from .passwords import check_password, hash_password, issue_password
 from .proof import order_receipt, written_count
-from .signup import basics as signup_basics
-from .signup_desk import SignupDesk
+from .signup.desk import SignupDesk
+from .signup.standing import basics as signup_basics
 from .standing import order_view, standing_order
 from .store import dumps, insert
 from .trust import (

@@ -15,9 +15,9 @@ from .. import clock
 from ..commitment import matches, seed_text
 from ..errors import GmError
 from ..yamlfile import parsed_once
-from .config import load_config
-from .config_values import CampaignConfig, PlayerConfig
-from .ended import end_of
+from .campaign_end import end_of
+from .config.reading import load_config
+from .config.values import CampaignConfig, PlayerConfig
 from .fixed import Fixed, differences, played_config
 from .names import clean
 from .store import DB_NAME, ParsedFiles, Store
@@ -259,7 +259,7 @@ class Campaign:
         # CONTRACT.md's added keys: the GM's administration
         result["paused"] = bool(row.get("paused"))
         # how the campaign ended ({"by": "rules" | "max_turns" | "gm", "turn", "reason"}), or
-        # null while it runs: as the audit record's `end` says it (gm.campaign.ending)
+        # null while it runs: as the audit record's `end` says it (gm.campaign.gm_end)
         end = end_of(row, self.setup, state)
         result["end"] = end.to_json() if end else None
         dropped, held_by = self.dropped_players(), self.held_by()

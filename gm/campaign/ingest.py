@@ -35,7 +35,7 @@ from ..mail.inbound import HEAD_SCAN, header_times
 from ..progress import QUIET, Progress
 from .desk import Desk
 from .folder import Campaign
-from .signup import refresh
+from .signup.standing import refresh
 
 
 @dataclass

@@ -198,14 +198,14 @@ def _m009_proof(db: sqlite_utils.Database) -> None:
 
 
 def _m010_gm_end(db: sqlite_utils.Database) -> None:
-    # CONTRACT.md `gm end`: how the GM ended a running campaign (gm.campaign.ending), as
+    # CONTRACT.md `gm end`: how the GM ended a running campaign (gm.campaign.gm_end), as
     # JSON: the turn it ended after, by whom, the reason given, when, and the events of the
     # end (placings, boards closed); null while running or when the rules ended it
     db["campaign"].add_column("ended", str)
 
 
 def _m011_signup(db: sqlite_utils.Database) -> None:
-    # RULES.md 3.1, sign-up by mail before gm start (gm.campaign.signup). A request becomes
+    # RULES.md 3.1, sign-up by mail before gm start (gm.campaign.signup.standing). A request becomes
     # a row only once confirmed from its address, in the order confirmed (`id`): `status`
     # where it stands (in, waiting, awaiting the GM, rejected, left; at gm start: playing,
     # or pool for those left waiting), `decision` the GM's under approve: gm, `told` the

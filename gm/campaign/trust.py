@@ -18,11 +18,11 @@ from ..mail.inbound import InboundMail
 from ..mail.mailout import compose, queue
 from ..mail.orderlang import OrderText
 from ..rules.problem import Problem, problem
-from .config_values import CampaignConfig, PlayerConfig
+from .config.values import CampaignConfig, PlayerConfig
+from .desk_outcome import Outcome
 from .folder import Campaign
-from .outcome import Outcome
 from .passwords import check_password
-from .signup import CODE_KIND, IN, WAITING_LIST, holding_query, places, waiting_room
+from .signup.standing import CODE_KIND, IN, WAITING_LIST, holding_query, places, waiting_room
 
 # RESET's "a day": the 24 hours before the message is handled (clock.now()), a rolling
 # window, so no burst is allowed at midnight.

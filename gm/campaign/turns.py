@@ -301,7 +301,7 @@ def queue_results(campaign: Campaign, db: Any, now: datetime, *, after: Any, eve
     """Queue what every player and observer reads of a turn resolved into `after` through
     `events` (`view` its public view, `orders` those played): each player's report, or
     the final results once `after` is over, and each observer's copy. Also the final
-    results of a campaign the GM ended (gm.campaign.ending), told by `ended`."""
+    results of a campaign the GM ended (gm.campaign.gm_end), told by `ended`."""
     config, ruleset, setup = campaign.config, campaign.ruleset, campaign.setup
     # the last turn's report is the final results (RULES.md 2.3: the aggregate)
     template = "final" if after.over else "report"

@@ -152,7 +152,7 @@ def end_cmd(ctx: click.Context, reason: str | None) -> None:
 
     Example: gm -C campaigns/spring-2027 end --reason "most players have stopped writing"
     """
-    from ..campaign.ending import end_campaign
+    from ..campaign.gm_end import end_campaign
     from ..rules.standings import standings_of
 
     with opened(ctx) as campaign:

@@ -115,8 +115,8 @@ def audit_cmd(source: str, more: tuple[Path, ...], game_commitment: str | None, 
 
     Example: gm audit https://example.org/spring-2027/ --mail ~/Mail/spring-2027
     """
-    from ..audit import Difference, audit, load_record
-    from ..audit_mail import check_mail, read_mail
+    from ..audit.mail import check_mail, read_mail
+    from ..audit.replay import Difference, audit, load_record
 
     if more and not mail:
         raise click.UsageError(f"unexpected argument {more[0]}: mail to check follows --mail")

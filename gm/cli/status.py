@@ -11,8 +11,8 @@ import click
 from .. import clock
 from ..campaign.deadlines import deadline_text
 from ..campaign.due import forecast
-from ..campaign.ending import how_it_ended
 from ..campaign.folder import Campaign
+from ..campaign.gm_end import how_it_ended
 from ..campaign.trust import capped_today
 from ..counts import count, one_or_many, ordinal
 from ..rules.standings import PieceStanding, standings_of
@@ -221,21 +221,21 @@ def _guessed_lines(campaign: Campaign) -> list[str]:
 
 def _signup_status(campaign: Campaign) -> list[str]:
     """gm status before the start (RULES.md 3.1): how sign-up stands, counted."""
-    from ..campaign import signup
+    from ..campaign.signup import standing
     from .signup import sign_up_state
 
     config = campaign.config
-    found = signup.counts(campaign)
-    free = signup.places(config)
-    taken = found.get(signup.IN, 0)
+    found = standing.counts(campaign)
+    free = standing.places(config)
+    taken = found.get(standing.IN, 0)
     places = f" of {free} places" if free is not None else ""
     lines = [f"{config.title} ({config.id}), {config.ruleset_name}: {sign_up_state(campaign)}",
-             f"sign-ups: {taken} in{places}, {found.get(signup.WAITING, 0)} waiting, "
-             f"{found.get(signup.AWAITING, 0)} awaiting the GM, {found['unconfirmed']} unconfirmed, "
-             f"{found.get(signup.LEFT, 0)} left, {found.get(signup.REJECTED, 0)} rejected (gm signup lists them)",
+             f"sign-ups: {taken} in{places}, {found.get(standing.WAITING, 0)} waiting, "
+             f"{found.get(standing.AWAITING, 0)} awaiting the GM, {found['unconfirmed']} unconfirmed, "
+             f"{found.get(standing.LEFT, 0)} left, {found.get(standing.REJECTED, 0)} rejected (gm signup lists them)",
              f"gm start: {count(len(config.players) + taken, 'player')} ({len(config.players)} listed in "
              f"campaign.yaml, {taken} joined by mail)"]
-    asking = signup.asking(campaign)
+    asking = standing.asking(campaign)
     if asking:
         lines.append(f"team requests: {count(asking, 'sign-up')} asking for a team the GM has not given "
                      "(gm signup lists them; gm signup accept ID --team T places one)")
@@ -244,9 +244,9 @@ def _signup_status(campaign: Campaign) -> list[str]:
 
 def _pool_line(campaign: Campaign) -> str | None:
     """After the start: those left waiting by sign-up, the GM's pool for gm player replace."""
-    from ..campaign import signup
+    from ..campaign.signup import standing
 
-    pool = signup.count_status(campaign.store, signup.POOL)
+    pool = standing.count_status(campaign.store, standing.POOL)
     return (f"sign-up pool: {count(pool, 'person', 'people')} waiting for a seat (gm signup lists them; "
             "gm player replace OLD ID seats one)") if pool else None
 

@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from .. import clock
-from ..campaign import signup
 from ..campaign.campaign import start
-from ..campaign.config import CONFIG_NAME
+from ..campaign.config.reading import CONFIG_NAME
 from ..campaign.deadlines import deadline_text
 from ..campaign.folder import Campaign
 from ..campaign.reveal import reveal
+from ..campaign.signup import standing
 from ..campaign.store import command_lock
 from ..campaign.weekly import TurnRun, run_send, run_turn, send_summary
 from ..counts import count, one_or_many
@@ -223,10 +223,10 @@ def _sign_up(folder: Path, demo: DemoSetup, robots: list[Robot], echo: Callable[
              f"and {robots[-1].name}'s holiday auto-reply answers gm's code mail too")
         _run(campaign, opened + timedelta(days=3), echo, "sign-up")
         postman.deliver()
-        found = signup.counts(campaign)
-        echo(f"  in: {found.get(signup.IN, 0)}; unconfirmed: {found['unconfirmed']} (the forged JOIN's); "
+        found = standing.counts(campaign)
+        echo(f"  in: {found.get(standing.IN, 0)}; unconfirmed: {found['unconfirmed']} (the forged JOIN's); "
              f"the replay and the auto-reply kept unanswered")
-        lost = [robot.id for robot in robots if robot.standing != signup.IN]
+        lost = [robot.id for robot in robots if robot.standing != standing.IN]
         if lost:
             raise GmError(f"the demo's robots {', '.join(lost)} did not get a place by sign-up")
     finally:

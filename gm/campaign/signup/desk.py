@@ -2,7 +2,7 @@
 most one reply, inside the order desk's transaction. The order desk (gm.campaign.desk)
 has already read the mail with its limits, recorded it, set aside loops, bounces, replays
 and hostile mail, and it queues the reply with its caps: this module decides what the
-request does and what the reply says (gm.campaign.signup owns the rules of standing)."""
+request does and what the reply says (gm.campaign.signup.standing owns the rules of standing)."""
 
 from __future__ import annotations
 
@@ -11,15 +11,16 @@ import re
 from datetime import datetime
 from typing import Any
 
-from .. import clock
-from ..mail.inbound import InboundMail
-from ..rules.problem import Problem, problem
-from . import names, signup
-from .outcome import OrderDesk, Outcome, kept_reply
-from .signup_codes import campaign_key, code_for, matching_request, shown_code
-from .signup_language import CONFIRM, JOIN, LEAVE, Request, is_signup_mail, read_request
-from .store import insert
-from .trust import day_start
+from ... import clock
+from ...mail.inbound import InboundMail
+from ...rules.problem import Problem, problem
+from .. import names
+from ..desk_outcome import OrderDesk, Outcome, kept_reply
+from ..store import insert
+from ..trust import day_start
+from . import standing
+from .codes import campaign_key, code_for, matching_request, shown_code
+from .language import CONFIRM, JOIN, LEAVE, Request, is_signup_mail, read_request
 
 
 def unquoted(words: list[str], said: Any) -> list[str]:
@@ -116,7 +117,7 @@ class SignupDesk:
             "request": "join", "code": shown_code(code),
             "person": {"id": player, "made": request.player is None},
         }
-        outcome = self.desk.reply(db, mail, now, to=mail.sender, template="signup_code", kind=signup.CODE_KIND,
+        outcome = self.desk.reply(db, mail, now, to=mail.sender, template="signup_code", kind=standing.CODE_KIND,
                                   outcome="join", context=context)
         if outcome.outcome == "join":
             outcome.detail = f"JOIN as {player} ({request.name}); code mailed to {mail.sender}"[:2000]
@@ -129,12 +130,12 @@ class SignupDesk:
         holding = self._holding(mail.sender)
         if holding is None:
             return self.refuse(db, mail, now, [problem("signup_no_place")])
-        if holding["status"] == signup.PLAYING:
+        if holding["status"] == standing.PLAYING:
             return self.refuse(db, mail, now, [problem("signup_playing", player=holding["player"])])
-        context = signup.standing_context(self.campaign) | {
+        context = standing.standing_context(self.campaign) | {
             "request": "leave", "offer": None, "person": {"id": holding["player"], "made": False},
             "code": shown_code(code_for(self.key, row, mail.sender))}
-        outcome = self.desk.reply(db, mail, now, to=mail.sender, template="signup_code", kind=signup.CODE_KIND,
+        outcome = self.desk.reply(db, mail, now, to=mail.sender, template="signup_code", kind=standing.CODE_KIND,
                                   outcome="leave", context=context)
         if outcome.outcome == "leave":
             outcome.detail = f"LEAVE for {holding['player']}; code mailed to {mail.sender}"
@@ -148,15 +149,15 @@ class SignupDesk:
             return self.refuse(db, mail, now, [problem("signup_no_code")])
         holding = self._holding(mail.sender)
         if found["outcome"] == "leave":
-            if holding is None or holding["status"] == signup.PLAYING:
+            if holding is None or holding["status"] == standing.PLAYING:
                 # given up already (or playing now): told where they stand
                 return self._again(db, mail, holding or self._latest(mail.sender), now,
                                    "a LEAVE: no place left to give up")
             db.execute("update signups set status = ?, changed_at = ? where id = ?",
-                       (signup.LEFT, clock.iso(now), holding["id"]))
+                       (standing.LEFT, clock.iso(now), holding["id"]))
             self._names = None  # a name given up: made afresh when next asked
             outcome = self._told(db, mail, self._row(holding["id"]), now, f"{holding['player']} left")
-            signup.settle(self.campaign, db, now)  # a place freed goes to the first waiting
+            standing.settle(self.campaign, db, now)  # a place freed goes to the first waiting
             return outcome
         confirmed = self.campaign.store.one("select * from signups where join_message = ?", (found["id"],))
         if confirmed is not None or holding is not None:
@@ -167,11 +168,11 @@ class SignupDesk:
             return self.refuse(db, mail, now, [problem("signup_no_code")])
         player, problems = self._judged(joined, mail.sender)  # an id may have been taken meanwhile
         status, decision = self._placed(received)
-        if status in signup.WAITING_LIST:
+        if status in standing.WAITING_LIST:
             problems += self._list_full()
         if problems:
             return self.refuse(db, mail, now, problems)
-        keys, wished = signup.asked_apart(self.config, joined.keys)
+        keys, wished = standing.asked_apart(self.config, joined.keys)
         asked = self.campaign.store.one("select received_at from messages where id = ?", (found["id"],))
         new = insert(db, "signups", {
             "player": player, "name": joined.name, "email": mail.sender, "timezone": joined.timezone,
@@ -180,7 +181,7 @@ class SignupDesk:
             "decision": decision, "told": None, "join_message": found["id"], "confirm_message": row,
             "requested": json.dumps(wished, sort_keys=True) if wished else None,
         })
-        signup.write_links(db, self.config.ruleset, new, player, keys)
+        standing.write_links(db, self.config.ruleset, new, player, keys)
         self._pending = (player, joined.name or "")
         return self._told(db, mail, self._row(new), now, f"{player} confirmed: {status}")
 
@@ -193,22 +194,22 @@ class SignupDesk:
         if not problems and self._alike(request.name or ""):
             problems.append(problem("signup_name_alike"))  # whose, not said: a stranger asks
         player = request.player
-        if player is not None and signup.id_taken(self.campaign, player):
+        if player is not None and standing.id_taken(self.campaign, player):
             problems.append(problem("signup_id_taken", player=player))
-        elif player is not None and not signup.id_allowed(self.campaign, player):
-            problems.append(problem("signup_rules", problems=signup.key_problems(self.campaign, player, {})))
+        elif player is not None and not standing.id_allowed(self.campaign, player):
+            problems.append(problem("signup_rules", problems=standing.key_problems(self.campaign, player, {})))
         if problems:
             return "", problems
         player = player or self._made_id(request.name or "")
-        keys, asked = signup.asked_apart(self.config, request.keys)
-        found = signup.key_problems(self.campaign, player, keys) + signup.asked_problems(self.campaign, player, asked)
+        keys, asked = standing.asked_apart(self.config, request.keys)
+        found = standing.key_problems(self.campaign, player, keys) + standing.asked_problems(self.campaign, player, asked)
         return player, [problem("signup_rules", problems=unquoted(found, request.keys.values()))] if found else []
 
     def _alike(self, name: str) -> bool:
         """Whether `name` is alike a player's or a held request's (signup.name_alike)."""
         if self._names is None:
             self._names = ({}, {})
-            for label, other in signup.holders_names(self.campaign):
+            for label, other in standing.holders_names(self.campaign):
                 self._add_name(label, other)
         return any(key in where for where, key in zip(self._names, names.keys(name), strict=True))
 
@@ -225,27 +226,27 @@ class SignupDesk:
 
     def _list_full(self) -> list[Problem]:
         """The waiting list is full (max_waiting): a request that would wait is refused."""
-        most = signup.waiting_full(self.campaign)
+        most = standing.waiting_full(self.campaign)
         return [] if most is None else [problem("signup_list_full", most=most)]
 
     def _placed(self, received: datetime) -> tuple[str, str | None]:
         """Where a request confirmed now stands (signup.statuses for one more, the last)."""
         config = self.config
         if self.campaign.started():
-            return signup.POOL, signup.LATE
+            return standing.POOL, standing.LATE
         if not config.signup.taking(received):
-            return signup.WAITING, signup.LATE
+            return standing.WAITING, standing.LATE
         if config.signup.approve == "gm":
-            return signup.AWAITING, None
-        free = signup.places(config)
-        if free is None or signup.count_status(self.campaign.store, signup.IN) < free:
-            return signup.IN, None
-        return signup.WAITING, None
+            return standing.AWAITING, None
+        free = standing.places(config)
+        if free is None or standing.count_status(self.campaign.store, standing.IN) < free:
+            return standing.IN, None
+        return standing.WAITING, None
 
     def _offer(self, received: datetime) -> dict[str, Any]:
         """What a JOIN's code mail says the request would get: a place, the waiting list
         (full, closed, the game started) or the GM's decision."""
-        context = signup.standing_context(self.campaign)
+        context = standing.standing_context(self.campaign)
         config = self.config
         if self.campaign.started():
             offer = "started"
@@ -274,8 +275,8 @@ class SignupDesk:
         theirs: never capped, and it counts as telling them (`told`)."""
         if row is None:
             return self.refuse(db, mail, now, [problem("signup_no_place")])
-        reply = signup.notice(self.campaign, db, row, now, in_reply_to=mail,
-                              started=self.campaign.started() and row["status"] == signup.POOL)
+        reply = standing.notice(self.campaign, db, row, now, in_reply_to=mail,
+                              started=self.campaign.started() and row["status"] == standing.POOL)
         db.execute("update signups set told = status where id = ?", (row["id"],))
         return Outcome("confirmed", detail=detail[:2000], reply=reply)
 
@@ -284,7 +285,7 @@ class SignupDesk:
         that quote nothing the sender wrote: nobody vouches for a sign-up's sender."""
         return self.desk.reply(db, mail, now, to=mail.sender, template="signup_refusal", kind="refusal",
                                outcome="refused",
-                               context=signup.standing_context(self.campaign) | {
+                               context=standing.standing_context(self.campaign) | {
                                    "problems": self.desk.words(problems, stranger=True),
                                    "started": self.campaign.started()})
 
@@ -304,7 +305,7 @@ class SignupDesk:
         return []
 
     def _holding(self, sender: str) -> dict[str, Any] | None:
-        return self.campaign.store.one(*signup.holding_query(sender))
+        return self.campaign.store.one(*standing.holding_query(sender))
 
     def _latest(self, sender: str) -> dict[str, Any] | None:
         return self.campaign.store.one("select * from signups where email = ? order by id desc limit 1", (sender,))
@@ -315,8 +316,8 @@ class SignupDesk:
         return row
 
     def _made_id(self, name: str) -> str:
-        return signup.made_id(name, lambda player: signup.id_taken(self.campaign, player),
-                              lambda player: signup.id_allowed(self.campaign, player))
+        return standing.made_id(name, lambda player: standing.id_taken(self.campaign, player),
+                              lambda player: standing.id_allowed(self.campaign, player))
 
     def _request_of(self, message: int) -> Request | None:
         """The request a recorded JOIN made, as it was read (messages.request)."""

@@ -1,5 +1,5 @@
 """What campaign.yaml says, as values: the campaign, its players, observers, mail and
-sign-up settings (gm.campaign.config reads and checks the file into them and re-exports
+sign-up settings (gm.campaign.config.reading reads and checks the file into them and re-exports
 every name)."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from ..boards.board import Board
-from ..rules.base import Ruleset, Setup
-from ..rules.registry import find_ruleset
+from ...boards.board import Board
+from ...rules.base import Ruleset, Setup
+from ...rules.registry import find_ruleset
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,9 @@ from functools import cmp_to_key
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .audit_checks import Difference
-from .audit_source import RecordUnreadable
-from .counts import count, one_or_many
+from ..counts import count, one_or_many
+from .checks import Difference
+from .source import RecordUnreadable
 
 __all__ = ["Ack", "MailChecked", "Mailed", "check_mail", "read_mail"]
 
@@ -216,7 +216,7 @@ MAILED = ("the mail holds", "the archive's replay gives")
 
 def check_mail(replayed: Any, mailed: Mailed) -> Difference | MailChecked:
     """Every game commitment, record hash and last acknowledgement of `mailed` against the
-    audit's replay (gm.audit.Replayed); the first difference, or what was proved."""
+    audit's replay (gm.audit.replay.Replayed); the first difference, or what was proved."""
     game = replayed.game_commitment
     for value, where in mailed.games:
         if value != game:

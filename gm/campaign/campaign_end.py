@@ -1,5 +1,5 @@
 """How a campaign that is over came to its end, read from its stored row: below the opened
-campaign (gm.campaign.folder's `gm state --json` says it) and `gm end` (gm.campaign.ending,
+campaign (gm.campaign.folder's `gm state --json` says it) and `gm end` (gm.campaign.gm_end,
 which re-exports it)."""
 
 from __future__ import annotations

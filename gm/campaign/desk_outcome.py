@@ -1,5 +1,5 @@
 """What became of one inbound message at the order desk (gm.campaign.desk) or its sign-up
-desk (gm.campaign.signup_desk), and what the sign-up desk needs of the order desk: both
+desk (gm.campaign.signup.desk), and what the sign-up desk needs of the order desk: both
 desks use it, neither imports the other's module for it."""
 
 from __future__ import annotations

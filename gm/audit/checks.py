@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .commitment import canonical_json, game_commitment, game_text, receipt, record_hash
-from .errors import RulesError
-from .rules.base import last_resolved, rules_end
+from ..commitment import canonical_json, game_commitment, game_text, receipt, record_hash
+from ..errors import RulesError
+from ..rules.base import last_resolved, rules_end
 
 __all__ = ["Difference", "Seats", "check_end", "check_game", "check_people", "check_proof", "flat_receipts",
            "shown"]
@@ -35,7 +35,7 @@ class Difference:
     player: str | None
     expected: Any
     found: Any
-    # what `expected` and `found` are: the mail's (gm.audit_mail) against the replay's
+    # what `expected` and `found` are: the mail's (gm.audit.mail) against the replay's
     labels: tuple[str, str] = ("the replay gives", "the archive holds")
 
     def __str__(self) -> str:

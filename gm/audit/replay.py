@@ -6,7 +6,7 @@ played with gm's own rules engine, every receipt from the order it acknowledged 
 record hash from its turn and the one before; the record must run to the campaign's end.
 The first difference found is reported with its turn, board and player, what the replay
 expected and what the archive holds. What the record alone cannot prove (that it is the
-game announced and mailed) gm.audit_mail checks against a player's mail. Nothing here
+game announced and mailed) gm.audit.mail checks against a player's mail. Nothing here
 opens a campaign's database."""
 
 from __future__ import annotations
@@ -18,16 +18,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .audit_checks import Difference, Seats, check_end, check_game, check_people, check_proof, shown
-from .audit_shape import check_shape, key_path
-from .audit_source import AUDIT_FILE, RecordMalformed, RecordUnreadable, fetch, parse
-from .boards.board import Board
-from .commitment import commitment, seed_text
-from .errors import ProblemsError, RulesError
-from .rules.base import Setup
-from .rules.chance import Draw, SeededChance, pick_index, played
-from .rules.options import OptionsError
-from .rules.registry import UnknownRuleset, find_ruleset
+from ..boards.board import Board
+from ..commitment import commitment, seed_text
+from ..errors import ProblemsError, RulesError
+from ..rules.base import Setup
+from ..rules.chance import Draw, SeededChance, pick_index, played
+from ..rules.options import OptionsError
+from ..rules.registry import UnknownRuleset, find_ruleset
+from .checks import Difference, Seats, check_end, check_game, check_people, check_proof, shown
+from .shape import check_shape, key_path
+from .source import AUDIT_FILE, RecordMalformed, RecordUnreadable, fetch, parse
 
 __all__ = ["AUDIT_FILE", "FORMAT", "FORMATS", "Difference", "RecordUnreadable", "Replayed", "audit", "load_record"]
 
@@ -54,7 +54,7 @@ class Replayed:
     ending: str = ""  # how the campaign ended, in words
     standings: tuple[tuple[int | None, str], ...] = ()  # (place, player) from the last state
     notes: tuple[str, ...] = ()  # what the record alone could not show
-    # for gm.audit_mail: each turn's entry by its turn, the seats' history, the last turn
+    # for gm.audit.mail: each turn's entry by its turn, the seats' history, the last turn
     entries: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
     seats: Seats | None = None
     last_turn: int | None = None
@@ -63,7 +63,7 @@ class Replayed:
 def load_record(source: str) -> dict[str, Any]:
     """The audit record of the archive at `source`: a folder (or its index.html), an
     audit.json file, or an http(s) address of the archive; RecordUnreadable when it cannot
-    be read within the limits of gm.audit_source."""
+    be read within the limits of gm.audit.source."""
     record = parse(fetch(source))
     if not isinstance(record, dict) or record.get("format") not in FORMATS:
         raise RecordUnreadable(f"not an audit record of format {' or '.join(FORMATS)} (found {record.get('format')!r})"
@@ -102,7 +102,7 @@ class _Where:
 def _what_to_install(record: Mapping[str, Any]) -> str:
     """The end of the refusal of a record whose ruleset is not installed: which distribution
     played it and the line that installs it, when the record says so."""
-    from .campaign.proof import distribution_of, install_line
+    from ..campaign.proof import distribution_of, install_line
 
     played_with = record.get("ruleset_version")
     if not isinstance(played_with, str):
@@ -123,9 +123,9 @@ _VERSION = re.compile(r"[A-Za-z0-9.+!_-]{1,64}")
 def _refuse_later_writer(record: Mapping[str, Any]) -> None:
     """A record written by a later gm than this one (its `written_by`) may hold what this
     gm cannot check: RecordUnreadable names the release to install."""
-    from . import __version__
-    from .campaign.proof import distribution_of, install_line
-    from .releases import newer_than_running
+    from .. import __version__
+    from ..campaign.proof import distribution_of, install_line
+    from ..releases import newer_than_running
 
     written = record.get("written_by")
     wanted = _installable(distribution_of(written)) if isinstance(written, str) else None
@@ -141,10 +141,10 @@ def _gm_release_played(record: Mapping[str, Any], name: str) -> bool:
     checked here: RecordUnreadable names the release to install (docs/upgrading.md). A
     gm-audit/1 record was written by gm 0.1.0, which it does not say. False for a
     ruleset from outside gm."""
-    from . import __version__
-    from .campaign.proof import distribution_of, install_line
-    from .releases import newer_than_running, rules_release
-    from .rules.registry import origin
+    from .. import __version__
+    from ..campaign.proof import distribution_of, install_line
+    from ..releases import newer_than_running, rules_release
+    from ..rules.registry import origin
 
     played_with = record.get("ruleset_version", "gm 0.1.0" if record["format"] == "gm-audit/1" else None)
     declared = origin(name)
@@ -248,7 +248,7 @@ def _audit(record: Mapping[str, Any], where: _Where) -> Difference | Replayed:
         notes.append("the record holds no game commitment (the campaign was started before gm kept one): "
                      "neither the game announced nor any receipt or record hash could be checked")
     if proof:
-        from .campaign.proof import distribution_of, install_line, ruleset_version
+        from ..campaign.proof import distribution_of, install_line, ruleset_version
 
         # (not `played`: gm.rules.chance's, which collects the draws below)
         played_with = record["ruleset_version"]

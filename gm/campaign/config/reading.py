@@ -1,7 +1,7 @@
 """campaign.yaml (CONTRACT.md): read, check every key, and report every problem with its
 line. Nothing here touches the database or the mail. What the file says is held in
-gm.campaign.config_values; who takes part (players, observers, sign-up) is read by
-gm.campaign.config_people; every name of both is importable from here."""
+gm.campaign.config.values; who takes part (players, observers, sign-up) is read by
+gm.campaign.config.people; every name of both is importable from here."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..boards.board import Board
-from ..clock import ZONE_EXAMPLE
-from ..errors import BoardError, ConfigError, ProblemsError
-from ..rules.registry import DEFAULT, UnknownRuleset, find_ruleset
-from ..yamlfile import LineDict, is_int, key_problems, read
-from .config_people import (
+from ...boards.board import Board
+from ...clock import ZONE_EXAMPLE
+from ...errors import BoardError, ConfigError, ProblemsError
+from ...rules.registry import DEFAULT, UnknownRuleset, find_ruleset
+from ...yamlfile import LineDict, is_int, key_problems, read
+from .people import (
     _CONTROLS,
     ID_PATTERN,
     _observers,
@@ -26,7 +26,7 @@ from .config_people import (
     joined_name_problems,
     stand_in_problems,
 )
-from .config_values import CampaignConfig, MailConfig, PlayerConfig
+from .values import CampaignConfig, MailConfig, PlayerConfig
 
 CONFIG_NAME = "campaign.yaml"
 TOP_KEYS = (
@@ -51,7 +51,7 @@ def load_config(folder: Path, *, joined: Sequence[PlayerConfig] | None = None,
     from there) and the ruleset judges the whole list. None: the list is campaign.yaml's
     alone, and while sign-up may still fill it only its players' ids and keys are judged,
     not their number. `joining`: they join now (gm start), so their names are judged as a
-    sign-up's are (config_people.joined_name_problems)."""
+    sign-up's are (gm.campaign.config.people.joined_name_problems)."""
     path = folder / CONFIG_NAME
     if not path.exists():
         raise ConfigError(str(path), ["no campaign here (gm campaign new DIR writes a starter file)"])
@@ -253,7 +253,7 @@ def _mail(data: LineDict, problems: list[str]) -> MailConfig:
         problems.append(f"line {raw.line_of('from')}: mail from must be one line with an address, such as \"Snakes GM <gm@example.org>\"")
         sender = MailConfig.sender
     imap = smtp = None
-    from ..mail.settings import mail_auth
+    from ...mail.settings import mail_auth
 
     try:
         auth, oauth2 = mail_auth(raw)
@@ -261,7 +261,7 @@ def _mail(data: LineDict, problems: list[str]) -> MailConfig:
         problems.extend(error.problems)
         auth, oauth2 = "password", None
     if transport == "imap+smtp":
-        from ..mail.settings import imap_settings, smtp_settings
+        from ...mail.settings import imap_settings, smtp_settings
 
         for key, reader in (("imap", imap_settings), ("smtp", smtp_settings)):
             section = raw.get(key)

@@ -18,7 +18,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from .errors import GmError
+from ..errors import GmError
 
 __all__ = ["AUDIT_FILE", "MAX_RECORD_BYTES", "RecordMalformed", "RecordUnreadable", "fetch", "parse"]
 

@@ -18,7 +18,7 @@ the GM accepts it. Everyone is told where they stand once, and again when it cha
 (`told`). At `gm start` those in become players, after campaign.yaml's, and those still
 waiting are told and stay the GM's pool for `gm player replace`.
 
-The mail itself is handled by gm.campaign.signup_desk with the order desk's reading,
+The mail itself is handled by gm.campaign.signup.desk with the order desk's reading,
 limits, caps, loop and duplicate rules; every word a person reads is in templates/mail.
 """
 
@@ -32,22 +32,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from .. import clock
-from ..errors import GmError
-from . import names
-from .config_people import stand_in_problems
-from .config_values import PlayerConfig, SignupConfig
-from .deadlines import deadline_text
-from .signup_language import (
-    MADE_ID_LENGTH,
-    key_forms,
-    keyword_of,
-)
-from .store import insert
+from ... import clock
+from ...errors import GmError
+from .. import names
+from ..config.people import stand_in_problems
+from ..config.values import PlayerConfig, SignupConfig
+from ..deadlines import deadline_text
+from ..store import insert
+from .language import MADE_ID_LENGTH, key_forms, keyword_of
 
 if TYPE_CHECKING:
-    from ..rules.base import Ruleset
-    from .folder import Campaign
+    from ...rules.base import Ruleset
+    from ..folder import Campaign
 
 
 # -- statuses -------------------------------------------------------------------------------
@@ -177,9 +173,9 @@ def notice(campaign: Campaign, db: Any, row: dict[str, Any], now: datetime, *, c
     if row["status"] == WAITING:
         position = 1 + (campaign.store.one(
             "select count(*) as n from signups where status = ? and id < ?", (WAITING, row["id"])) or {"n": 0})["n"]
-    # the mail's machinery, imported only when a notice is made (as signup_language.read_request
+    # the mail's machinery, imported only when a notice is made (as gm.campaign.signup.language.read_request
     # imports parse_orders): importing this module loads none of it
-    from ..mail.mailout import compose, queue
+    from ...mail.mailout import compose, queue
 
     message = compose(
         sender=campaign.config.mail.sender, to=row["email"], template="signup_status", now=now,
@@ -283,7 +279,7 @@ def made_id(name: str, taken: Any, allowed: Any) -> str:
 
 
 def _own_problems(ruleset: Ruleset) -> bool:
-    from ..rules.base import Ruleset as Base
+    from ...rules.base import Ruleset as Base
 
     return type(ruleset).player_problems is not Base.player_problems
 

@@ -1,5 +1,5 @@
 """Who takes part, as campaign.yaml says it: its players, observers and sign-up by mail
-(RULES.md 3.1), every key checked on its line (gm.campaign.config reads the rest of the
+(RULES.md 3.1), every key checked on its line (gm.campaign.config.reading reads the rest of the
 file and re-exports every public name)."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from datetime import date, datetime, time
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from ..clock import ZONE_EXAMPLE, is_zone
-from ..counts import count
-from ..rules.base import Ruleset
-from ..yamlfile import LineDict, is_int, key_problems
-from . import names
-from .config_values import Observer, PlayerConfig, SignupConfig
+from ...clock import ZONE_EXAMPLE, is_zone
+from ...counts import count
+from ...rules.base import Ruleset
+from ...yamlfile import LineDict, is_int, key_problems
+from .. import names
+from .values import Observer, PlayerConfig, SignupConfig
 
 OBSERVER_KEYS = ("name", "email")
 PLAYER_KEYS = ("id", "name", "email", "password", "timezone")

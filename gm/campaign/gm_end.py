@@ -19,7 +19,7 @@ from ..counts import count
 from ..errors import GmError
 from ..mail.views import EndView
 from .admin import _log
-from .ended import End, end_of
+from .campaign_end import End, end_of
 from .folder import Campaign
 from .holders import holder_aliases, stored_events_as_now, stored_state_as_now
 from .proof import proof_view
