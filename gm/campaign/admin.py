@@ -48,7 +48,7 @@ def replace_player(campaign: Campaign, old: str, new: str, *, name: str | None =
     address stop working, and OLD is told. Returns NEW's id. NEW may be someone of the
     sign-up's pool (RULES.md 3.1): their name, address and time zone are the sign-up's
     unless given, and they play from now on."""
-    from .signup.standing import pool_entry, seated_from_pool
+    from .signup.admission import pool_entry, seated_from_pool
 
     state = _open_state(campaign)
     holder = _holder(campaign, old)
@@ -294,7 +294,7 @@ def _address(campaign: Campaign, email: str, *, but: str | None = None) -> str:
 def _name(campaign: Campaign, name: str, pool: dict[str, Any] | None) -> str:
     """The new holder's name, cleaned and judged as every player's is (gm.campaign.names):
     not alike the name of anyone who plays or played here or holds a sign-up's place."""
-    from .signup.standing import name_alike
+    from .signup.asked import name_alike
 
     name = names.clean(name)
     wrong = names.problems(name)

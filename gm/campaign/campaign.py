@@ -36,7 +36,7 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
     from ..mail.mailout import compose, queue
     from .admin import welcome_observers
     from .proof import new_game
-    from .signup.standing import seat_at_start
+    from .signup.admission import seat_at_start
 
     config = load_config(folder)
     if (folder / DB_NAME).exists():
@@ -162,7 +162,8 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
 def _with_signups(folder: Path, config: CampaignConfig) -> CampaignConfig:
     """campaign.yaml's players followed by those in by sign-up, in the order they confirmed
     (RULES.md 3.1), checked as one list: the configuration gm start starts."""
-    from .signup.standing import accepted, refresh
+    from .signup.admission import accepted
+    from .signup.standing import refresh
 
     if not (folder / DB_NAME).exists():
         return load_config(folder, joined=())

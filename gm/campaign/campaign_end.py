@@ -36,3 +36,10 @@ def end_of(row: dict[str, Any], setup: Any, state: Any) -> End | None:
         return End(data["by"], data["turn"], data["reason"], data.get("at"))
     by, turn = rules_end(setup, state)
     return End(by, turn)
+
+
+def how_it_ended(campaign: Any, state: Any = None) -> End | None:
+    """How an opened campaign (gm.campaign.folder's Campaign, which imports this module)
+    ended; None while it runs."""
+    state = campaign.state() if state is None else state
+    return end_of(campaign.row(), campaign.setup, state)

@@ -4,8 +4,7 @@ Ruleset.end). One transaction stores the ended state and a record of the end (th
 ended after, by whom, the reason, its events), logs it in the `admin` table and queues the
 final results to every player and observer, with the reason. `gm reveal` may follow.
 
-How a campaign ended, whoever ended it, is `how_it_ended`: `gm state --json`, `gm status`,
-the archive and the audit record (RULES.md 5) all say it from there."""
+How a campaign ended, whoever ended it, is gm.campaign.campaign_end's."""
 
 from __future__ import annotations
 
@@ -19,26 +18,19 @@ from ..counts import count
 from ..errors import GmError
 from ..mail.views import EndView
 from .admin import _log
-from .campaign_end import End, end_of
 from .folder import Campaign
 from .holders import holder_aliases, stored_events_as_now, stored_state_as_now
 from .proof import proof_view
 from .store import dumps
 from .turns import queue_results
 
-__all__ = ["END_KIND", "REASON_LIMIT", "End", "end_campaign", "how_it_ended"]
+__all__ = ["END_KIND", "REASON_LIMIT", "end_campaign"]
 
 # the outbox kind of the final results `gm end` queues (a resolve's are reports)
 END_KIND = "final"
 # a reason is one line of a mail: longer than this is a letter, which the GM can send
 REASON_LIMIT = 500
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def how_it_ended(campaign: Campaign, state: Any = None) -> End | None:
-    """How the campaign ended; None while it runs."""
-    state = campaign.state() if state is None else state
-    return end_of(campaign.row(), campaign.setup, state)
 
 
 def end_campaign(campaign: Campaign, reason: str | None = None) -> tuple[int, Any]:

@@ -10,7 +10,7 @@ import click
 from .. import clock
 from ..campaign.deadlines import deadline_text
 from ..campaign.names import clean
-from ..campaign.signup import standing
+from ..campaign.signup import admission, standing
 from ..counts import count
 from .opening import opened
 
@@ -39,13 +39,13 @@ def signup_group(ctx: click.Context) -> None:
         return
     with opened(ctx) as campaign:
         standing.refresh(campaign)  # campaign.yaml as it is now
-        found = standing.listing(campaign)
+        found = admission.listing(campaign)
         lines = summary_lines(campaign, found)
     for line in lines:
         click.echo(line)
 
 
-def summary_lines(campaign, found: standing.Listing) -> list[str]:
+def summary_lines(campaign, found: admission.Listing) -> list[str]:
     config = campaign.config
     lines = [f"{config.title} ({config.id}), {config.ruleset_name}: {sign_up_state(campaign)}"]
     if found.places is not None and not campaign.started():
@@ -97,7 +97,7 @@ def sign_up_state(campaign) -> str:
 def _decide(ctx: click.Context, players: tuple[str, ...], decision: str, placed: dict[str, str] | None = None) -> None:
     with opened(ctx) as campaign:
         standing.refresh(campaign)
-        decided, told = standing.decide(campaign, players, decision, placed)
+        decided, told = admission.decide(campaign, players, decision, placed)
     words = {standing.IN: "in", standing.WAITING: "accepted, waiting for a place", standing.REJECTED: "rejected"}
     on = "".join(f", {key} {value}" for key, value in (placed or {}).items())
     for player, status in decided:

@@ -9,14 +9,16 @@ import json
 import click
 
 from .. import clock
+from ..campaign.campaign_end import how_it_ended
 from ..campaign.deadlines import deadline_text
 from ..campaign.due import forecast
 from ..campaign.folder import Campaign
-from ..campaign.gm_end import how_it_ended
+from ..campaign.signup import admission, standing
 from ..campaign.trust import capped_today
 from ..counts import count, one_or_many, ordinal
 from ..rules.standings import PieceStanding, standings_of
 from .opening import opened
+from .signup import sign_up_state
 
 UNANSWERED_WHY = {
     "capped": "past a cap on the replies a day to one address or to strangers in all, not answered",
@@ -221,11 +223,8 @@ def _guessed_lines(campaign: Campaign) -> list[str]:
 
 def _signup_status(campaign: Campaign) -> list[str]:
     """gm status before the start (RULES.md 3.1): how sign-up stands, counted."""
-    from ..campaign.signup import standing
-    from .signup import sign_up_state
-
     config = campaign.config
-    found = standing.counts(campaign)
+    found = admission.counts(campaign)
     free = standing.places(config)
     taken = found.get(standing.IN, 0)
     places = f" of {free} places" if free is not None else ""
@@ -235,7 +234,7 @@ def _signup_status(campaign: Campaign) -> list[str]:
              f"{found.get(standing.LEFT, 0)} left, {found.get(standing.REJECTED, 0)} rejected (gm signup lists them)",
              f"gm start: {count(len(config.players) + taken, 'player')} ({len(config.players)} listed in "
              f"campaign.yaml, {taken} joined by mail)"]
-    asking = standing.asking(campaign)
+    asking = admission.asking(campaign)
     if asking:
         lines.append(f"team requests: {count(asking, 'sign-up')} asking for a team the GM has not given "
                      "(gm signup lists them; gm signup accept ID --team T places one)")
@@ -244,8 +243,6 @@ def _signup_status(campaign: Campaign) -> list[str]:
 
 def _pool_line(campaign: Campaign) -> str | None:
     """After the start: those left waiting by sign-up, the GM's pool for gm player replace."""
-    from ..campaign.signup import standing
-
     pool = standing.count_status(campaign.store, standing.POOL)
     return (f"sign-up pool: {count(pool, 'person', 'people')} waiting for a seat (gm signup lists them; "
             "gm player replace OLD ID seats one)") if pool else None

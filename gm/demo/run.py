@@ -27,7 +27,7 @@ from ..campaign.config.reading import CONFIG_NAME
 from ..campaign.deadlines import deadline_text
 from ..campaign.folder import Campaign
 from ..campaign.reveal import reveal
-from ..campaign.signup import standing
+from ..campaign.signup import admission, standing
 from ..campaign.store import command_lock
 from ..campaign.weekly import TurnRun, run_send, run_turn, send_summary
 from ..counts import count, one_or_many
@@ -223,7 +223,7 @@ def _sign_up(folder: Path, demo: DemoSetup, robots: list[Robot], echo: Callable[
              f"and {robots[-1].name}'s holiday auto-reply answers gm's code mail too")
         _run(campaign, opened + timedelta(days=3), echo, "sign-up")
         postman.deliver()
-        found = standing.counts(campaign)
+        found = admission.counts(campaign)
         echo(f"  in: {found.get(standing.IN, 0)}; unconfirmed: {found['unconfirmed']} (the forged JOIN's); "
              f"the replay and the auto-reply kept unanswered")
         lost = [robot.id for robot in robots if robot.standing != standing.IN]

@@ -19,6 +19,15 @@ from ..desk_outcome import OrderDesk, Outcome, kept_reply
 from ..store import insert
 from ..trust import day_start
 from . import standing
+from .asked import (
+    asked_problems,
+    holders_names,
+    id_allowed,
+    id_taken,
+    key_problems,
+    made_id,
+    write_links,
+)
 from .codes import campaign_key, code_for, matching_request, shown_code
 from .language import CONFIRM, JOIN, LEAVE, Request, is_signup_mail, read_request
 
@@ -181,7 +190,7 @@ class SignupDesk:
             "decision": decision, "told": None, "join_message": found["id"], "confirm_message": row,
             "requested": json.dumps(wished, sort_keys=True) if wished else None,
         })
-        standing.write_links(db, self.config.ruleset, new, player, keys)
+        write_links(db, self.config.ruleset, new, player, keys)
         self._pending = (player, joined.name or "")
         return self._told(db, mail, self._row(new), now, f"{player} confirmed: {status}")
 
@@ -194,22 +203,22 @@ class SignupDesk:
         if not problems and self._alike(request.name or ""):
             problems.append(problem("signup_name_alike"))  # whose, not said: a stranger asks
         player = request.player
-        if player is not None and standing.id_taken(self.campaign, player):
+        if player is not None and id_taken(self.campaign, player):
             problems.append(problem("signup_id_taken", player=player))
-        elif player is not None and not standing.id_allowed(self.campaign, player):
-            problems.append(problem("signup_rules", problems=standing.key_problems(self.campaign, player, {})))
+        elif player is not None and not id_allowed(self.campaign, player):
+            problems.append(problem("signup_rules", problems=key_problems(self.campaign, player, {})))
         if problems:
             return "", problems
         player = player or self._made_id(request.name or "")
-        keys, asked = standing.asked_apart(self.config, request.keys)
-        found = standing.key_problems(self.campaign, player, keys) + standing.asked_problems(self.campaign, player, asked)
+        keys, wished = standing.asked_apart(self.config, request.keys)
+        found = key_problems(self.campaign, player, keys) + asked_problems(self.campaign, player, wished)
         return player, [problem("signup_rules", problems=unquoted(found, request.keys.values()))] if found else []
 
     def _alike(self, name: str) -> bool:
-        """Whether `name` is alike a player's or a held request's (signup.name_alike)."""
+        """Whether `name` is alike a player's or a held request's (gm.campaign.signup.asked.name_alike)."""
         if self._names is None:
             self._names = ({}, {})
-            for label, other in standing.holders_names(self.campaign):
+            for label, other in holders_names(self.campaign):
                 self._add_name(label, other)
         return any(key in where for where, key in zip(self._names, names.keys(name), strict=True))
 
@@ -316,8 +325,8 @@ class SignupDesk:
         return row
 
     def _made_id(self, name: str) -> str:
-        return standing.made_id(name, lambda player: standing.id_taken(self.campaign, player),
-                              lambda player: standing.id_allowed(self.campaign, player))
+        return made_id(name, lambda player: id_taken(self.campaign, player),
+                              lambda player: id_allowed(self.campaign, player))
 
     def _request_of(self, message: int) -> Request | None:
         """The request a recorded JOIN made, as it was read (messages.request)."""

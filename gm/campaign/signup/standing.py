@@ -25,24 +25,18 @@ limits, caps, loop and duplicate rules; every word a person reads is in template
 from __future__ import annotations
 
 import json
-import re
-import unicodedata
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ... import clock
-from ...errors import GmError
 from .. import names
-from ..config.people import stand_in_problems
-from ..config.values import PlayerConfig, SignupConfig
+from ..config.values import SignupConfig
 from ..deadlines import deadline_text
 from ..store import insert
-from .language import MADE_ID_LENGTH, key_forms, keyword_of
+from .language import key_forms, keyword_of
 
 if TYPE_CHECKING:
-    from ...rules.base import Ruleset
     from ..folder import Campaign
 
 
@@ -89,18 +83,9 @@ def waiting_full(campaign: Campaign) -> int | None:
     room = waiting_room(campaign.config)
     if room is None:
         return None
-    held = campaign.store.one(f"select count(*) as n from signups where status in ({_marks(WAITING_LIST)})",
+    held = campaign.store.one(f"select count(*) as n from signups where status in ({marks(WAITING_LIST)})",
                               WAITING_LIST)["n"]
     return room if held >= room else None
-
-
-def asked_apart(config: Any, keys: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
-    """A sign-up's keys as (those it joins with, those it only asks the GM for): under
-    `signup: {teams: gm}` the ruleset's placed keys (advanced: team) are asked for."""
-    if config.signup is not None and config.signup.teams == "open":
-        return dict(keys), {}
-    placed = set(config.ruleset.placed_keys)
-    return ({k: v for k, v in keys.items() if k not in placed}, {k: v for k, v in keys.items() if k in placed})
 
 
 def statuses(rows: Sequence[dict[str, Any]], signup: SignupConfig, free: int | None) -> dict[int, str]:
@@ -121,10 +106,10 @@ def statuses(rows: Sequence[dict[str, Any]], signup: SignupConfig, free: int | N
 
 
 def live_rows(store: Any) -> list[dict[str, Any]]:
-    return store.rows(f"select * from signups where status in ({_marks(LIVE)}) order by id", LIVE)
+    return store.rows(f"select * from signups where status in ({marks(LIVE)}) order by id", LIVE)
 
 
-def _marks(values: Sequence[Any]) -> str:
+def marks(values: Sequence[Any]) -> str:
     return ", ".join("?" * len(values))
 
 
@@ -132,7 +117,7 @@ def holding_query(email: str) -> tuple[str, tuple[Any, ...]]:
     """The query (SQL, parameters) for the latest request by which `email` holds a place
     (RULES.md 3.1: an address holds at most one): no row when it holds none. A query, not
     a reading, so each caller runs it where it reads: the desk's transaction or the store."""
-    return (f"select * from signups where email = ? and status in ({_marks(HOLDS)}) order by id desc limit 1",
+    return (f"select * from signups where email = ? and status in ({marks(HOLDS)}) order by id desc limit 1",
             (email, *HOLDS))
 
 
@@ -240,99 +225,6 @@ def count_status(store: Any, status: str) -> int:
     return store.one("select count(*) as n from signups where status = ?", (status,))["n"]
 
 
-def id_taken(campaign: Campaign, player: str) -> bool:
-    """Whether `player` (lower case) is taken: looked up, not listed, as each JOIN asks."""
-    if player in {p.id.casefold() for p in campaign.config.players}:
-        return True
-    if campaign.store.one("select 1 from players where id = ? collate nocase", (player,)):
-        return True
-    return campaign.store.one(f"select 1 from signups where player = ? and status in ({_marks(HOLDS)})",
-                              (player, *HOLDS)) is not None
-
-
-def holders_names(campaign: Campaign, *, but: int | None = None) -> list[tuple[str, str]]:
-    """(id, name) of everyone a new name may not look like (docs/rules/, Joining
-    by mail): campaign.yaml's players, everyone who plays or played a seat, and every
-    request that holds or waits for a place (all but the request `but`, a signups row)."""
-    found = [(p.id, p.name) for p in campaign.config.players]
-    found += [(r["id"], r["name"]) for r in campaign.store.rows("select id, name from players")]
-    found += [(r["player"], r["name"]) for r in campaign.store.rows(
-        f"select id, player, name from signups where status in ({_marks(HOLDS)}) order by id", HOLDS)
-        if r["id"] != but]
-    return found
-
-
-def name_alike(campaign: Campaign, name: str, *, but: int | None = None) -> str | None:
-    """The id of the first player or request whose name is alike `name`, or None."""
-    return names.first_alike(name, holders_names(campaign, but=but))
-
-
-def made_id(name: str, taken: Any, allowed: Any) -> str:
-    """An id from a name (RULES.md 3.1): lowercase ASCII letters, digits and '-', with
-    -2, -3... until it is not `taken` and the ruleset `allowed` it."""
-    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()
-    base = re.sub(r"[^a-z0-9]+", "-", folded).strip("-")[:MADE_ID_LENGTH].strip("-") or "player"
-    candidate, number = base, 2
-    while taken(candidate) or not allowed(candidate):
-        candidate, number = f"{base}-{number}", number + 1
-    return candidate
-
-
-def _own_problems(ruleset: Ruleset) -> bool:
-    from ...rules.base import Ruleset as Base
-
-    return type(ruleset).player_problems is not Base.player_problems
-
-
-def links(ruleset: Ruleset, player: str, keys: dict[str, Any]) -> set[str]:
-    """The words by which the ruleset may relate this player to others: the id and the
-    values of its placed keys (Ruleset.placed_keys), case folded."""
-    return {player.casefold(), *(str(keys[k]).casefold() for k in ruleset.placed_keys if keys.get(k) is not None)}
-
-
-def write_links(db: Any, ruleset: Ruleset, row_id: int, player: str, keys: dict[str, Any]) -> None:
-    """Record a request's links (signup_links) as it holds a place with these keys."""
-    db.execute("delete from signup_links where signup = ?", (row_id,))
-    for word in sorted(links(ruleset, player, keys)):
-        db.execute("insert into signup_links (signup, link) values (?, ?)", (row_id, word))
-
-
-def key_problems(campaign: Campaign, player: str, keys: dict[str, str]) -> list[str]:
-    """What the ruleset finds wrong with one more player of this id and keys beside those
-    campaign.yaml lists and those holding a place (Ruleset.player_problems: a team that
-    names another player, a word of the order language), their number aside. Judged
-    beside the places sharing a link (an id or a placed key's value) with it, found by
-    signup_links' index: one request costs the same whatever the places held."""
-    ruleset = campaign.config.ruleset
-    if not _own_problems(ruleset):
-        return []
-    words = links(ruleset, player, keys)
-    others = [(p.id, dict(p.extra)) for p in campaign.config.players
-              if links(ruleset, p.id, dict(p.extra)) & words]
-    others += [(r["player"], json.loads(r["keys"] or "{}")) for r in campaign.store.rows(
-        f"select player, keys from signups where status in ({_marks(HOLDS)}) and id in "
-        f"(select signup from signup_links where link in ({_marks(sorted(words))})) order by id",
-        (*HOLDS, *sorted(words)))]
-    before = set(stand_in_problems(ruleset, [*others, ("gm-stand-in-new", {})]))
-    return [p for p in stand_in_problems(ruleset, [*others, (player, dict(keys))]) if p not in before]
-
-
-def asked_problems(campaign: Campaign, player: str, asked: dict[str, str]) -> list[str]:
-    """What the ruleset finds wrong with the keys a request only asks the GM for (a team's
-    form), judged alone: the GM places the player beside the others."""
-    ruleset = campaign.config.ruleset
-    if not asked or not _own_problems(ruleset):
-        return []
-    before = set(stand_in_problems(ruleset, [("gm-stand-in-new", {})]))
-    return [p for p in stand_in_problems(ruleset, [(player, dict(asked))]) if p not in before]
-
-
-def id_allowed(campaign: Campaign, player: str) -> bool:
-    """Whether the ruleset takes `player` as an id (unleashed: no word of its orders)."""
-    ruleset = campaign.config.ruleset
-    return not _own_problems(ruleset) or not stand_in_problems(ruleset, [(player, {})])
-
-
 # -- the store before the start ---------------------------------------------------------------
 
 
@@ -360,160 +252,13 @@ def refresh(campaign: Campaign, now: datetime | None = None) -> list[str]:
         return settle(campaign, db, now)
 
 
-def accepted(campaign: Campaign) -> tuple[PlayerConfig, ...]:
-    """Those in, in the order confirmed: the players gm start seats after campaign.yaml's."""
-    return tuple(PlayerConfig(id=r["player"], name=names.clean(r["name"]), email=r["email"], timezone=r["timezone"],
-                              extra=json.loads(r["keys"] or "{}"))
-                 for r in campaign.store.rows("select * from signups where status = ? order by id", (IN,)))
-
-
-def seat_at_start(campaign: Campaign, db: Any, now: datetime, seated: Iterable[str]) -> int:
-    """At gm start: those seated play now (their welcome tells them); everyone still waiting
-    is told the game started without them and stays the GM's pool. Returns the pool's size."""
-    seated = set(seated)
-    for row in campaign.store.rows(f"select id, player, status from signups where status in ({_marks(LIVE)})", LIVE):
-        status = PLAYING if row["player"] in seated and row["status"] == IN else POOL
-        db.execute("update signups set status = ?, changed_at = ?, told = case when ? = ? then ? else told end "
-                   "where id = ?", (status, clock.iso(now), status, PLAYING, PLAYING, row["id"]))
-    tell(campaign, db, now, started=True)
-    return count_status(campaign.store, POOL)
-
-
-def pool_entry(campaign: Campaign, player: str) -> dict[str, Any] | None:
-    """The request of the pool (those left waiting at the start) with this id, if any."""
-    return campaign.store.one("select * from signups where player = ? and status = ?", (player.lower(), POOL))
-
-
-def seated_from_pool(db: Any, row: dict[str, Any], now: datetime) -> None:
-    """`gm player replace` gave a seat to someone of the pool: they play now, and their
-    welcome tells them (no notice of their own)."""
-    db.execute("update signups set status = ?, told = ?, changed_at = ? where id = ?",
-               (PLAYING, PLAYING, clock.iso(now), row["id"]))
-
-
 # -- the GM's commands ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Listing:
-    """`gm signup`: the requests by where they stand, and the JOINs not confirmed."""
-
-    rows: tuple[dict[str, Any], ...]
-    unconfirmed: tuple[dict[str, Any], ...]
-    places: int | None
-
-    def where(self, status: str) -> list[dict[str, Any]]:
-        return [r for r in self.rows if r["status"] == status]
-
-
-def listing(campaign: Campaign) -> Listing:
-    store = campaign.store
-    rows = store.rows("select * from signups order by id")
-    holders = {r["email"] for r in rows if r["status"] in HOLDS}
-    unconfirmed = [r for r in store.rows(
-        "select sender, count(*) as n, max(received_at) as last, max(id) as message from messages "
-        "where outcome = 'join' and id not in (select join_message from signups where join_message is not null) "
-        "group by sender order by max(id)") if r["sender"] not in holders]
-    return Listing(tuple(rows), tuple(unconfirmed), places(campaign.config))
-
-
-def decide(campaign: Campaign, players: Sequence[str], decision: str,
-           placed: dict[str, str] | None = None) -> tuple[list[tuple[str, str]], list[str]]:
-    """`gm signup accept|reject ID...`: each named request decided, in one transaction,
-    and everyone whose standing changed told. `placed`: the ruleset's placed keys the GM
-    gives those accepted (`--team T`), whatever they asked for, judged by the ruleset with
-    every place held. Refuses, changing nothing, unless every id names a request the
-    decision applies to. Returns (id, where it stands now) for each named, and the ids of
-    everyone told."""
-    if campaign.started():
-        raise GmError("the campaign has started: sign-up is over (gm player replace seats someone from the pool)")
-    config = campaign.config
-    if config.signup is None:
-        raise GmError("campaign.yaml has no signup: block; nobody joins this campaign by mail")
-    placed = dict(placed or {})
-    ruleset = config.ruleset
-    for key in placed:
-        if key not in ruleset.placed_keys:
-            raise GmError(f"the {ruleset.name} ruleset puts nobody on a {key}: --{key} is not for this game")
-    wanted = []
-    for written in players:
-        row = campaign.store.one("select * from signups where player = ? and status in "
-                                 f"({_marks(LIVE)})", (written.lower(), *LIVE))
-        if row is None:
-            raise GmError(f"no sign-up {written!r} awaits a decision (gm signup lists them)")
-        if decision == ACCEPTED and row["decision"] == ACCEPTED and not placed:
-            raise GmError(f"{row['player']} is accepted already")
-        if decision == ACCEPTED and config.signup.approve == "auto" and row["decision"] != LATE and not placed:
-            raise GmError(f"{row['player']} needs no decision: under approve: auto they take the places in the "
-                          "order confirmed")
-        if decision == ACCEPTED:
-            _judge_name(campaign, row)
-        wanted.append(row)
-    if len({row["id"] for row in wanted}) != len(wanted):
-        raise GmError("an id is named twice")
-    if placed:
-        _judge_placed(campaign, wanted, placed)
-    now = clock.now()
-    with campaign.store.transaction() as db:
-        for row in wanted:
-            status = REJECTED if decision == DECLINED else row["status"]
-            # under approve: auto a place is the order confirmed's: placing on a team decides nothing
-            made = row["decision"] if placed and config.signup.approve == "auto" and row["decision"] is None \
-                else decision
-            db.execute("update signups set decision = ?, status = ?, changed_at = ? where id = ?",
-                       (made, status, clock.iso(now), row["id"]))
-            if placed:
-                keys = json.loads(row["keys"] or "{}") | placed
-                asked = {k: v for k, v in json.loads(row["requested"] or "{}").items() if k not in placed}
-                db.execute("update signups set keys = ?, requested = ? where id = ?",
-                           (json.dumps(keys, sort_keys=True), json.dumps(asked, sort_keys=True) if asked else None,
-                            row["id"]))
-                write_links(db, ruleset, row["id"], row["player"], keys)
-        told = settle(campaign, db, now)
-    return [(row["player"], campaign.store.one("select status from signups where id = ?", (row["id"],))["status"])
-            for row in wanted], told
-
-
-def _judge_name(campaign: Campaign, row: dict[str, Any]) -> None:
-    """A sign-up's name judged again as the GM accepts it: campaign.yaml may list a player
-    alike it since, or it was confirmed before names were judged."""
-    wrong = names.problems(row["name"])
-    if wrong:
-        raise GmError(f"{row['player']}'s name {names.said(wrong[0])}: gm signup reject {row['player']}")
-    other = name_alike(campaign, row["name"], but=row["id"])
-    if other is not None:
-        raise GmError(f"{row['player']}'s name is too like {other}'s: names may not look alike; change "
-                      f"campaign.yaml or gm signup reject one of them")
-
-
-def _judge_placed(campaign: Campaign, wanted: Sequence[dict[str, Any]], placed: dict[str, str]) -> None:
-    """Refuse the GM's placing when the ruleset finds a problem with it that the places
-    held did not have before (advanced: a team that is another player's id, or differs
-    from a team only in case). The whole list at once: a GM's command, not a stranger's."""
-    ruleset = campaign.config.ruleset
-    changed = {row["id"] for row in wanted}
-    rows = campaign.store.rows(f"select id, player, keys from signups where status in ({_marks(HOLDS)}) order by id",
-                               HOLDS)
-    listed = [(p.id, dict(p.extra)) for p in campaign.config.players]
-    before = [*listed, *((r["player"], json.loads(r["keys"] or "{}")) for r in rows)]
-    after = [*listed, *((r["player"], json.loads(r["keys"] or "{}") | (placed if r["id"] in changed else {}))
-                        for r in rows)]
-    had = set(stand_in_problems(ruleset, before))
-    found = [p for p in stand_in_problems(ruleset, after) if p not in had]
-    if found:
-        raise GmError("the rules refuse it: " + "; ".join(found))
-
-
-def asking(campaign: Campaign) -> int:
-    """How many requests holding or hoping for a place ask the GM for keys not yet given
-    (signup teams: gm), for gm status."""
-    return campaign.store.one(f"select count(*) as n from signups where requested is not null and status in "
-                              f"({_marks(LIVE)})", LIVE)["n"]
-
-
-def counts(campaign: Campaign) -> dict[str, int]:
-    """How many requests stand where, the unconfirmed JOINs' addresses too (gm status)."""
-    found = {r["status"]: r["n"] for r in campaign.store.rows(
-        "select status, count(*) as n from signups group by status")}
-    found["unconfirmed"] = len(listing(campaign).unconfirmed)
-    return found
+def asked_apart(config: Any, keys: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """A sign-up's keys as (those it joins with, those it only asks the GM for): under
+    `signup: {teams: gm}` the ruleset's placed keys (advanced: team) are asked for."""
+    if config.signup is not None and config.signup.teams == "open":
+        return dict(keys), {}
+    placed = set(config.ruleset.placed_keys)
+    return ({k: v for k, v in keys.items() if k not in placed}, {k: v for k, v in keys.items() if k in placed})
