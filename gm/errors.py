@@ -20,7 +20,7 @@ class ProblemsError(GmError):
 
 
 class BoardError(ProblemsError):
-    """A board file that breaks RULES.md 1 or the CONTRACT.md format."""
+    """A board file that breaks docs/campaign.md, Board files or the CONTRACT.md format."""
 
 
 class ConfigError(ProblemsError):

@@ -152,7 +152,7 @@ def signing_up(kit: CampaignKit, ruleset: str) -> None:
 
 def every_kind_of_mail(folder: Path, ruleset: str, setenv: Callable[[str, str], None]) -> CampaignKit:
     """A campaign that sends every kind of mail once at least, played to its end."""
-    from gm.campaign import admin
+    from gm.campaign import admin, schedule
     from gm.campaign.turns import remind, resolve
 
     kit = campaign_folder(folder, ruleset, setenv)
@@ -179,9 +179,9 @@ def every_kind_of_mail(folder: Path, ruleset: str, setenv: Callable[[str, str], 
         resolve(campaign, force=True)
     # the GM's administration, between turns 1 and 2: each notice, a new holder for bob's seat
     steps = [
-        lambda c: admin.move_deadline(c, "+3d"),
-        admin.pause,
-        admin.resume,
+        lambda c: schedule.move_deadline(c, "+3d"),
+        schedule.pause,
+        schedule.resume,
         lambda c: admin.new_password(c, "carol"),
         lambda c: admin.change_email(c, "carol", "carol.d@example.org"),
         lambda c: admin.replace_player(c, "bob", "erin", name="Erin Brockovich", email="erin@example.org"),

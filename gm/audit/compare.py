@@ -13,7 +13,7 @@ from .checks import Difference
 
 
 def draws(turn: int, recorded: Sequence[Mapping[str, Any]], made: Sequence[Draw], seed: int) -> Difference | None:
-    """Each recorded draw recomputed by RULES.md 5's formula, then against the replay's."""
+    """Each recorded draw recomputed by docs/audit.md's formula, then against the replay's."""
     for number, data in enumerate(recorded, 1):
         draw = Draw.from_json(data)
         index = pick_index(seed, draw.turn, draw.kind, draw.key, len(draw.candidates))

@@ -1,5 +1,5 @@
 """`gm audit --mail`: the record held against the mail a player or observer received
-(RULES.md 5, issue 25). gm marks its mail with the proof: every mail the game commitment
+(docs/audit.md). gm marks its mail with the proof: every mail the game commitment
 (`X-GM-Game: HEX`), every acknowledgement the receipt of the standing order after the
 message it answers (`X-GM-Receipt: turn=T; player=ID; count=K; receipt=HEX`), every report
 the record hash of its turn (`X-GM-Record: turn=T; hash=HEX`). Each must be the replay's:

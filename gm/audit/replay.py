@@ -1,7 +1,7 @@
 """`gm audit`: re-adjudicate a revealed campaign from its published archive alone (issues
 17 and 25; the record's format is docs/audit.md). Every commitment is recomputed from its
 salt and canonical text, the game commitment from the game text, every random draw from
-the seed by RULES.md 5's formula, every turn from the state before it and the orders
+the seed by docs/audit.md's formula, every turn from the state before it and the orders
 played with gm's own rules engine, every receipt from the order it acknowledged and every
 record hash from its turn and the one before; the record must run to the campaign's end.
 The first difference found is reported with its turn, board and player, what the replay
@@ -330,7 +330,7 @@ class _Replay:
 
 
 def _uncommitted(ruleset: Any, entry: Mapping[str, Any], players: int, options: Any) -> Difference | None:
-    """A board without a commitment is one the ruleset made from the seed (RULES.md 5: the
+    """A board without a commitment is one the ruleset made from the seed (docs/audit.md: the
     seed binds it), which the record must say and which must be the ruleset's own default;
     any other is a board the GM could have changed unseen."""
     if entry.get("from_seed") is not True:

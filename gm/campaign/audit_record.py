@@ -81,7 +81,7 @@ def audit_record(campaign: Campaign) -> dict[str, Any]:
 
 
 def _receipts(campaign: Campaign, turn_row: dict[str, Any], seats: Sequence[str] = ()) -> dict[str, Any] | None:
-    """Each seat holder's receipt played in the turn with what recomputes it (RULES.md 5):
+    """Each seat holder's receipt played in the turn with what recomputes it (docs/audit.md):
     the id that wrote the message it acknowledged (a seat's former holder, for an order the
     new holder inherited) and that message's count. None for a turn resolved before gm
     kept receipts."""
@@ -92,7 +92,7 @@ def _receipts(campaign: Campaign, turn_row: dict[str, Any], seats: Sequence[str]
         "select o.player, o.receipt, o.receipt_hash, m.player as writer from orders o "
         "left join messages m on m.id = o.message where o.turn = ? order by o.receipt", (turn_row["turn"],))
     last = {r["player"]: r for r in rows}  # each holder's last accepted message
-    # RULES.md 5's `k` of that last message: among the seat's rows (renamed to its holder
+    # docs/audit.md's `k` of that last message: among the seat's rows (renamed to its holder
     # now), those its writer wrote up to it, which being the holder's last is all of them;
     # counted in one walk rather than a walk per holder
     written = Counter((r["player"], r["writer"]) for r in rows)

@@ -1,6 +1,6 @@
-"""How a campaign that is over came to its end, read from its stored row: below the opened
-campaign (gm.campaign.folder's `gm state --json` says it) and `gm end` (gm.campaign.gm_end,
-which re-exports it)."""
+"""How a campaign that is over came to its end (`End`): by its rules, by the option
+`max_turns`, or by the GM's `gm end` (gm.campaign.gm_end), read from its stored row.
+`gm state --json`, `gm status`, the archive and the audit record all say it from here."""
 
 from __future__ import annotations
 

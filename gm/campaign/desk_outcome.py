@@ -28,7 +28,7 @@ class Outcome:
 
 def kept_reply(answered: str) -> Outcome:
     """A reply to our refusal or help that does not authenticate: kept, never answered
-    (RULES.md 3), and shown to the GM by `gm status` with its sender and subject."""
+    (docs/rules/, Order mail), and shown to the GM by `gm status` with its sender and subject."""
     return Outcome("loop", detail=f"answers our {answered}, not authenticated: an auto-responder, "
                                   "or a correction without the password")
 

@@ -32,7 +32,7 @@ class Fixed:
     players: tuple[tuple[str, str], ...]
     boards: dict[str, str]
     player_keys: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)  # the ruleset's (team)
-    # how many of `players`, the last ones, joined by mail (RULES.md 3.1): campaign.yaml
+    # how many of `players`, the last ones, joined by mail (docs/rules/, Joining by mail): campaign.yaml
     # need not list them (config.load_config is given them, gm.campaign.signup.standing.joined_players)
     joined: int = 0
 

@@ -35,7 +35,7 @@ class Campaign:
     def open(cls, folder: str | Path, *, must_exist: bool = True) -> Campaign:
         """Open the campaign in `folder`. Once started it is played from what `gm start`
         fixed; campaign.yaml and the board files must still agree with that copy. A
-        campaign taking sign-ups by mail (RULES.md 3.1) has its store, and its Maildirs,
+        campaign taking sign-ups by mail (docs/rules/, Joining by mail) has its store, and its Maildirs,
         before the start: made by the first command that opens it."""
         folder = Path(folder)
         db_path = folder / DB_NAME
@@ -50,7 +50,7 @@ class Campaign:
             store.migrate()
             # players who joined by mail are the stored game's, not campaign.yaml's
             started = _started(store)
-            # campaign.yaml and the boards parsed once per content (issue 27); checked as always
+            # campaign.yaml and the boards parsed once per content; checked as always
             parsed = ParsedFiles(store)
             with parsed_once(parsed):
                 config = load_config(folder, joined=joined_players(store) if started else None)
@@ -134,7 +134,7 @@ class Campaign:
             "commands": ruleset.grammar(self.setup.options).offered,  # an exclusive group on one line
             # the published archive, when the GM names where (campaign.yaml archive_url)
             "archive_url": config.archive_url,
-            # RULES.md 5: shown by welcomes and the final mail, and an X-GM-Game header on
+            # docs/audit.md: shown by welcomes and the final mail, and an X-GM-Game header on
             # every mail, so any mail a player kept holds it (None: started before it existed)
             "game_commitment": self.row().get("game_commitment"),
         }

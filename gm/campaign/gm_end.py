@@ -17,7 +17,7 @@ from .. import clock
 from ..counts import count
 from ..errors import GmError
 from ..mail.views import EndView
-from .admin import _log
+from .admin import log_admin
 from .folder import Campaign
 from .holders import holder_aliases, stored_events_as_now, stored_state_as_now
 from .proof import proof_view
@@ -59,7 +59,7 @@ def end_campaign(campaign: Campaign, reason: str | None = None) -> tuple[int, An
     view = ruleset.public_view(setup, before, ended, events, names, campaign.config.id,
                                campaign.config.title)
     receipts = json.loads(last.get("receipts") or "null")
-    # RULES.md 5: the final mail shows the last resolve's record hash and receipts; the end
+    # docs/audit.md: the final mail shows the last resolve's record hash and receipts; the end
     # adds no link to the chain: anyone replays it from the last state (Ruleset.end)
     # every id that held a seat, by seat: the receipts (stored sorted by id) listed seat by seat
     seats = [h["player"] for h in campaign.holders()]
@@ -67,7 +67,7 @@ def end_campaign(campaign: Campaign, reason: str | None = None) -> tuple[int, An
     with campaign.store.transaction() as db:
         db["campaign"].update(campaign.config.id, {
             "state": dumps(ruleset.dump_state(ended)), "ended": dumps(record), "deadline": None, "paused": 0})
-        _log(db, now, turn, "end", None, {"turn": turn, "reason": reason})
+        log_admin(db, now, turn, "end", None, {"turn": turn, "reason": reason})
         queue_results(campaign, db, now, after=ended, events=events, view=view, orders=orders, turn=turn,
                       proof=proof, receipts=receipts, kind=END_KIND, ended=EndView(turn, reason))
     return turn, ended

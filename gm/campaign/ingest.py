@@ -4,7 +4,7 @@ mbox, another Maildir or .eml files, handed one by one to the order desk.
 Each message is recorded under its source, so a rerun after a crash skips what was
 committed and handles what was not. Messages are handled in order of receipt, so a later
 order replaces an earlier one; the time of receipt is the GM's side's, never a header the
-sender wrote (RULES.md 3): IMAP's INTERNALDATE, and in the campaign's own Maildir inbox
+sender wrote (docs/rules/, Order mail): IMAP's INTERNALDATE, and in the campaign's own Maildir inbox
 the time a file was delivered there (its modification time). Mail files the GM names are
 the GM's choice, timed by their topmost Received: header, else the mbox `From ` line,
 else Date:.
@@ -128,7 +128,7 @@ def handle_all(campaign: Campaign, items: Iterable[Pending], report: IngestRepor
     others, one gone by then is skipped); messages already `in_memory` (a batched IMAP
     FETCH) have their passwords checked a chunk at a time, on every core, first.
     `recorded_now` is called with each message as soon as it is recorded."""
-    # sign-up (RULES.md 3.1): campaign.yaml's `signup:` as it is now (a place added, sign-up
+    # sign-up (docs/rules/, Joining by mail): campaign.yaml's `signup:` as it is now (a place added, sign-up
     # closed) settles who stands where before the new mail is read
     refresh(campaign)
     desk = Desk(campaign)
@@ -219,14 +219,14 @@ def _read_file(path: Path, limit: int, *, follow: bool = False) -> bytes:
 
 def _limit(campaign: Campaign) -> int:
     # One byte more than a message may hold: enough for the desk to see it is too large
-    # (RULES.md 3), and what is recorded of it (its headers and first bytes, for the GM);
+    # (docs/rules/, Order mail), and what is recorded of it (its headers and first bytes, for the GM);
     # the rest of a huge file is never read.
     return campaign.config.max_message_bytes + 1
 
 
 def _header_time(head: bytes, envelope: datetime | None = None) -> datetime | None:
-    """RULES.md 3 for mail files the GM names: the topmost Received:, else the mbox
-    `From ` line's date, else Date:."""
+    """The time of receipt (docs/rules/, Order mail) of mail files the GM names: the
+    topmost Received:, else the mbox `From ` line's date, else Date:."""
     received, date = header_times(head)
     return received or envelope or date
 
@@ -255,7 +255,7 @@ def ingest_maildir(campaign: Campaign, folder: Path, progress: Progress = QUIET,
 
     `delivered`: this is the campaign's own inbox, where a message's time is when it was
     delivered (the file's modification time); another Maildir is the GM's choice, timed by
-    its headers (RULES.md 3). Anything that is no regular file (a symlink, a FIFO, a
+    its headers (docs/rules/, Order mail). Anything that is no regular file (a symlink, a FIFO, a
     directory) is skipped with a line for the GM, never opened in a way that could block."""
     if not folder.is_dir():
         raise GmError(f"no Maildir at {folder}")

@@ -1,4 +1,4 @@
-"""A player's password: issued as words, kept as a salted, slow hash (RULES.md 3), checked
+"""A player's password: issued as words, kept as a salted, slow hash (docs/rules/, Order mail), checked
 once per process."""
 
 from __future__ import annotations

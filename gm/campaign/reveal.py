@@ -1,4 +1,4 @@
-"""`gm reveal` and `gm verify` (RULES.md 5, CONTRACT.md Commitments): once the campaign is
+"""`gm reveal` and `gm verify` (docs/audit.md, CONTRACT.md Commitments): once the campaign is
 over the salts, canonical board texts and the seed become public, and anyone can check
 them against the commitments published at the start."""
 

@@ -41,7 +41,7 @@ class Store:
     def db(self) -> sqlite_utils.Database:
         """The store through sqlite-utils, made on first use: importing it (and numpy, which
         it imports when installed) is most of a command's start-up, and a command that
-        reads, or writes plain SQL (`writing`), never needs it (issue 27)."""
+        reads, or writes plain SQL (`writing`), never needs it."""
         if self._db is None:
             import sqlite_utils
 

@@ -60,7 +60,7 @@ def order_statuses(campaign: Campaign) -> list[OrderStatus]:
 
 
 def awaited(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> list[str]:
-    """Players a turn waits for before its deadline (RULES.md 2.4): everyone in play needs
+    """Players a turn waits for before its deadline (docs/rules/, Orders, the deadline and missed turns): everyone in play needs
     an accepted message for the turn holding all they must send. What the rules choose
     for a player is no message, so such a turn still waits."""
     statuses = order_statuses(campaign) if statuses is None else statuses
@@ -145,7 +145,7 @@ def _table(config: Any, basics: dict[str, Any], view: Any,
     """The attachment of every player's line, (text, "text", "plain", file name), rendered
     once for every copy; None when the body lists everyone (a small campaign, or a
     ruleset without a table.txt). It also holds every seat's receipt played (`proof`,
-    RULES.md 5), which such a report's body does not (ProofView.listed)."""
+    docs/audit.md), which such a report's body does not (ProofView.listed)."""
     import jinja2
 
     from ..mail.mailout import find_template
@@ -258,7 +258,7 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
         return resolution
     config = campaign.config
     new_deadline = None if result.state.over else following_deadline(config, deadline, now)
-    # RULES.md 5: the receipts played and the record hash chained to the turn before
+    # docs/audit.md: the receipts played and the record hash chained to the turn before
     receipts = receipts_played(campaign.store, state.turn, setup.players, orders)
     draws = [d.to_json() for d in result.draws]
     record_hash = chain_link(campaign.store, setup.seed, state.turn, receipts, draws,
@@ -303,7 +303,7 @@ def queue_results(campaign: Campaign, db: Any, now: datetime, *, after: Any, eve
     the final results once `after` is over, and each observer's copy. Also the final
     results of a campaign the GM ended (gm.campaign.gm_end), told by `ended`."""
     config, ruleset, setup = campaign.config, campaign.ruleset, campaign.setup
-    # the last turn's report is the final results (RULES.md 2.3: the aggregate)
+    # the last turn's report is the final results (docs/rules/, Crossing the finish and placings: the aggregate)
     template = "final" if after.over else "report"
     # the reports say who held a seat when (reminders and replies need not)
     basics = campaign.mail_basics() | {"seats": campaign.seat_changes()}

@@ -15,7 +15,7 @@ from ..errors import GmError, ProblemsError
 
 # Where each command is defined, as module:attribute under gm.cli. A command's module is
 # imported only when the command runs (or help lists them all), so `gm publish` does not
-# pay for the imports of `gm ingest` or `gm board analyze` (issue 27); tests/test_cli_docs.py
+# pay for the imports of `gm ingest` or `gm board analyze`; tests/test_cli_docs.py
 # checks this table against the commands each module defines.
 COMMANDS: Mapping[str, str] = {
     "board": "analysis:board",  # gm.cli.analysis adds design, analyze and draw to gm.cli.board's group
@@ -83,7 +83,7 @@ def main() -> None:
     # A command lives a second or less and leaves little garbage that only the collector
     # frees, but the default threshold runs the collector over and over through its imports,
     # parsed files and events; with the exit's freeze below, 15-20 ms of the 0.25 s of CPU
-    # of a weekly gm publish (issue 27, docs/benchmarks.md). Garbage is still collected.
+    # of a weekly gm publish (docs/benchmarks.md). Garbage is still collected.
     gc.set_threshold(10_000)
     try:
         cli(prog_name="gm")

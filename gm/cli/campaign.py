@@ -124,7 +124,7 @@ def start_cmd(ctx: click.Context) -> None:
         click.echo(f"warning: the seed {config.seed} is below 2^64 and can be guessed from the published "
                    f"outcomes; leave seed out of campaign.yaml and gm start draws {config.ruleset.seed_bits} random bits",
                    err=True)
-    # RULES.md 5: what the GM publishes, and every welcome shows, for gm audit --game-commitment
+    # docs/audit.md: what the GM publishes, and every welcome shows, for gm audit --game-commitment
     click.echo(f"game commitment {game}")
     click.echo(f"seed commitment {data['commitments']['seed']}")
     for board_id, value in data["commitments"]["boards"].items():

@@ -1,4 +1,4 @@
-"""`gm signup` (CONTRACT.md, RULES.md 3.1): the sign-ups by mail, and the GM's decisions on
+"""`gm signup` (CONTRACT.md, docs/rules/, Joining by mail): the sign-ups by mail, and the GM's decisions on
 them under `approve: gm`. Everyone whose standing a decision changes is told by mail."""
 
 from __future__ import annotations

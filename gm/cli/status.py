@@ -27,7 +27,7 @@ UNANSWERED_WHY = {
     "loop": "auto-replies, bounces, bulk mail, our own, or replies to our refusals that do not authenticate; "
             "not answered",
 }
-# gm status lists kept mail by sender and subject (RULES.md 3), this many lines a kind at
+# gm status lists kept mail by sender and subject (docs/rules/, Order mail), this many lines a kind at
 # most: a flood of forged mail must not bury the rest of the summary
 KEPT_LINES = 20
 
@@ -61,7 +61,7 @@ def state_cmd(ctx: click.Context, as_json: bool, player: str | None) -> None:
             data, notes = campaign.state_json(), campaign.state_notes()
         else:  # the GM's notes name every hand: none beside one player's view
             data, notes = campaign.player_state_json(player), {}
-        # the text reads the typed standings (issue 26), the JSON is CONTRACT.md's keys
+        # the text reads the typed standings, the JSON is CONTRACT.md's keys
         standings = None if as_json else standings_of(campaign.ruleset, campaign.setup, campaign.state())
     if standings is None:
         click.echo(json.dumps(data, indent=2))
@@ -140,7 +140,7 @@ def status_cmd(ctx: click.Context) -> None:
             for line in _signup_status(campaign):
                 click.echo(line)
             return
-        # the typed standings are every ruleset's (issue 26), so this summary fits them all
+        # the typed standings are every ruleset's, so this summary fits them all
         config, state, notes = campaign.config, campaign.state(), campaign.state_notes()
         standings = standings_of(campaign.ruleset, campaign.setup, state)
         names = campaign.names()
@@ -222,7 +222,7 @@ def _guessed_lines(campaign: Campaign) -> list[str]:
 
 
 def _signup_status(campaign: Campaign) -> list[str]:
-    """gm status before the start (RULES.md 3.1): how sign-up stands, counted."""
+    """gm status before the start (docs/rules/, Joining by mail): how sign-up stands, counted."""
     config = campaign.config
     found = admission.counts(campaign)
     free = standing.places(config)
@@ -249,7 +249,7 @@ def _pool_line(campaign: Campaign) -> str | None:
 
 
 def _kept_lines(campaign: Campaign) -> list[str]:
-    """Mail kept but not answered (RULES.md 3), for the GM to look at: per kind a count and
+    """Mail kept but not answered (docs/rules/, Order mail), for the GM to look at: per kind a count and
     why, then each sender and subject (the same ones once, with how many), newest first."""
     lines = []
     for outcome, why in sorted(UNANSWERED_WHY.items()):

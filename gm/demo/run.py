@@ -187,7 +187,7 @@ def play(folder: Path, *, seed: int = DEFAULT_SEED, force: bool = False, ruleset
 
 
 def _sign_up(folder: Path, demo: DemoSetup, robots: list[Robot], echo: Callable[[str], None]) -> None:
-    """The week before the start (RULES.md 3.1): each robot mails JOIN and, once gm's code
+    """The week before the start (docs/rules/, Joining by mail): each robot mails JOIN and, once gm's code
     comes, CONFIRM; beside them a JOIN forged in a stranger's name (its code goes to the
     stranger, who never confirms), a robot's CONFIRM delivered twice (the replay is kept,
     not applied) and a robot's holiday auto-reply to gm's code (kept, never answered).

@@ -48,7 +48,7 @@ def name_alike(campaign: Campaign, name: str, *, but: int | None = None) -> str 
 
 
 def made_id(name: str, taken: Any, allowed: Any) -> str:
-    """An id from a name (RULES.md 3.1): lowercase ASCII letters, digits and '-', with
+    """An id from a name (docs/rules/, Joining by mail): lowercase ASCII letters, digits and '-', with
     -2, -3... until it is not `taken` and the ruleset `allowed` it."""
     folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()
     base = re.sub(r"[^a-z0-9]+", "-", folded).strip("-")[:MADE_ID_LENGTH].strip("-") or "player"

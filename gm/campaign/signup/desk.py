@@ -1,4 +1,4 @@
-"""The sign-up desk (RULES.md 3.1): a JOIN, CONFIRM or LEAVE mail in, one outcome and at
+"""The sign-up desk (docs/rules/, Joining by mail): a JOIN, CONFIRM or LEAVE mail in, one outcome and at
 most one reply, inside the order desk's transaction. The order desk (gm.campaign.desk)
 has already read the mail with its limits, recorded it, set aside loops, bounces, replays
 and hostile mail, and it queues the reply with its caps: this module decides what the
@@ -89,7 +89,7 @@ class SignupDesk:
     def handle(self, db: Any, mail: InboundMail, request: Request, row: int, received: datetime,
                now: datetime, answered: str | None) -> Outcome:
         """One sign-up mail. A reply to a code, refusal or help mail of ours is taken only
-        from a CONFIRM whose code is right (RULES.md 3: it authenticates); otherwise it
+        from a CONFIRM whose code is right (docs/rules/, Order mail: it authenticates); otherwise it
         is kept unanswered, as the order desk keeps an order that does not authenticate."""
         found = None
         if request.kind == CONFIRM and request.code and not request.problems:
@@ -110,7 +110,7 @@ class SignupDesk:
 
     def _join(self, db: Any, mail: InboundMail, request: Request, row: int, received: datetime,
               now: datetime) -> Outcome:
-        """A code to the sender, and nothing else kept (RULES.md 3.1): the request counts
+        """A code to the sender, and nothing else kept (docs/rules/, Joining by mail): the request counts
         once the code comes back from this address."""
         player, problems = self._judged(request, mail.sender)
         offer = self._offer(received)
@@ -303,7 +303,7 @@ class SignupDesk:
                                context=self._offer(now))
 
     def _address_problems(self, sender: str) -> list[Problem]:
-        """An address holds at most one place (RULES.md 3.1): a player's (campaign.yaml's
+        """An address holds at most one place (docs/rules/, Joining by mail): a player's (campaign.yaml's
         before the start, each seat's holder's after it) or a request's."""
         listed = next((p for p in self.config.players if p.email == sender), None)
         if listed is not None:

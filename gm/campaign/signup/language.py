@@ -1,4 +1,4 @@
-"""The sign-up language (RULES.md 3.1): JOIN, CONFIRM and LEAVE with NAME, TIMEZONE, ID and
+"""The sign-up language (docs/rules/, Joining by mail): JOIN, CONFIRM and LEAVE with NAME, TIMEZONE, ID and
 the ruleset's player keys, read from a mail's text into a Request; what stands where and
 what is done with it is gm.campaign.signup.standing's."""
 
@@ -37,7 +37,7 @@ MAX_NAME = names.MAX_LENGTH  # once cleaned (gm.campaign.names)
 # a value of a ruleset's player key (a team) as a sign-up gives it: a team's name is
 # short; a longer one is refused, its value never said back
 MAX_KEY_VALUE = 30
-# an id a person asks for: lowercase ASCII letters, digits and '-' (RULES.md 3.1), short
+# an id a person asks for: lowercase ASCII letters, digits and '-' (docs/rules/, Joining by mail), short
 # enough for a report's table
 ID_ASKED = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
 MADE_ID_LENGTH = 24
@@ -182,7 +182,7 @@ class Request:
 
 
 def read_request(text: str, ruleset: Ruleset, campaign_id: str) -> Request:
-    """The request one sign-up mail's text makes (RULES.md 3.1), every problem found."""
+    """The request one sign-up mail's text makes (docs/rules/, Joining by mail), every problem found."""
     # the mail's machinery, imported here: a command that only opens the campaign needs none of it
     from ...mail.orderlang import parse_orders
 

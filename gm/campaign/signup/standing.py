@@ -1,4 +1,4 @@
-"""Sign-up by mail before `gm start` (RULES.md 3.1): the sign-up language, who stands
+"""Sign-up by mail before `gm start` (docs/rules/, Joining by mail): the sign-up language, who stands
 where, and what the GM and `gm start` do with it.
 
 A request is a mail: `JOIN <campaign>` with `NAME`, and optionally `TIMEZONE`, `ID` and
@@ -89,7 +89,7 @@ def waiting_full(campaign: Campaign) -> int | None:
 
 
 def statuses(rows: Sequence[dict[str, Any]], signup: SignupConfig, free: int | None) -> dict[int, str]:
-    """Where each live request stands, by row id (RULES.md 3.1): taken in the order
+    """Where each live request stands, by row id (docs/rules/, Joining by mail): taken in the order
     confirmed; under `approve: gm` only those the GM accepted move in, and a request
     confirmed while sign-up was closed moves in only once the GM accepts it."""
     found: dict[int, str] = {}
@@ -115,7 +115,7 @@ def marks(values: Sequence[Any]) -> str:
 
 def holding_query(email: str) -> tuple[str, tuple[Any, ...]]:
     """The query (SQL, parameters) for the latest request by which `email` holds a place
-    (RULES.md 3.1: an address holds at most one): no row when it holds none. A query, not
+    (docs/rules/, Joining by mail: an address holds at most one): no row when it holds none. A query, not
     a reading, so each caller runs it where it reads: the desk's transaction or the store."""
     return (f"select * from signups where email = ? and status in ({marks(HOLDS)}) order by id desc limit 1",
             (email, *HOLDS))
