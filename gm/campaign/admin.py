@@ -16,12 +16,16 @@ from .. import clock
 from ..errors import GmError
 from ..mail.calendar import deadline_attachment, file_name, meets_deadline
 from ..mail.mailout import compose, queue
+from ..rules.standings import standings_of
 from . import names
 from .config.people import EMAIL_PATTERN, ID_PATTERN
 from .config.values import PlayerConfig
 from .deadlines import deadline_text
 from .folder import Campaign
 from .passwords import hash_password, issue_password
+from .signup.admission import pool_entry, seated_from_pool
+from .signup.asked import name_alike
+from .standing import order_view, standing_order
 from .store import dumps
 from .trust import utc_day
 from .welcome import welcome_context
@@ -49,8 +53,6 @@ def replace_player(campaign: Campaign, old: str, new: str, *, name: str | None =
     address stop working, and OLD is told. Returns NEW's id. NEW may be someone of the
     sign-up's pool (docs/rules/, Joining by mail): their name, address and time zone are the sign-up's
     unless given, and they play from now on."""
-    from .signup.admission import pool_entry, seated_from_pool
-
     state = open_state(campaign)
     holder = _holder(campaign, old)
     new = new.strip()
@@ -114,9 +116,6 @@ def _welcome_holder(campaign: Campaign, db: Any, now: datetime, *, new: str, nam
     now (the turn, its deadline, its pieces, what only its holder sees), with the handover:
     whose seat it was and the order standing for the open turn, spelled out as an
     acknowledgement spells it. `campaign` is the seated one (_seated)."""
-    from ..rules.standings import standings_of
-    from .standing import order_view, standing_order
-
     ruleset, setup = campaign.ruleset, campaign.setup
     paused = campaign.paused()
     deadline = None if paused else campaign.deadline()
@@ -236,8 +235,6 @@ def _address(campaign: Campaign, email: str, *, but: str | None = None) -> str:
 def _name(campaign: Campaign, name: str, pool: dict[str, Any] | None) -> str:
     """The new holder's name, cleaned and judged as every player's is (gm.campaign.names):
     not alike the name of anyone who plays or played here or holds a sign-up's place."""
-    from .signup.asked import name_alike
-
     name = names.clean(name)
     wrong = names.problems(name)
     if names.EMPTY in wrong:

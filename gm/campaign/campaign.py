@@ -11,6 +11,7 @@ from typing import Any
 from .. import clock
 from ..commitment import commitment, new_salt, seed_text
 from ..errors import GmError
+from ..mail.calendar import deadline_attachment, file_name, meets_deadline
 from ..mail.mailout import compose, queue
 from ..rules.chance import SeededChance, played
 from .admin import welcome_observers
@@ -171,10 +172,6 @@ def _welcome_players(db: Any, config: CampaignConfig, state: Any, context: dict[
                      now: Any, deadline: Any) -> None:
     """A welcome queued to each player, with the deadline as a calendar file when they must
     meet it."""
-    # what only a start mails, imported here: icalendar is left out of every other command
-    # that loads this module's users
-    from ..mail.calendar import deadline_attachment, file_name, meets_deadline
-
     ruleset = config.ruleset
     for player in config.players:
         # the deadline in the player's own zone, as their reports give it

@@ -13,7 +13,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import __version__
 from ..errors import GmError
+from ..releases import release_of_store
 from .migrations import MIGRATIONS
 
 if TYPE_CHECKING:
@@ -87,8 +89,6 @@ class Store:
         """Before a campaign made by an earlier gm is migrated: a copy of its store as that
         release left it, `gm.sqlite.bak-<release>` beside it, which that release opens
         (docs/upgrading.md). An earlier copy of the same name is kept: it is the older."""
-        from ..releases import release_of_store
-
         backup = self.path.with_name(f"{self.path.name}.bak-{release_of_store(applied)}")
         if backup.exists():
             return
@@ -122,8 +122,6 @@ def refuse_newer(path: Path) -> None:
     gm does not know (docs/upgrading.md). Read through a read-only connection, so that not
     even the journal mode is written; one that makes no -wal or -shm file beside it when
     there is none (every gm command leaves none)."""
-    from .. import __version__
-
     wal = path.with_name(path.name + "-wal").exists()
     mode = "mode=ro" if wal else "immutable=1"
     try:

@@ -12,7 +12,8 @@ from .. import clock
 from ..counts import count, one_or_many
 from ..errors import GmError
 from ..mail import gmreport
-from ..mail.mailout import compose, queue
+from ..mail.calendar import deadline_attachment, meets_deadline
+from ..mail.mailout import compose, find_template, queue, render
 from ..mail.views import BoardSize, EndView, PlayerMail, PlayerRef, ProofView, deadline_view
 from ..rules.base import INLINE_PLAYERS, Outcome
 from ..rules.chance import SeededChance, played
@@ -111,8 +112,6 @@ def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *,
     and the deadline in their terms. A PlayerMail has no field for anything hidden
     (views.py), so no template can leak it. The basics, state, deadline and dropped
     players are passed in: read per player they made a turn cost players squared."""
-    from ..mail.calendar import meets_deadline
-
     config = campaign.config
     player = config.player(player_id)
     assert player is not None
@@ -148,8 +147,6 @@ def _table(config: Any, basics: dict[str, Any], view: Any,
     docs/audit.md), which such a report's body does not (ProofView.listed)."""
     import jinja2
 
-    from ..mail.mailout import find_template
-
     if len(config.players) <= INLINE_PLAYERS:
         return None
     context = {"ruleset": basics["ruleset"], "campaign": basics["campaign"], "title": basics["title"], "view": view,
@@ -168,8 +165,6 @@ def _deadline_attachment(mail: PlayerMail, now: datetime, *, deadline: datetime 
     UID per player and turn, so a reminder updates the entry a report made; `sequence`
     counts the GM's moves of that deadline (admin.deadline_sequence). The deadline and the
     sequence are the caller's, read once: per player they made a turn cost a query per report."""
-    from ..mail.calendar import deadline_attachment
-
     if not mail.calendar or mail.next_turn is None:
         return []
     return deadline_attachment(mail.context(), player=mail.player.id, turn=mail.next_turn,
@@ -250,8 +245,6 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
     view = ruleset.public_view(setup, state, result.state, result.events, names,
                                campaign.config.id, campaign.config.title)
     gm_context = _gm_context(campaign, state, view, result, orders)
-    from ..mail.mailout import render
-
     gm_text = render("gm_report", gm_context)[1]
     resolution = Resolution(state.turn, result, orders, gm_text, refused)
     if preview:

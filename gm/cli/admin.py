@@ -9,6 +9,8 @@ import click
 
 from ..campaign import admin, schedule
 from ..campaign.deadlines import deadline_text
+from ..campaign.gm_end import end_campaign
+from ..rules.standings import standings_of
 from .opening import opened
 
 SEND = "; run gm send to deliver the mail"
@@ -152,9 +154,6 @@ def end_cmd(ctx: click.Context, reason: str | None) -> None:
 
     Example: gm -C campaigns/spring-2027 end --reason "most players have stopped writing"
     """
-    from ..campaign.gm_end import end_campaign
-    from ..rules.standings import standings_of
-
     with opened(ctx) as campaign:
         turn, state = end_campaign(campaign, reason)
         standings = standings_of(campaign.ruleset, campaign.setup, state)

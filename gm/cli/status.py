@@ -14,7 +14,8 @@ from ..campaign.deadlines import deadline_text
 from ..campaign.due import forecast
 from ..campaign.folder import Campaign
 from ..campaign.signup import admission, standing
-from ..campaign.trust import capped_today
+from ..campaign.trust import CHECK_LIMIT, TELL_AT, capped_today, utc_day
+from ..campaign.turns import order_statuses
 from ..counts import count, one_or_many, ordinal
 from ..rules.standings import PieceStanding, standings_of
 from .opening import opened
@@ -133,8 +134,6 @@ def status_cmd(ctx: click.Context) -> None:
 
     Example: gm -C campaigns/spring-2027 status
     """
-    from ..campaign.turns import order_statuses
-
     with opened(ctx, lock=False) as campaign:
         if not campaign.started():
             for line in _signup_status(campaign):
@@ -202,8 +201,6 @@ def _mail_summary(campaign: Campaign) -> list[str]:
 def _guessed_lines(campaign: Campaign) -> list[str]:
     """Players with TELL_AT or more failed password checks today, the UTC day (docs/rules/,
     "Passwords and RESET"): told of it, and past CHECK_LIMIT refused unchecked."""
-    from ..campaign.trust import CHECK_LIMIT, TELL_AT, utc_day
-
     day = utc_day(clock.now())
     rows = campaign.store.rows(
         "select player, failures, unchecked from password_failures where day = ? and failures >= ? "

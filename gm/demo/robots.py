@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..counts import ordinal
+from ..rules.standings import standings_of
 
 if TYPE_CHECKING:
     from ..campaign.folder import Campaign
@@ -257,8 +258,6 @@ class DemoSetup:
 
     def standings(self, campaign: Campaign) -> list[str]:
         """The final standings, one printable line per player, best first."""
-        from ..rules.standings import standings_of
-
         state, names = campaign.state(), campaign.names()
         standings = standings_of(campaign.ruleset, campaign.setup, state)
         lines = []

@@ -14,6 +14,7 @@ from typing import Any
 from ...boards.board import Board
 from ...clock import ZONE_EXAMPLE
 from ...errors import BoardError, ConfigError, ProblemsError
+from ...mail.settings import imap_settings, mail_auth, smtp_settings
 from ...rules.registry import DEFAULT, UnknownRuleset, find_ruleset
 from ...yamlfile import LineDict, is_int, key_problems, read
 from .people import (
@@ -282,16 +283,12 @@ def _mail(data: LineDict, problems: list[str]) -> MailConfig:
         problems.append(f"line {raw.line_of('from')}: mail from must be one line with an address, such as \"Snakes GM <gm@example.org>\"")
         sender = MailConfig.sender
     imap = smtp = None
-    from ...mail.settings import mail_auth
-
     try:
         auth, oauth2 = mail_auth(raw)
     except ProblemsError as error:
         problems.extend(error.problems)
         auth, oauth2 = "password", None
     if transport == "imap+smtp":
-        from ...mail.settings import imap_settings, smtp_settings
-
         for key, reader in (("imap", imap_settings), ("smtp", smtp_settings)):
             section = raw.get(key)
             if not isinstance(section, LineDict):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from email.utils import parseaddr
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -67,8 +68,6 @@ class MailConfig:
 
     @property
     def address(self) -> str:
-        from email.utils import parseaddr
-
         return parseaddr(self.sender)[1].lower()
 
 

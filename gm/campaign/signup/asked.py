@@ -10,13 +10,13 @@ import re
 import unicodedata
 from typing import TYPE_CHECKING, Any
 
+from ...rules.base import Ruleset
 from .. import names
 from ..config.people import stand_in_problems
 from .language import MADE_ID_LENGTH
 from .standing import HOLDS, marks
 
 if TYPE_CHECKING:
-    from ...rules.base import Ruleset
     from ..folder import Campaign
 
 
@@ -59,9 +59,7 @@ def made_id(name: str, taken: Any, allowed: Any) -> str:
 
 
 def _own_problems(ruleset: Ruleset) -> bool:
-    from ...rules.base import Ruleset as Base
-
-    return type(ruleset).player_problems is not Base.player_problems
+    return type(ruleset).player_problems is not Ruleset.player_problems
 
 
 def links(ruleset: Ruleset, player: str, keys: dict[str, Any]) -> set[str]:
