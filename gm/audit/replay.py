@@ -28,9 +28,9 @@ from .checks import Difference, Seats, check_end, check_game, check_people, chec
 from .compare import draws, states
 from .installed import gm_release_played, refuse_later_writer, version_notes, what_to_install
 from .shape import check_shape, key_path
-from .source import AUDIT_FILE, RecordMalformed, RecordUnreadable, fetch, parse
+from .source import RecordMalformed, RecordUnreadable, fetch, parse
 
-__all__ = ["AUDIT_FILE", "FORMAT", "FORMATS", "Difference", "RecordUnreadable", "Replayed", "audit", "load_record"]
+__all__ = ["FORMAT", "FORMATS", "Replayed", "audit", "load_record"]
 
 FORMAT = "gm-audit/2"
 FORMATS = ("gm-audit/1", FORMAT)  # /1: written before the record held its proof; still read

@@ -25,8 +25,7 @@ from ..mail.typos import near_miss
 from ..rules.grammar import ruleset_keywords
 from ..rules.problem import Problem, problem
 from .deadlines import deadline_text
-from .desk_outcome import Outcome
-from .desk_outcome import kept_reply as _kept_reply
+from .desk_outcome import Outcome, kept_reply
 from .desk_reply import Replier
 from .digests import body_digest
 from .folder import Campaign
@@ -227,7 +226,7 @@ class Desk(Replier):
         # auto-responder that ignores Auto-Submitted; only the password tells them apart
         answered = answers_unasked(db, mail)
         if answered and (mail.hostile or mail.oversize):
-            return _kept_reply(answered)
+            return kept_reply(answered)
         reply_to = mail.sender
         unread = (hostile(self.config, mail.hostile) if mail.hostile else
                   problem("too_long", characters=self.config.max_order_text) if mail.oversize else None)
@@ -256,7 +255,7 @@ class Desk(Replier):
         not_checked = unchecked(self.campaign, db, parsed, now)
         player = None if not_checked else authenticate(self.campaign, db, parsed, mail, now)
         if answered and player is None:
-            return _noted(_kept_reply(answered), not_checked)
+            return _noted(kept_reply(answered), not_checked)
         has_orders = bool(parsed.commands or parsed.turn is not None)
         if player is None:
             # nobody vouches for the sender: the reply quotes nothing it wrote, so gm relays no
@@ -349,7 +348,7 @@ class Desk(Replier):
         """Mail that is no sign-up before the start (docs/rules/, Joining by mail): HELP says how to join;
         an order is refused, there being no game yet; a RESET finds nobody to mail."""
         if answered:
-            return _kept_reply(answered)  # nothing before the start authenticates
+            return kept_reply(answered)  # nothing before the start authenticates
         if parsed.reset and not parsed.problems:
             return Outcome("reset", detail=f"RESET from {mail.sender} before the start: nothing sent")
         if parsed.help and not parsed.commands and not parsed.player and not parsed.password:

@@ -10,8 +10,9 @@ from typing import Any
 
 import click
 
+from ..audit.checks import Difference
 from ..audit.mail import check_mail, read_mail
-from ..audit.replay import Difference, audit, load_record
+from ..audit.replay import audit, load_record
 from ..campaign.reveal import reveal, verify_board_file, verify_seed
 from ..counts import count
 from ..errors import GmError
