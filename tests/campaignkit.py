@@ -167,7 +167,7 @@ class CampaignKit:
 
     def order(self, player_id: str, lines: Sequence[str]) -> Any:
         """Send order lines (PLAYER and PASSWORD are added) through the order desk."""
-        from gm.campaign.desk import Desk
+        from gm.campaign.desk.inbound import Desk
 
         player = self.player(player_id)
         body = "\n".join([f"PLAYER {player.id}", f"PASSWORD {player.password}", *lines]) + "\n"

@@ -11,7 +11,7 @@ import pytest
 from campaignkit import PLAIN_PLAYERS, CampaignKit
 
 import gm.campaign.passwords
-from gm.campaign.desk import Desk
+from gm.campaign.desk.inbound import Desk
 from gm.campaign.passwords import check_password
 
 

@@ -22,8 +22,11 @@ import pytest
 from campaignkit import BOARDS, HOSTILE_PLAYERS, CampaignKit
 
 from gm.boards.board import Board
-from gm.campaign import desk as desk_module
+from gm.campaign import campaign as start_module
 from gm.campaign import turns as turns_module
+from gm.campaign.desk import inbound as desk_module
+from gm.campaign.desk import reply as reply_module
+from gm.campaign.desk import reset as reset_module
 from gm.mail.mailout import render
 from gm.mail.views import BoardSize, PlayerMail, PlayerRef
 from gm.publish.archive import build_site, load_archive
@@ -54,7 +57,7 @@ def campaign(tmp_path_factory):
     folder = tmp_path_factory.mktemp("leaks")
     rendered: list[tuple[str, Mapping[str, Any]]] = []
     with pytest.MonkeyPatch.context() as patch:
-        for module in (turns_module, desk_module):
+        for module in (turns_module, reply_module, reset_module, start_module):
             original = module.compose
 
             def recording(*args, _original=original, **kwargs):
@@ -62,7 +65,7 @@ def campaign(tmp_path_factory):
                 return _original(*args, **kwargs)
 
             patch.setattr(module, "compose", recording)
-        # gm start imports compose from gm.mail.mailout when it runs (opening a campaign needs no mail)
+        # what imports compose from gm.mail.mailout only when it runs (a sign-up's notice)
         import gm.mail.mailout as mailout_module
 
         original_start = mailout_module.compose

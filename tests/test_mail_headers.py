@@ -100,7 +100,7 @@ def raw_mail(kit: CampaignKit, sender: str, body: str, **headers: str) -> bytes:
 
 
 def handle(kit: CampaignKit, raw: bytes) -> Any:
-    from gm.campaign.desk import Desk
+    from gm.campaign.desk.inbound import Desk
 
     with kit.campaign() as campaign:
         return Desk(campaign).handle(raw, source=f"test:{kit.sent}", received_at=kit.now)

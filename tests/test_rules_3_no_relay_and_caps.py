@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from signupkit import GM, SignupGame
 
-from gm.campaign.trust import CAP_STRANGER, address_key
+from gm.campaign.desk.trust import CAP_STRANGER, address_key
 
 ATTACK = "Your Bank Security Team"
 LINK = "https://evil.example/login"

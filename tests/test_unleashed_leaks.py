@@ -31,9 +31,11 @@ import pytest
 import yaml
 from campaignkit import PLAIN_PLAYERS, CampaignKit
 
-import gm.mail.mailout as mailout_module  # gm start's compose, imported when it runs
-from gm.campaign import desk as desk_module
+import gm.mail.mailout as mailout_module  # compose where a module imports it when it runs
+from gm.campaign import campaign as start_module
 from gm.campaign import turns as turns_module
+from gm.campaign.desk import reply as reply_module
+from gm.campaign.desk import reset as reset_module
 from gm.campaign.folder import Campaign
 from gm.demo.run import play
 from gm.mail.mailout import render
@@ -57,7 +59,7 @@ PLAYER_TEMPLATES = {"welcome", "ack", "refusal", "help", "reminder", "report", "
 def recording(patch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, str, Mapping[str, Any]]]]:
     """(template, recipient, context) of every mail composed while inside."""
     rendered: list[tuple[str, str, Mapping[str, Any]]] = []
-    for module in (turns_module, desk_module, mailout_module):
+    for module in (turns_module, reply_module, reset_module, start_module, mailout_module):
         original = module.compose
 
         def record(*args, _original=original, **kwargs):

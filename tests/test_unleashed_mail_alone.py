@@ -32,7 +32,7 @@ from test_golden_campaigns import make_setup, unleashed_orders
 from test_trust_files import Isolation
 from test_unleashed_worked_example import R, example_setup, example_state
 
-from gm.campaign.desk import Desk
+from gm.campaign.desk.inbound import Desk
 from gm.campaign.turns import remind, resolve
 from gm.mail.mailout import render
 from gm.mail.orderlang import parse_orders

@@ -21,13 +21,13 @@ from . import names
 from .config.people import EMAIL_PATTERN, ID_PATTERN
 from .config.values import PlayerConfig
 from .deadlines import deadline_text
+from .desk.trust import utc_day
 from .folder import Campaign
 from .passwords import hash_password, issue_password
 from .signup.admission import pool_entry, seated_from_pool
 from .signup.asked import name_alike
 from .standing import order_view, standing_order
 from .store import dumps
-from .trust import utc_day
 from .welcome import welcome_context
 
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f]")

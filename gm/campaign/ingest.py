@@ -33,7 +33,7 @@ from ..counts import count
 from ..errors import GmError
 from ..mail.inbound import HEAD_SCAN, header_times
 from ..progress import QUIET, Progress
-from .desk import Desk
+from .desk.inbound import Desk
 from .folder import Campaign
 from .signup.standing import refresh
 

@@ -242,7 +242,7 @@ def _m012_parsed_files(db: sqlite_utils.Database) -> None:
 
 def _m013_password_failures(db: sqlite_utils.Database) -> None:
     # docs/rules/, "Passwords and RESET": failed password checks per player and UTC
-    # day (gm.campaign.trust), so the player is told at 20 (`told_at`, once a day) and mail
+    # day (gm.campaign.desk.trust), so the player is told at 20 (`told_at`, once a day) and mail
     # past 100 is refused without a check (`unchecked` counts those, for gm status). A day
     # is the calendar day in UTC, YYYY-MM-DD; `gm player password` sets the day's counts to 0.
     db["password_failures"].create(

@@ -11,10 +11,10 @@ import click
 from .. import clock
 from ..campaign.campaign_end import how_it_ended
 from ..campaign.deadlines import deadline_text
+from ..campaign.desk.trust import CHECK_LIMIT, TELL_AT, capped_today, utc_day
 from ..campaign.due import forecast
 from ..campaign.folder import Campaign
 from ..campaign.signup import admission, standing
-from ..campaign.trust import CHECK_LIMIT, TELL_AT, capped_today, utc_day
 from ..campaign.turns import order_statuses
 from ..counts import count, one_or_many, ordinal
 from ..rules.standings import PieceStanding, standings_of

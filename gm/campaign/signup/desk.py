@@ -1,5 +1,5 @@
 """The sign-up desk (docs/rules/, Joining by mail): a JOIN, CONFIRM or LEAVE mail in, one outcome and at
-most one reply, inside the order desk's transaction. The order desk (gm.campaign.desk)
+most one reply, inside the order desk's transaction. The order desk (gm.campaign.desk.inbound)
 has already read the mail with its limits, recorded it, set aside loops, bounces, replays
 and hostile mail, and it queues the reply with its caps: this module decides what the
 request does and what the reply says (gm.campaign.signup.standing owns the rules of standing)."""
@@ -15,9 +15,9 @@ from ... import clock
 from ...mail.inbound import InboundMail
 from ...rules.problem import Problem, problem
 from .. import names
-from ..desk_outcome import OrderDesk, Outcome, kept_reply
+from ..desk.outcome import OrderDesk, Outcome, kept_reply
+from ..desk.trust import day_start
 from ..store import insert
-from ..trust import day_start
 from . import standing
 from .asked import (
     asked_problems,

@@ -6,7 +6,7 @@ Authentication failures get one reply text whatever the cause, so a stranger lea
 nothing about who plays. Loop-prone mail (auto-replies, bulk, bounces, our own, replies to
 our refusals that do not authenticate) and mail with no address to answer are recorded and
 never answered; refusals to one address are capped, so gm cannot be made to mail-bomb anyone.
-Those trust rules are gm.campaign.trust's; the desk applies them to each message.
+Those trust rules are gm.campaign.desk.trust's; the desk applies them to each message.
 """
 
 from __future__ import annotations
@@ -18,23 +18,23 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
 
-from .. import clock
-from ..mail.inbound import InboundMail, read_mail
-from ..mail.orderlang import OrderText, parse_orders
-from ..mail.typos import near_miss
-from ..rules.grammar import ruleset_keywords
-from ..rules.problem import Problem, problem
-from .deadlines import deadline_text
-from .desk_outcome import Outcome, kept_reply
-from .desk_reply import Replier
-from .digests import body_digest
-from .folder import Campaign
-from .passwords import check_password
-from .proof import order_receipt, written_count
+from ... import clock
+from ...mail.inbound import InboundMail, read_mail
+from ...mail.orderlang import OrderText, parse_orders
+from ...mail.typos import near_miss
+from ...rules.grammar import ruleset_keywords
+from ...rules.problem import Problem, problem
+from ..deadlines import deadline_text
+from ..digests import body_digest
+from ..folder import Campaign
+from ..passwords import check_password
+from ..proof import order_receipt, written_count
+from ..signup.desk import SignupDesk
+from ..standing import merged_order, order_view, standing_order
+from ..store import dumps, insert
+from .outcome import Outcome, kept_reply
+from .reply import Replier
 from .reset import reset_password
-from .signup.desk import SignupDesk
-from .standing import merged_order, order_view, standing_order
-from .store import dumps, insert
 from .trust import (
     ADDRESS,
     CHECK_LIMIT,

@@ -2,7 +2,7 @@
 player is who gives their id, password and registered address, a reply to our refusal or
 help counts only when it authenticates, the replies anyone can make gm send are capped a
 day (docs/rules/, Refusal caps), and a player's failed password checks are counted a UTC
-day, past a limit no longer made. gm.campaign.desk applies these to each message; they
+day, past a limit no longer made. gm.campaign.desk.inbound applies these to each message; they
 are its trust rules, kept apart."""
 
 from __future__ import annotations
@@ -12,17 +12,17 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from .. import clock
-from ..counts import count
-from ..mail.inbound import InboundMail
-from ..mail.mailout import compose, queue
-from ..mail.orderlang import OrderText
-from ..rules.problem import Problem, problem
-from .config.values import CampaignConfig, PlayerConfig
-from .desk_outcome import Outcome
-from .folder import Campaign
-from .passwords import check_password
-from .signup.standing import CODE_KIND, IN, WAITING_LIST, holding_query, places, waiting_room
+from ... import clock
+from ...counts import count
+from ...mail.inbound import InboundMail
+from ...mail.mailout import compose, queue
+from ...mail.orderlang import OrderText
+from ...rules.problem import Problem, problem
+from ..config.values import CampaignConfig, PlayerConfig
+from ..folder import Campaign
+from ..passwords import check_password
+from ..signup.standing import CODE_KIND, IN, WAITING_LIST, holding_query, places, waiting_room
+from .outcome import Outcome
 
 # RESET's "a day": the 24 hours before the message is handled (clock.now()), a rolling
 # window, so no burst is allowed at midnight.

@@ -1,4 +1,4 @@
-"""What became of one inbound message at the order desk (gm.campaign.desk) or its sign-up
+"""What became of one inbound message at the order desk (gm.campaign.desk.inbound) or its sign-up
 desk (gm.campaign.signup.desk), and what the sign-up desk needs of the order desk: both
 desks use it, neither imports the other's module for it."""
 
@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from ..mail.inbound import InboundMail
-from ..rules.problem import Problem
+from ...mail.inbound import InboundMail
+from ...rules.problem import Problem
 
 
 @dataclass
@@ -34,7 +34,7 @@ def kept_reply(answered: str) -> Outcome:
 
 
 class OrderDesk(Protocol):
-    """What the sign-up desk uses of the order desk (gm.campaign.desk.Desk): its campaign,
+    """What the sign-up desk uses of the order desk (gm.campaign.desk.inbound.Desk): its campaign,
     its wording of problems and its one capped reply."""
 
     campaign: Any

@@ -6,13 +6,13 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from .. import clock
-from ..mail.inbound import InboundMail
-from ..mail.mailout import compose, queue
-from ..mail.orderlang import OrderText
-from .deadlines import deadline_text
-from .desk_outcome import Outcome
-from .passwords import hash_password, issue_password
+from ... import clock
+from ...mail.inbound import InboundMail
+from ...mail.mailout import compose, queue
+from ...mail.orderlang import OrderText
+from ..deadlines import deadline_text
+from ..passwords import hash_password, issue_password
+from .outcome import Outcome
 from .trust import DAY
 
 # The outbox kind of a RESET's new-password mail. Like a welcome it carries a password in

@@ -1,5 +1,5 @@
 """The order desk's one reply to a message (docs/rules/, Replies): its problems worded line
-by line, held back past a refusal cap (gm.campaign.trust; the GM told once a day), else
+by line, held back past a refusal cap (gm.campaign.desk.trust; the GM told once a day), else
 composed and queued in the desk's transaction."""
 
 from __future__ import annotations
@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from ..mail.inbound import InboundMail
-from ..mail.mailout import compose, queue
-from ..mail.words import problem_texts
-from ..rules.problem import Problem
-from .deadlines import deadline_text
-from .desk_outcome import Outcome
-from .signup.standing import basics as signup_basics
+from ...mail.inbound import InboundMail
+from ...mail.mailout import compose, queue
+from ...mail.words import problem_texts
+from ...rules.problem import Problem
+from ..deadlines import deadline_text
+from ..signup.standing import basics as signup_basics
+from .outcome import Outcome
 from .trust import (
     CAP_ANY,
     CAP_STRANGER,
@@ -29,7 +29,7 @@ from .trust import (
 
 
 class Replier:
-    """What the desk (gm.campaign.desk.Desk) and its sign-up desk reply with; the desk sets
+    """What the desk (gm.campaign.desk.inbound.Desk) and its sign-up desk reply with; the desk sets
     campaign, config, started, basics, deadline and turn."""
 
     campaign: Any
