@@ -33,7 +33,7 @@ class Fixed:
     boards: dict[str, str]
     player_keys: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)  # the ruleset's (team)
     # how many of `players`, the last ones, joined by mail (docs/rules/, Joining by mail): campaign.yaml
-    # need not list them (config.load_config is given them, gm.campaign.signup.standing.joined_players)
+    # need not list them (config.load_config is given them, gm.campaign.folder.joined_players)
     joined: int = 0
 
     @classmethod
