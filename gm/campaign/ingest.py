@@ -361,6 +361,7 @@ def _given(raw: bytes) -> bytes:
 def ingest_imap(campaign: Campaign, progress: Progress = QUIET) -> IngestReport:
     """Fetch what is new by UID (batched), record it, then move it to the processed folder.
     A message recorded in an earlier run that died before the move is moved now."""
+    # imported here: the IMAP client and OAuth libraries only a campaign on IMAP loads
     from ..mail.imap import ImapInbox
     from ..mail.oauth import login_for
 
