@@ -29,8 +29,8 @@ from .trust import (
 
 
 class Replier:
-    """What the desk (gm.campaign.desk.inbound.Desk) and its sign-up desk reply with; the desk sets
-    campaign, config, started, basics, deadline and turn."""
+    """What the desk (gm.campaign.desk.inbound.Desk) and its sign-up desk reply with; the
+    desk sets campaign, config, started, basics, deadline and turn."""
 
     campaign: Any
     config: Any

@@ -21,10 +21,9 @@ RESET_KIND = "reset"
 
 
 def reset_password(desk: Any, db: Any, parsed: OrderText, mail: InboundMail, now: datetime) -> Outcome:
-    """RESET (docs/rules/, Passwords and RESET): a new password to the player's registered address, never to
-    the sender, at most once a day. The old password works until the new one is used,
-    and the sender hears nothing either way, so a stranger learns nothing and locks
-    nobody out."""
+    """A new password to the player's registered address, never to the sender, at most
+    once a day. The old password works until the new one is used, and the sender hears
+    nothing either way, so a stranger learns nothing and locks nobody out."""
     player = desk.config.player(parsed.player or "")
     asked = f"RESET from {mail.sender}"
     if player is None:
