@@ -40,8 +40,10 @@ import servers  # noqa: E402 - tests/servers.py, the same server the tests use
 from imapclient import IMAPClient  # noqa: E402
 
 from gm import clock  # noqa: E402
-from gm.campaign.campaign import Campaign, check_password, start  # noqa: E402
+from gm.campaign.campaign import start  # noqa: E402
+from gm.campaign.folder import Campaign  # noqa: E402
 from gm.campaign.ingest import ingest_imap  # noqa: E402
+from gm.campaign.passwords import check_password  # noqa: E402
 
 
 def orders(players: int, per_player: int) -> list[bytes]:

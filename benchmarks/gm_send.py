@@ -45,9 +45,12 @@ from send import PASSWORD, USER, smtplib_naive, smtplib_reused, wait_for  # noqa
 
 import gm.campaign.campaign  # noqa: E402
 import gm.campaign.delivery  # noqa: E402
+import gm.campaign.passwords  # noqa: E402
+import gm.mail.smtp  # noqa: E402
 from gm import clock  # noqa: E402
-from gm.campaign.campaign import Campaign, start  # noqa: E402
+from gm.campaign.campaign import start  # noqa: E402
 from gm.campaign.delivery import send  # noqa: E402
+from gm.campaign.folder import Campaign  # noqa: E402
 from gm.campaign.outbox import stored_mail  # noqa: E402
 from gm.campaign.turns import resolve  # noqa: E402
 from gm.mail.settings import SmtpSettings  # noqa: E402
@@ -58,7 +61,7 @@ def build_campaign(folder: Path, players: int, port: int, cafile: str, messages:
                    pad_to: int = 0, connections: int | None = None) -> Campaign:
     """A started campaign whose first turn is resolved, its reports copied until
     `messages` are queued."""
-    gm.campaign.campaign.SCRYPT["n"] = 2**4  # the set-up is not what is measured
+    gm.campaign.passwords.SCRYPT["n"] = 2**4  # the set-up is not what is measured
     folder.mkdir(parents=True)
     config = {
         "id": "bench",

@@ -33,9 +33,10 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from rulesetdist import install_ruleset  # noqa: E402 - tests/rulesetdist.py: pip builds and installs it
 
-import gm.campaign.campaign  # noqa: E402
+import gm.campaign.passwords  # noqa: E402
 from gm import clock  # noqa: E402
-from gm.campaign.campaign import Campaign, start  # noqa: E402
+from gm.campaign.campaign import start  # noqa: E402
+from gm.campaign.folder import Campaign  # noqa: E402
 from gm.campaign.turns import resolve  # noqa: E402
 from gm.rules import registry  # noqa: E402
 
@@ -98,7 +99,7 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=5)
     parser.add_argument("--runs", type=int, default=11)
     args = parser.parse_args()
-    gm.campaign.campaign.SCRYPT["n"] = 2**4
+    gm.campaign.passwords.SCRYPT["n"] = 2**4
     base = Path(tempfile.mkdtemp(prefix="gm-bench-plugin-"))
     try:
         site = install_ruleset(base / "dist", distribution="gm-bench-postal", version="0.1.0", package="bench_postal",

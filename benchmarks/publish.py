@@ -47,9 +47,10 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import gm.campaign.campaign  # noqa: E402
+import gm.campaign.passwords  # noqa: E402
 from gm import clock  # noqa: E402
-from gm.campaign.campaign import Campaign, start  # noqa: E402
+from gm.campaign.campaign import start  # noqa: E402
+from gm.campaign.folder import Campaign  # noqa: E402
 from gm.campaign.turns import resolve  # noqa: E402
 from gm.publish.write import publish  # noqa: E402
 
@@ -253,7 +254,7 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, metavar="DIR",
                         help="keep the campaign in DIR and reuse it when it holds it already")
     args = parser.parse_args()
-    gm.campaign.campaign.SCRYPT["n"] = 2**4
+    gm.campaign.passwords.SCRYPT["n"] = 2**4
     work = args.keep or Path(tempfile.mkdtemp(prefix="gm-bench-publish-"))
     before, after = work / "before", work / "after"
     if (before / "gm.sqlite").exists():

@@ -21,7 +21,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import gm.campaign.campaign  # noqa: E402
+import gm.campaign.passwords  # noqa: E402
 from gm import clock  # noqa: E402
 from gm.campaign.campaign import start  # noqa: E402
 from gm.campaign.turns import resolve  # noqa: E402
@@ -31,7 +31,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--players", type=int, default=500)
     args = parser.parse_args()
-    gm.campaign.campaign.SCRYPT["n"] = 2**4
+    gm.campaign.passwords.SCRYPT["n"] = 2**4
     folder = Path(tempfile.mkdtemp(prefix="gm-bench-reports-")) / "campaign"
     folder.mkdir()
     config = {

@@ -47,6 +47,7 @@ sys.path[:0] = [str(ROOT)]
 
 from gm import clock  # noqa: E402
 from gm.campaign import campaign as gm_campaign  # noqa: E402
+from gm.campaign import passwords as gm_passwords  # noqa: E402
 
 # the gm command of the venv this Python runs in (the script `pip install` made)
 GM = [str(Path(sys.executable).parent / "gm")]
@@ -182,7 +183,7 @@ def main() -> None:
             assert facts["replies"] == 2 * args.people, facts
             times["orders"].append(took)
             if args.real_scrypt:
-                took, facts = orders_run(base, args.people, gm_campaign.SCRYPT["n"])
+                took, facts = orders_run(base, args.people, gm_passwords.SCRYPT["n"])
                 assert facts["replies"] == 2 * args.people, facts
                 times["orders-real"].append(took)
         finally:

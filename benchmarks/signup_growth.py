@@ -42,7 +42,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT)]
 
-from gm.campaign.config import SIGNUP_KEYS  # noqa: E402
+from gm.campaign.config.people import SIGNUP_KEYS  # noqa: E402
 
 sys.path[:0] = [str(ROOT / "benchmarks")]
 from signup import Took, drop, gm  # noqa: E402  (one way to time a gm command and drop mail)

@@ -69,7 +69,7 @@ from imapclient import IMAPClient  # noqa: E402
 from scale import boards  # noqa: E402 - the same three boards as benchmarks/scale.py
 from send import PASSWORD, USER, smtplib_reused, wait_for  # noqa: E402
 
-import gm.campaign.campaign  # noqa: E402
+import gm.campaign.passwords  # noqa: E402
 from gm import clock  # noqa: E402
 from gm.campaign.campaign import start  # noqa: E402
 from gm.campaign.outbox import stored_mail  # noqa: E402
@@ -336,7 +336,7 @@ def floor_parse(raws: list[bytes], players: int) -> None:
         body = message.get_body(("plain", "html"))
         if body is not None:
             body.get_content()
-    cost = gm.campaign.campaign.SCRYPT
+    cost = gm.campaign.passwords.SCRYPT
     for i in range(players):
         hashlib.scrypt(f"pw-{i}-secret".encode(), salt=i.to_bytes(16, "big"),
                        n=cost["n"], r=cost["r"], p=cost["p"], dklen=32)
@@ -410,7 +410,7 @@ def main() -> None:
         _, _, _, status_rss = gm_cli(base, "status", now=WELCOME_AT)
         if outbox_status(base).get("queued"):
             raise SystemExit(f"the welcome mail was not all sent: {said}")
-        print(f"campaign of {args.players} players started (scrypt n={gm.campaign.campaign.SCRYPT['n']}) "
+        print(f"campaign of {args.players} players started (scrypt n={gm.campaign.passwords.SCRYPT['n']}) "
               f"and {sent_total} welcomes sent in {time.perf_counter() - began:.1f} s (untimed); "
               f"{len(mails)} order mails from {writers} players; {args.runs} run(s) of each step",
               file=sys.stderr, flush=True)
@@ -545,7 +545,7 @@ def main() -> None:
 
     print(f"\n`gm turn` at scale: {args.players} players, three boards (100, 200, 300 squares), "
           f"{len(mails)} order mails from {writers} players, imap+smtp (Dovecot, aiosmtpd with "
-          f"STARTTLS + AUTH), scrypt n={gm.campaign.campaign.SCRYPT['n']}; CLI subprocesses, "
+          f"STARTTLS + AUTH), scrypt n={gm.campaign.passwords.SCRYPT['n']}; CLI subprocesses, "
           f"median of {args.runs} run(s); Python {sys.version.split()[0]}\n")
     peak = {label: max(values) for label, values in peaks.items()}
     print("| step | gm (median) | floor | ratio | peak RSS (largest of the runs) |")

@@ -8,7 +8,8 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .errors import GmError
 
@@ -61,9 +62,6 @@ def days_later(moment: datetime, days: float, zone: str) -> datetime:
     day (`turn_days: 3.5`) is counted in hours, 84 of them, and moves on the local clock
     when the clocks change. A local time the change skips (01:30 on the morning the clocks
     go forward) is taken as the moment an hour later on the new clock."""
-    from datetime import timedelta
-    from zoneinfo import ZoneInfo
-
     if float(days) != int(days):
         return moment + timedelta(days=days)
     # an aware datetime plus a timedelta moves its wall-clock time; the offset is then the
@@ -75,9 +73,6 @@ def days_later(moment: datetime, days: float, zone: str) -> datetime:
 def parse_local(text: str, zone: str, now: datetime) -> datetime:
     """A time as a GM writes it: `2027-03-28 18:00` in `zone` unless it names its own,
     or `+3d` / `+12h` from now (`+3d` keeps the local time in `zone`: days_later)."""
-    from datetime import timedelta
-    from zoneinfo import ZoneInfo
-
     text = str(text).strip()
     if text.startswith("+") and text[-1:] in ("d", "h") and text[1:-1].replace(".", "", 1).isdigit():
         amount = float(text[1:-1])
@@ -102,8 +97,6 @@ ZONE_EXAMPLE = "an IANA time zone with a region, such as Europe/London or Americ
 
 def is_zone(name: object) -> bool:
     """Whether `name` is a time zone gm accepts (ZONE_AREAS) and this machine knows."""
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
     if not isinstance(name, str):
         return False
     area, slash, _ = name.partition("/")

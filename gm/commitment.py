@@ -1,4 +1,4 @@
-"""Commitments (RULES.md 5, CONTRACT.md): published at the start, checkable by anyone at
+"""Commitments (docs/audit.md, CONTRACT.md): published at the start, checkable by anyone at
 the end. A commitment binds the GM to a board or seed without showing it."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def matches(expected: str, salt: str, canonical_text: str) -> bool:
     return hmac.compare_digest(expected.strip().lower(), commitment(salt, canonical_text))
 
 
-# The proof of RULES.md 5 beyond the boards and seed: one hash binds the game as announced,
+# The proof of docs/audit.md beyond the boards and seed: one hash binds the game as announced,
 # a receipt binds each acknowledged order, and a chain of record hashes binds each turn to
 # every turn before it. All three are pure functions of published values, so an auditor in
 # any language recomputes them from docs/audit.md.
@@ -60,7 +60,7 @@ def derived_salt(seed: int, turn: int, kind: str, key: str) -> str:
 
 
 def game_commitment(game: dict) -> str:
-    """The hash of the game text `game_text` makes (RULES.md 5, the game commitment)."""
+    """The hash of the game text `game_text` makes (docs/audit.md, the game commitment)."""
     return hashlib.sha256(canonical_json(game).encode("utf-8")).hexdigest()
 
 

@@ -20,7 +20,7 @@ class ProblemsError(GmError):
 
 
 class BoardError(ProblemsError):
-    """A board file that breaks RULES.md 1 or the CONTRACT.md format."""
+    """A board file that breaks a board's rules or its file format (docs/campaign.md, Board files)."""
 
 
 class ConfigError(ProblemsError):

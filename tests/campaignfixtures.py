@@ -22,9 +22,9 @@ PLAYERS = {"ann": "ann-pass-1", "ben": "ben-pass-2", "cat": "cat-pass-3"}
 @pytest.fixture(autouse=True)
 def cheap_scrypt(monkeypatch):
     """The hash format and checks are unchanged; only the cost is lower."""
-    import gm.campaign.campaign
+    import gm.campaign.passwords
 
-    monkeypatch.setitem(gm.campaign.campaign.SCRYPT, "n", 2**10)
+    monkeypatch.setitem(gm.campaign.passwords.SCRYPT, "n", 2**10)
 
 
 @pytest.fixture

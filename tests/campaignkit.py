@@ -136,7 +136,7 @@ class CampaignKit:
     def campaign(self) -> Iterator[Any]:
         """The campaign, opened once and kept open: reading campaign.yaml and the boards for
         every order would make a whole campaign take seconds."""
-        from gm.campaign.campaign import Campaign
+        from gm.campaign.folder import Campaign
 
         if self._opened is None:
             self._opened = Campaign.open(self.folder)
@@ -167,7 +167,7 @@ class CampaignKit:
 
     def order(self, player_id: str, lines: Sequence[str]) -> Any:
         """Send order lines (PLAYER and PASSWORD are added) through the order desk."""
-        from gm.campaign.desk import Desk
+        from gm.campaign.desk.inbound import Desk
 
         player = self.player(player_id)
         body = "\n".join([f"PLAYER {player.id}", f"PASSWORD {player.password}", *lines]) + "\n"
@@ -187,7 +187,7 @@ class CampaignKit:
         nominate: Callable[[int, str, Mapping[str, int]], dict[str, int]] = default_nominate,
     ) -> Any:
         """Every player orders a day before the deadline, then the GM resolves just after it."""
-        from gm.campaign.desk import order_view
+        from gm.campaign.standing import order_view
         from gm.campaign.turns import resolve
 
         with self.campaign() as campaign:

@@ -105,7 +105,7 @@ def new_game(tmp_path: Path, monkeypatch: Any, ruleset: str, *, observers: list[
 def outbox_of(folder: Path, *, kind: str | None = None, to: str | None = None) -> list[EmailMessage]:
     """Every queued or sent mail of the campaign in `folder`, parsed, oldest first, each
     with its outbox `kind` and `recipient`."""
-    from gm.campaign.campaign import Campaign
+    from gm.campaign.folder import Campaign
 
     opened = Campaign.open(folder)
     try:

@@ -12,7 +12,7 @@ from email.message import EmailMessage
 import yaml
 from handoverkit import outbox_of
 
-from gm.campaign.campaign import Campaign
+from gm.campaign.folder import Campaign
 
 NOW = "2027-01-02T10:00:00Z"
 PASSWORDS = {"ann": "ann-pass-1", "ben": "ben-pass-2", "cat": "cat-pass-3"}

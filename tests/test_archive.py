@@ -25,6 +25,7 @@ from click.testing import CliRunner
 
 from gm.cli import GmGroup
 from gm.cli.archive import COMMANDS
+from gm.cli.publish import COMMANDS as PUBLISH
 from gm.commitment import commitment, seed_text
 from gm.publish.archive import build_site, load_archive
 from gm.publish.render import render_page
@@ -42,7 +43,7 @@ def gm_group() -> click.Group:
     def group(ctx: click.Context, campaign_dir: str) -> None:
         ctx.obj = {"dir": campaign_dir}
 
-    for command in COMMANDS:
+    for command in (*PUBLISH, *COMMANDS):
         group.add_command(command)
     return group
 

@@ -13,7 +13,7 @@ import pytest
 from campaignkit import PLAIN_PLAYERS, CampaignKit, KitPlayer
 from commandkit import gm_command
 
-import gm.campaign.campaign
+import gm.campaign.passwords
 from gm.campaign.turns import undo
 from gm.publish.archive import CHARTED_LEADERS, FEED_LEADERS
 from gm.publish.write import publish
@@ -154,7 +154,7 @@ CROWD = tuple(KitPlayer(f"p{i:02d}", f"Player{i:02d} Name", f"p{i}@example.org",
 
 @pytest.fixture
 def crowd(tmp_path, monkeypatch):
-    monkeypatch.setitem(gm.campaign.campaign.SCRYPT, "n", 2**4)  # the set-up is not the test
+    monkeypatch.setitem(gm.campaign.passwords.SCRYPT, "n", 2**4)  # the set-up is not the test
     kit = CampaignKit.create(tmp_path / "c", setenv=monkeypatch.setenv, players=CROWD,
                              options={"close_after": 3, "max_turns": 30})
     yield kit

@@ -34,7 +34,8 @@ from gm.rules.postal.state import PostalOrder
 
 ROOT = Path(__file__).resolve().parent.parent
 ARCHIVE_TEMPLATES = ROOT / "templates" / "archive"
-ARCHIVE_MODULES = [*sorted((ROOT / "gm" / "publish").glob("*.py")), ROOT / "gm" / "cli" / "archive.py"]
+ARCHIVE_MODULES = [*sorted((ROOT / "gm" / "publish").glob("*.py")), ROOT / "gm" / "cli" / "archive.py",
+                   ROOT / "gm" / "cli" / "publish.py"]
 
 # the postal game's own words (RULES.md 2): no generic archive template or module says them
 POSTAL_WORDS = [

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from test_ruleset_files import ARCHIVE_MARK, play_toy_campaign, toy_files
 from toyrules import Step
 
-from gm.campaign.campaign import Campaign
+from gm.campaign.folder import Campaign
 from gm.cli import cli
 from gm.publish.archive import build_site, load_archive
 from gm.publish.memo import Memo, campaign_code_digest, code_digest

@@ -18,7 +18,9 @@ import pytest
 from campaignkit import CampaignKit
 from click.testing import CliRunner
 
-from gm.audit import AUDIT_FILE, FORMAT, Difference, Replayed, audit, load_record
+from gm.audit.checks import Difference
+from gm.audit.replay import FORMAT, Replayed, audit, load_record
+from gm.audit.source import AUDIT_FILE
 from gm.cli import cli
 from gm.demo import run as demo_run
 from gm.rules.registry import BUILT_IN

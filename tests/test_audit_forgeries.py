@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from auditforger import canonical, forge, gm_audit, published, sha256, standings
 
-from gm.audit import load_record
+from gm.audit.replay import load_record
 from gm.boards.board import Board
 from gm.demo import run as demo_run
 from gm.errors import RulesError

@@ -16,7 +16,7 @@ import time
 import pytest
 from click.testing import CliRunner
 
-from gm import audit_source
+from gm.audit import source as audit_source
 from gm.cli import cli
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from auditforger import canonical
 
-from gm.audit import load_record
+from gm.audit.replay import load_record
 from gm.demo import run as demo_run
 
 GOLDEN = Path(__file__).resolve().parent / "data" / "golden" / "archive"

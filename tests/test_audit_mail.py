@@ -21,8 +21,8 @@ from auditforger import DELETED, forge, gm_audit, published
 from campaignkit import PLAIN_PLAYERS, CampaignKit
 from click.testing import CliRunner
 
-from gm import audit_mail
-from gm.audit import load_record
+from gm.audit import mail
+from gm.audit.replay import load_record
 from gm.cli import cli
 
 
@@ -233,7 +233,7 @@ def test_5_a_maildir_of_thousands_of_messages(twice, tmp_path):
 
 def test_5_mail_over_the_message_limit_could_not_be_checked(twice, monkeypatch):
     folder, _ = twice
-    monkeypatch.setattr(audit_mail, "MAX_MESSAGES", 10)
+    monkeypatch.setattr(mail, "MAX_MESSAGES", 10)
     result = gm_audit(folder / "archive", "--mail", outbox(folder))
     assert result.exit_code == 3 and "more than 10 messages" in result.output
 
@@ -249,8 +249,8 @@ def test_5_mail_of_another_campaign_is_named(twice, tmp_path):
 def test_5_acknowledgements_without_a_count_are_ordered_by_date():
     """gm before count= in X-GM-Receipt: the Date alone orders them."""
     head = b"Date: Mon, 08 Mar 2027 18:00:00 +0000\nX-GM-Receipt: turn=2; player=ann; receipt=" + b"a" * 64
-    mailed = audit_mail.Mailed()
-    audit_mail._read_head(head, "x", mailed)
+    mailed = mail.Mailed()
+    mail._read_head(head, "x", mailed)
     assert mailed.acks[0].count is None and mailed.acks[0].turn == 2 and mailed.acks[0].player == "ann"
 
 

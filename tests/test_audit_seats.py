@@ -11,7 +11,7 @@ from datetime import timedelta
 from auditforger import gm_audit
 from handoverkit import new_game, text_of
 
-from gm.audit import load_record
+from gm.audit.replay import load_record
 from gm.clock import iso, parse_time
 
 BEFORE_TURN_1 = "2027-01-02T00:00:00Z"

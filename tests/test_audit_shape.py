@@ -17,7 +17,9 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gm.audit import Difference, RecordMalformed, RecordUnreadable, Replayed, audit, load_record
+from gm.audit.checks import Difference
+from gm.audit.replay import Replayed, audit, load_record
+from gm.audit.source import RecordMalformed, RecordUnreadable
 from gm.cli import cli
 from gm.demo import run as demo_run
 from gm.rules.registry import BUILT_IN

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from gm.campaign.config import load_config
+from gm.campaign.config.reading import load_config
 from gm.cli import cli
 from gm.errors import ConfigError
 

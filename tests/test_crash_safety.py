@@ -8,7 +8,7 @@ import sqlite3
 
 import pytest
 
-import gm.campaign.desk
+import gm.campaign.desk.reply
 import gm.campaign.ingest
 import gm.campaign.outbox
 import gm.mail.maildir
@@ -45,7 +45,7 @@ def orders_for_turn_one(run):
 @pytest.mark.parametrize("fail_at", [1, 2, 3])
 def test_crash_inside_ingest_then_rerun_answers_each_message_once(campaign, monkeypatch, fail_at):
     mails = [str(m) for m in orders_for_turn_one(campaign)]
-    monkeypatch.setattr(gm.campaign.desk, "queue", fail_on_call(fail_at, gm.campaign.desk.queue))
+    monkeypatch.setattr(gm.campaign.desk.reply, "queue", fail_on_call(fail_at, gm.campaign.desk.reply.queue))
     with pytest.raises(Boom):
         campaign("ingest", *mails, now="2027-01-02T12:00:00Z")
     monkeypatch.undo()
@@ -133,7 +133,7 @@ def test_crash_after_delivery_before_marking_sent_never_doubles(campaign, monkey
 
 def test_a_message_that_breaks_the_desk_is_kept_and_the_batch_goes_on(campaign, monkeypatch):
     mails = [str(m) for m in orders_for_turn_one(campaign)]
-    real_queue, calls = gm.campaign.desk.queue, []
+    real_queue, calls = gm.campaign.desk.reply.queue, []
 
     def queue_with_a_bug(*args, **kwargs):
         calls.append(1)
@@ -141,7 +141,7 @@ def test_a_message_that_breaks_the_desk_is_kept_and_the_batch_goes_on(campaign, 
             raise ValueError("a bug in a template")
         return real_queue(*args, **kwargs)
 
-    monkeypatch.setattr(gm.campaign.desk, "queue", queue_with_a_bug)
+    monkeypatch.setattr(gm.campaign.desk.reply, "queue", queue_with_a_bug)
     out = campaign("ingest", *mails, now="2027-01-02T12:00:00Z")
     assert "3 new messages" in out and "1 error" in out
     assert table(campaign.folder, "select outcome, count(*) from messages group by outcome") == [

@@ -73,7 +73,7 @@ def test_demo_plays_the_campaign_to_the_end_and_prints_final_standings(played):
 
 
 def test_demo_state_says_over_with_aggregate_and_place_for_everyone(played):
-    from gm.campaign.campaign import Campaign
+    from gm.campaign.folder import Campaign
 
     folder, _, _ = played
     campaign = Campaign.open(folder)

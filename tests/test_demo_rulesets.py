@@ -71,7 +71,7 @@ def events(folder: Path) -> list[dict]:
 
 
 def state(folder: Path) -> dict:
-    from gm.campaign.campaign import Campaign
+    from gm.campaign.folder import Campaign
 
     campaign = Campaign.open(folder)
     try:

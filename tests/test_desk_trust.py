@@ -16,10 +16,11 @@ from email.message import EmailMessage
 import pytest
 from campaignkit import PLAIN_PLAYERS, CampaignKit
 
-import gm.campaign.desk
+import gm.campaign.desk.outcome
+import gm.campaign.standing
 import gm.campaign.store
 import gm.mail.inbound
-from gm.campaign.desk import Desk
+from gm.campaign.desk.inbound import Desk
 from gm.mail.orderlang import parse_orders
 
 STRANGER = "mallory@evil.example"
@@ -52,7 +53,7 @@ def mail(sender: str, body: str, *, message_id: str, in_reply_to: str | None = N
     return message.as_bytes(policy=email.policy.SMTP)
 
 
-def deliver(kit: CampaignKit, raw: bytes) -> gm.campaign.desk.Outcome:
+def deliver(kit: CampaignKit, raw: bytes) -> gm.campaign.desk.outcome.Outcome:
     kit.sent += 1
     with kit.campaign() as campaign:
         return Desk(campaign).handle(raw, source=f"trust:{kit.sent}", received_at=kit.now)
@@ -76,7 +77,7 @@ def text(message) -> str:
 
 def numbers(kit: CampaignKit, player: str) -> dict:
     with kit.campaign() as campaign:
-        order, _ = gm.campaign.desk.standing_order(campaign, campaign.state().turn, player)
+        order, _ = gm.campaign.standing.standing_order(campaign, campaign.state().turn, player)
     return dict(order.numbers)
 
 
@@ -223,8 +224,8 @@ def test_3_help_to_a_stranger_counts_towards_the_cap(kit):
     ("unparseable", "it could not be read as mail"),
 ])
 def test_3_hostile_mail_is_recorded_never_applied_and_refused_once_saying_why(kit, monkeypatch, reason, words):
-    real = gm.campaign.desk.read_mail
-    monkeypatch.setattr(gm.campaign.desk, "read_mail", lambda raw, **kw: dataclasses.replace(real(raw, **kw), hostile=reason))
+    real = gm.campaign.desk.inbound.read_mail
+    monkeypatch.setattr(gm.campaign.desk.inbound, "read_mail", lambda raw, **kw: dataclasses.replace(real(raw, **kw), hostile=reason))
     raw = mail("alice@example.org", "PLAYER alice\nPASSWORD pw-alice\nNUMBER 4\n", message_id="<big@example.org>")
     outcome = deliver(kit, raw)
     assert outcome.outcome == "hostile" and words in outcome.detail
@@ -287,7 +288,7 @@ def test_3_a_message_read_mail_cannot_read_is_never_answered_to_an_empty_address
         message_id=None, sender="", subject="", received_at=None, references=(), text="", loop=None,
         bounced_recipients=(), oversize=False, ignored_parts=(), broken="could not be read (RecursionError)",
         hostile="unparseable")
-    monkeypatch.setattr(gm.campaign.desk, "read_mail", lambda raw, **kw: unreadable)
+    monkeypatch.setattr(gm.campaign.desk.inbound, "read_mail", lambda raw, **kw: unreadable)
     outcome = deliver(kit, mail("alice@example.org", "PLAYER alice\nPASSWORD pw-alice\nNUMBER 4\n", message_id="<r@x>"))
     assert outcome.outcome == "unreadable" and "RecursionError" in outcome.detail
     assert replies(kit) == [] and numbers(kit, "alice") == {}
@@ -308,7 +309,7 @@ def test_3_mime_deeper_than_the_recursion_limit_gets_no_reply_to_an_empty_addres
 # -- RESET --------------------------------------------------------------------------------
 
 
-def reset(kit: CampaignKit, sender: str = STRANGER, player: str = "alice") -> gm.campaign.desk.Outcome:
+def reset(kit: CampaignKit, sender: str = STRANGER, player: str = "alice") -> gm.campaign.desk.outcome.Outcome:
     kit.sent += 1
     return deliver(kit, mail(sender, f"RESET\nPLAYER {player}\n", message_id=f"<reset-{kit.sent}@x>"))
 

@@ -11,7 +11,7 @@ import markdown
 import pytest
 from test_cli_docs import COMMANDS
 
-from gm.campaign.config import TOP_KEYS
+from gm.campaign.config.reading import TOP_KEYS
 from gm.rules.registry import BUILT_IN, find_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -157,7 +157,7 @@ def test_rules_page_names_every_order_keyword_of_the_grammar(name):
 
 @pytest.mark.parametrize("name", RULESETS)
 def test_rules_page_gives_every_option_with_its_default(name):
-    from gm.campaign.config import CAMPAIGN_OPTIONS
+    from gm.campaign.config.reading import CAMPAIGN_OPTIONS
 
     page = (DOCS / "rules" / f"{name}.md").read_text(encoding="utf-8")
     options = page.split("## Options", 1)

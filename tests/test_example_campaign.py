@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 from gm.campaign.campaign import start
-from gm.campaign.config import load_config
+from gm.campaign.config.reading import load_config
 
 REPO = Path(__file__).resolve().parent.parent
 

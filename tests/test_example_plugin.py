@@ -373,7 +373,7 @@ def test_gm_demo_plays_a_pig_race_with_the_plugins_robots(demo):
     from pig_race.robot import PigRobot
 
     folder, result, _ = demo
-    from gm.campaign.campaign import Campaign
+    from gm.campaign.folder import Campaign
 
     campaign = Campaign.open(folder)
     try:

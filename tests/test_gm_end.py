@@ -417,7 +417,9 @@ def test_5_the_audit_record_states_the_gms_end_and_the_audit_replays_it(campaign
     import json
     import shutil
 
-    from gm.audit import AUDIT_FILE, Difference, audit, load_record
+    from gm.audit.checks import Difference
+    from gm.audit.replay import audit, load_record
+    from gm.audit.source import AUDIT_FILE
 
     campaign("resolve", "--force", now="2027-01-03T19:00:00Z")
     campaign("end", "--reason", REASON, now=LATER)

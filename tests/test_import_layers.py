@@ -29,7 +29,9 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # leaf helpers every layer uses; no game, no mail, no campaign
     ("foundations", (
         "gm", "gm.errors", "gm.clock", "gm.counts", "gm.yamlfile", "gm.commitment",
-        "gm.progress", "gm.resources", "gm.pagenames", "gm.audit_source",
+        "gm.progress", "gm.resources", "gm.pagenames",
+        # reading a published audit record, before anything checks it
+        "gm.audit.source",
         # gm's releases: what a store and an audit record need to know of versions
         "gm.releases",
         # a campaign's store on disk, its schema's migrations and the digests they fill in
@@ -56,9 +58,11 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     # sending a campaign's outbox (uses the campaign's log and seats)
     ("delivery", ("gm.campaign.delivery",)),
     # checking a finished campaign's record
-    ("audit", ("gm.audit", "gm.audit_checks", "gm.audit_mail", "gm.audit_shape")),
+    ("audit", ("gm.audit.*",)),
     # the archive web pages, feed and memo
     ("publish", ("gm.publish.*",)),
+    # the weekly turn: ingest, resolve when due, send, publish
+    ("weekly turn", ("gm.campaign.weekly",)),
     # demo players: gm's and each ruleset's robot
     ("robots", (
         "gm.demo.robots", "gm.rules.postal.robot", "gm.rules.dice.robot",

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import pytest
 
-import gm.campaign.desk
-from gm.campaign.campaign import Campaign
+import gm.campaign.desk.inbound
+from gm.campaign.folder import Campaign
 from gm.campaign.ingest import ingest_maildir
 from gm.mail.inbound import read_mail
 
@@ -161,14 +161,14 @@ def test_3_a_maildir_file_removed_between_listing_and_reading_is_skipped(campaig
     first = deliver(campaign.folder, "1.eml", order("ann", 2), datetime(2027, 1, 2, 10, 0, tzinfo=UTC))
     second = deliver(campaign.folder, "2.eml", order("ben", 3), datetime(2027, 1, 2, 10, 5, tzinfo=UTC))
     third = deliver(campaign.folder, "3.eml", order("cat", 4), datetime(2027, 1, 2, 10, 10, tzinfo=UTC))
-    real = gm.campaign.desk.Desk.handle
+    real = gm.campaign.desk.inbound.Desk.handle
 
     def handle_and_lose_the_next(self, raw, **kwargs):
         if second.exists():
             second.unlink()  # another program takes it while the first is handled
         return real(self, raw, **kwargs)
 
-    monkeypatch.setattr(gm.campaign.desk.Desk, "handle", handle_and_lose_the_next)
+    monkeypatch.setattr(gm.campaign.desk.inbound.Desk, "handle", handle_and_lose_the_next)
     out = campaign("ingest", now="2027-01-02T12:00:00Z")
     assert "2 new messages (2 applied)" in out
     assert f"could not handle {second}: skipped, cannot be read: No such file or directory" in out
@@ -189,14 +189,14 @@ def test_3_huge_maildir_file_costs_bounded_memory_and_is_kept_too_large(campaign
     huge = order("ann", 2).replace(b"\n\n", b"\nX-Fill: y\n\n", 1) + b"x" * (40 * limit)
     deliver(campaign.folder, "huge.eml", huge, BEFORE)
     seen = []
-    real = gm.campaign.desk.read_mail
+    real = gm.campaign.desk.inbound.read_mail
 
     def spy(raw, **kwargs):
         mail = real(raw, **kwargs)
         seen.append(mail)
         return mail
 
-    monkeypatch.setattr(gm.campaign.desk, "read_mail", spy)
+    monkeypatch.setattr(gm.campaign.desk.inbound, "read_mail", spy)
     monkeypatch.setenv("GM_NOW", "2027-01-02T12:00:00Z")
     opened = Campaign.open(campaign.folder)
     tracemalloc.start()

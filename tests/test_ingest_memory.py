@@ -10,7 +10,7 @@ import tracemalloc
 
 from test_ingest_maildir import order
 
-from gm.campaign.campaign import Campaign
+from gm.campaign.folder import Campaign
 from gm.campaign.ingest import ingest_maildir
 
 SEASON = 100_000  # messages recorded before: 30 turns of a 2,000-player campaign and more

@@ -11,8 +11,8 @@ import pytest
 from campaignkit import PLAIN_PLAYERS, CampaignKit
 
 import gm.campaign.passwords
-from gm.campaign.campaign import check_password
-from gm.campaign.desk import Desk
+from gm.campaign.desk.inbound import Desk
+from gm.campaign.passwords import check_password
 
 
 @pytest.fixture

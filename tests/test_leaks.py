@@ -22,8 +22,11 @@ import pytest
 from campaignkit import BOARDS, HOSTILE_PLAYERS, CampaignKit
 
 from gm.boards.board import Board
-from gm.campaign import desk as desk_module
+from gm.campaign import campaign as start_module
 from gm.campaign import turns as turns_module
+from gm.campaign.desk import inbound as desk_module
+from gm.campaign.desk import reply as reply_module
+from gm.campaign.desk import reset as reset_module
 from gm.mail.mailout import render
 from gm.mail.views import BoardSize, PlayerMail, PlayerRef
 from gm.publish.archive import build_site, load_archive
@@ -55,7 +58,7 @@ def campaign(tmp_path_factory):
     folder = tmp_path_factory.mktemp("leaks")
     rendered: list[tuple[str, Mapping[str, Any]]] = []
     with pytest.MonkeyPatch.context() as patch:
-        for module in (turns_module, desk_module):
+        for module in (turns_module, reply_module, reset_module, start_module):
             original = module.compose
 
             def recording(*args, _original=original, **kwargs):
@@ -63,7 +66,7 @@ def campaign(tmp_path_factory):
                 return _original(*args, **kwargs)
 
             patch.setattr(module, "compose", recording)
-        # gm start imports compose from gm.mail.mailout when it runs (opening a campaign needs no mail)
+        # what imports compose from gm.mail.mailout only when it runs (a sign-up's notice)
         import gm.mail.mailout as mailout_module
 
         original_start = mailout_module.compose
@@ -211,7 +214,7 @@ def test_2_6_reports_are_the_same_whatever_the_hidden_facts(campaign):
         setup = opened.setup
         rows = opened.store.rows("select * from turns order by turn")
         for index, row in enumerate(rows):
-            events = turns_module.turn_events(row, opened.ruleset)
+            events = [opened.ruleset.event_from_json(e) for e in json.loads(row["events"])]
             for player in HOSTILE_PLAYERS:
                 real = report_text(opened, setup, row, player, events)
                 decoy = report_text(opened, other_world(setup, index), row, player,
@@ -228,7 +231,7 @@ def test_2_6_archive_before_reveal_is_the_same_whatever_the_hidden_facts(campaig
         real = [render_page(p) for p in build_site(load_archive(opened))]
         with opened.store.transaction() as db:
             for index, row in enumerate(opened.store.rows("select * from turns")):
-                events = scramble(turns_module.turn_events(row, opened.ruleset), "", index)
+                events = scramble([opened.ruleset.event_from_json(e) for e in json.loads(row["events"])], "", index)
                 db["turns"].update(row["turn"], {"events": json.dumps([dataclasses.asdict(e) for e in events])})
         opened.config = dataclasses.replace(opened.config, boards=other_world(opened.setup, 7).boards)
         decoy = [render_page(p) for p in build_site(load_archive(opened))]
@@ -245,7 +248,7 @@ def test_noninterference_check_sees_a_change_in_what_the_player_may_know(campaig
         rows = opened.store.rows("select * from turns order by turn")
         differs = 0
         for index, row in enumerate(rows):
-            events = turns_module.turn_events(row, opened.ruleset)
+            events = [opened.ruleset.event_from_json(e) for e in json.loads(row["events"])]
             real = report_text(opened, setup, row, HOSTILE_PLAYERS[0], events)
             decoy = report_text(opened, setup, row, HOSTILE_PLAYERS[0], scramble(events, "", index))
             differs += real != decoy

@@ -100,7 +100,7 @@ def raw_mail(kit: CampaignKit, sender: str, body: str, **headers: str) -> bytes:
 
 
 def handle(kit: CampaignKit, raw: bytes) -> Any:
-    from gm.campaign.desk import Desk
+    from gm.campaign.desk.inbound import Desk
 
     with kit.campaign() as campaign:
         return Desk(campaign).handle(raw, source=f"test:{kit.sent}", received_at=kit.now)
@@ -152,7 +152,7 @@ def signing_up(kit: CampaignKit, ruleset: str) -> None:
 
 def every_kind_of_mail(folder: Path, ruleset: str, setenv: Callable[[str, str], None]) -> CampaignKit:
     """A campaign that sends every kind of mail once at least, played to its end."""
-    from gm.campaign import admin
+    from gm.campaign import admin, schedule
     from gm.campaign.turns import remind, resolve
 
     kit = campaign_folder(folder, ruleset, setenv)
@@ -179,9 +179,9 @@ def every_kind_of_mail(folder: Path, ruleset: str, setenv: Callable[[str, str], 
         resolve(campaign, force=True)
     # the GM's administration, between turns 1 and 2: each notice, a new holder for bob's seat
     steps = [
-        lambda c: admin.move_deadline(c, "+3d"),
-        admin.pause,
-        admin.resume,
+        lambda c: schedule.move_deadline(c, "+3d"),
+        schedule.pause,
+        schedule.resume,
         lambda c: admin.new_password(c, "carol"),
         lambda c: admin.change_email(c, "carol", "carol.d@example.org"),
         lambda c: admin.replace_player(c, "bob", "erin", name="Erin Brockovich", email="erin@example.org"),
@@ -215,9 +215,9 @@ def sent_mail(request, tmp_path_factory) -> tuple[str, list[Any]]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(mailout, "render", render)
         patch.setattr(mailout, "make_msgid", _tagging_msgid(rendered))
-        import gm.campaign.campaign
+        import gm.campaign.passwords
 
-        patch.setitem(gm.campaign.campaign.SCRYPT, "n", 2**10)
+        patch.setitem(gm.campaign.passwords.SCRYPT, "n", 2**10)
         kit = every_kind_of_mail(tmp_path_factory.mktemp(f"mail-{request.param}") / "c", request.param,
                                  patch.setenv)
         with kit.campaign() as campaign:

@@ -11,7 +11,7 @@ import socket
 import pytest
 from test_config import GOOD, write
 
-from gm.campaign.config import load_config
+from gm.campaign.config.reading import load_config
 from gm.errors import ConfigError
 from gm.mail.imap import ImapInbox
 from gm.mail.settings import ImapSettings, MailError, SmtpSettings, is_loopback

@@ -66,7 +66,7 @@ def play(folder: Path, ruleset: str, setenv) -> CampaignKit:
     kit.order("bob", ["STEP 7"])  # refused: STEP needs 1 to 3
     kit.order("bob", ["RESET"])
     raw = kit.mail("bob", "RESET\nPLAYER bob\n")
-    from gm.campaign.desk import Desk
+    from gm.campaign.desk.inbound import Desk
 
     with kit.campaign() as campaign:
         Desk(campaign).handle(raw, source="reset", received_at=kit.now)

@@ -14,7 +14,7 @@ import yaml
 from signupkit import BOARDS, SignupGame
 
 from gm.campaign import names
-from gm.campaign.config import load_config
+from gm.campaign.config.reading import load_config
 from gm.errors import ConfigError
 
 ANN, BOB, CAT, DAN = "ann@example.org", "bob@example.org", "cat@example.org", "dan@example.org"
@@ -293,7 +293,7 @@ def test_a_players_name_stored_with_a_bidi_control_reaches_no_report_raw(campaig
         db.execute("insert into players (id, name, email, password_hash, seat, from_turn, replaced_by, until_turn) "
                    "select 'old', ?, 'old@example.org', password_hash, seat, 1, 'ben', 0 from players "
                    "where id = 'ben'", ("Old \u202eBen",))
-    from gm.campaign.campaign import Campaign
+    from gm.campaign.folder import Campaign
 
     opened = Campaign.open(campaign.folder)
     try:

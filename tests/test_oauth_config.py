@@ -11,7 +11,7 @@ import stat
 import pytest
 from test_config import GOOD, write
 
-from gm.campaign.config import load_config
+from gm.campaign.config.reading import load_config
 from gm.errors import ConfigError
 from gm.mail.settings import PROVIDERS, MailError
 from gm.mail.tokenfile import TOKEN_FILE, TokenFile

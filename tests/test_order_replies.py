@@ -16,7 +16,8 @@ import pytest
 import yaml
 from campaignkit import BOARDS, PLAIN_PLAYERS, CampaignKit
 
-from gm.campaign.desk import Desk, order_view
+from gm.campaign.desk.inbound import Desk
+from gm.campaign.standing import order_view
 
 
 def text_of(message) -> str:

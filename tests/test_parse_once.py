@@ -9,7 +9,7 @@ from campaignkit import PLAIN_PLAYERS, CampaignKit
 from commandkit import gm_command
 
 from gm import yamlfile
-from gm.campaign.campaign import Campaign
+from gm.campaign.folder import Campaign
 from gm.errors import GmError
 
 

@@ -18,10 +18,10 @@ from campaignkit import PLAIN_PLAYERS, CampaignKit
 from click.testing import CliRunner
 
 from gm.campaign.admin import new_password
-from gm.campaign.desk import Desk
+from gm.campaign.desk.inbound import Desk
+from gm.campaign.desk.trust import CHECK_LIMIT, TELL_AT, failures_today
 from gm.campaign.ingest import IngestReport, Pending, handle_all
 from gm.campaign.passwords import PASSWORD_LENGTH, PASSWORD_WORDS, issue_password, scrypt_runs
-from gm.campaign.trust import CHECK_LIMIT, TELL_AT, failures_today
 from gm.cli import cli
 
 STRANGER = "mallory@evil.example"

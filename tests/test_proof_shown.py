@@ -83,9 +83,9 @@ def play(folder: Path, ruleset: str, setenv: Callable[[str, str], None]) -> Camp
 @pytest.fixture(scope="module", params=RULESETS)
 def played(request, tmp_path_factory) -> Iterator[tuple[str, CampaignKit]]:
     with pytest.MonkeyPatch.context() as patch:
-        import gm.campaign.campaign
+        import gm.campaign.passwords
 
-        patch.setitem(gm.campaign.campaign.SCRYPT, "n", 2**10)
+        patch.setitem(gm.campaign.passwords.SCRYPT, "n", 2**10)
         kit = play(tmp_path_factory.mktemp(f"proof-{request.param}") / "c", request.param, patch.setenv)
         yield request.param, kit
         kit.close()
@@ -288,10 +288,10 @@ def crowd(count: int) -> tuple[KitPlayer, ...]:
 @pytest.mark.parametrize("ruleset", ["postal", "classic"])
 def test_5_above_inline_players_a_report_shows_its_reader_s_receipt_and_attaches_the_rest(
         tmp_path, monkeypatch, ruleset):
-    import gm.campaign.campaign
+    import gm.campaign.passwords
     from gm.campaign.turns import resolve
 
-    monkeypatch.setitem(gm.campaign.campaign.SCRYPT, "n", 2**10)
+    monkeypatch.setitem(gm.campaign.passwords.SCRYPT, "n", 2**10)
     players = crowd(INLINE_PLAYERS + 1)
     kit = campaign_folder(tmp_path / "c", ruleset, monkeypatch.setenv, players=players)
     kit.start()
@@ -354,11 +354,11 @@ def test_5_the_final_mail_of_gm_end_lists_receipts_seat_by_seat_not_by_id(rulese
     """docs/audit.md, seat order: seats carol, alice, bob (as after a sign-up, not by id);
     gm end's final mail reads the last turn's receipts back from gm.sqlite and still lists
     them seat by seat."""
-    import gm.campaign.campaign
-    from gm.campaign.ending import end_campaign
+    import gm.campaign.passwords
+    from gm.campaign.gm_end import end_campaign
     from gm.campaign.turns import resolve
 
-    monkeypatch.setitem(gm.campaign.campaign.SCRYPT, "n", 2**10)
+    monkeypatch.setitem(gm.campaign.passwords.SCRYPT, "n", 2**10)
     alice, bob, carol = PLAIN_PLAYERS[:3]
     kit = campaign_folder(tmp_path / "c", ruleset, monkeypatch.setenv, players=(carol, alice, bob), max_turns=5)
     kit.start()
@@ -387,9 +387,9 @@ def test_gm_state_text_shows_each_players_die_team_place_in_the_order_and_builds
     """docs/rules/advanced.md, Setup and Building (docs/commands.md, gm state): the text
     says what --json says of an advanced game: the order of play and the items built beside
     the board, and beside each player the die, team, place in the order and items built."""
-    import gm.campaign.campaign
+    import gm.campaign.passwords
 
-    monkeypatch.setitem(gm.campaign.campaign.SCRYPT, "n", 2**10)
+    monkeypatch.setitem(gm.campaign.passwords.SCRYPT, "n", 2**10)
     kit = campaign_folder(tmp_path / "c", "advanced", monkeypatch.setenv)
     kit.start()
     kit.close()

@@ -201,7 +201,7 @@ def test_a_ready_order_with_the_password_filled_in_is_accepted(tmp_path, monkeyp
     link = mailto_links(next(m for m in kit.outbox(kind="report", player="carol")))[-1]
     body = parse_qs(urlsplit(link).query)["body"][0].replace("(your password)", "pw-carol")
     raw = kit.mail("carol", body)
-    from gm.campaign.desk import Desk
+    from gm.campaign.desk.inbound import Desk
 
     with kit.campaign() as campaign:
         outcome = Desk(campaign).handle(raw, source="ready", received_at=kit.now)

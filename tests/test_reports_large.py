@@ -12,7 +12,7 @@ import pytest
 import yaml
 from campaignkit import PLAIN_PLAYERS, CampaignKit, KitPlayer
 
-import gm.campaign.campaign
+import gm.campaign.passwords
 from gm.campaign import turns
 from gm.rules.postal.views import LEADERS, TOP_STANDINGS
 
@@ -23,7 +23,7 @@ PLAYERS = tuple(KitPlayer(f"p{i:02d}", f"Player{i:02d} Name", f"p{i}@example.org
 @pytest.fixture(scope="module")
 def large(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(gm.campaign.campaign.SCRYPT, "n", 2**4)  # fifty-one passwords: the set-up is not the test
+        patch.setitem(gm.campaign.passwords.SCRYPT, "n", 2**4)  # fifty-one passwords: the set-up is not the test
         kit = CampaignKit.create(tmp_path_factory.mktemp("large") / "c", setenv=patch.setenv, players=PLAYERS,
                                  options={"close_after": 3, "max_turns": 3}, start=False)
         config = yaml.safe_load((kit.folder / "campaign.yaml").read_text(encoding="utf-8"))

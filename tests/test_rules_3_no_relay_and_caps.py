@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from signupkit import GM, SignupGame
 
+from gm.campaign.desk.trust import CAP_STRANGER
 from gm.campaign.outbox import address_key
-from gm.campaign.trust import CAP_STRANGER
 
 ATTACK = "Your Bank Security Team"
 LINK = "https://evil.example/login"

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 from rulesetdist import forget, install_ruleset
 
-from gm.campaign.config import load_config
+from gm.campaign.config.reading import load_config
 from gm.cli import cli
 from gm.errors import ConfigError
 from gm.rules import registry
@@ -147,9 +147,9 @@ def test_registry_a_distribution_taken_off_sys_path_is_no_longer_known(house_sit
 
 
 def test_demo_offers_an_installed_ruleset_that_has_robots(house_site, monkeypatch):
-    from gm.demo.run import RULESETS
+    from gm.demo.run import rulesets
 
-    assert RULESETS[:5] == ("postal", "classic", "doubles", "advanced", "unleashed")
+    assert rulesets()[:5] == ("postal", "classic", "doubles", "advanced", "unleashed")
     monkeypatch.syspath_prepend(str(house_site))
     try:
         result = CliRunner().invoke(cli, ["demo", "--help"])

@@ -15,7 +15,9 @@ from campaignkit import CampaignKit
 from click.testing import CliRunner
 from rulesetdist import forget, install_ruleset
 
-from gm.audit import AUDIT_FILE, Difference, Replayed, audit, load_record
+from gm.audit.checks import Difference
+from gm.audit.replay import Replayed, audit, load_record
+from gm.audit.source import AUDIT_FILE
 from gm.campaign.proof import distribution_of, install_line, ruleset_origin, ruleset_version
 from gm.cli import cli
 from gm.rules.postal import Postal

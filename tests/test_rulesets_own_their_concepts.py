@@ -39,7 +39,7 @@ HISTORY = {
         "says what migration 005 does",
     ("gm/campaign/audit_record.py", '"nmr": [p for p in players if p not in orders and p not in gone'):
         "the audit record's key for the players who sent no order, as issue 17 names them (docs/audit.md)",
-    ("gm/audit_checks.py", 'SILENT = "nmr"'): "the audit record's key, as above, which gm audit checks",
+    ("gm/audit/checks.py", 'SILENT = "nmr"'): "the audit record's key, as above, which gm audit checks",
     ("gm/rules/registry.py", 'BUILT_IN = {'): "the registry lists every built-in ruleset",
     ("gm/rules/registry.py", 'DEFAULT = "postal"  # campaign.yaml without `ruleset:` plays RULES.md 2'):
         "the ruleset a campaign.yaml without `ruleset:` plays",
@@ -70,7 +70,7 @@ def _common_files() -> list[Path]:
 
 def test_12_no_common_module_or_template_speaks_of_a_postal_concept():
     files = _common_files()
-    assert ROOT / "gm" / "campaign" / "desk.py" in files and ROOT / "templates" / "mail" / "report.txt" in files
+    assert ROOT / "gm" / "campaign" / "desk" / "inbound.py" in files and ROOT / "templates" / "mail" / "report.txt" in files
     assert not any("postal" in p.parts for p in files)
     found = []
     for path in files:

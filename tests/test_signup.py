@@ -8,7 +8,7 @@ import json
 import pytest
 from signupkit import SignupGame
 
-from gm.campaign.config import load_config
+from gm.campaign.config.reading import load_config
 from gm.errors import ConfigError
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from signupkit import CODE, GM, SignupGame
 
-from gm.campaign.desk import CAP_STRANGER
+from gm.campaign.desk.trust import CAP_STRANGER
 
 VICTIM = "victim@example.org"
 ANN = "ann@example.org"

@@ -15,7 +15,7 @@ import pytest
 from signupkit import SignupGame
 from toyrules import Step
 
-from gm.campaign.config import load_config
+from gm.campaign.config.reading import load_config
 from gm.errors import ConfigError
 from gm.rules import registry
 

@@ -25,7 +25,7 @@ from click.testing import CliRunner
 
 from gm import yamlfile
 from gm.boards.board import Board, load_board
-from gm.campaign.config import load_config
+from gm.campaign.config.reading import load_config
 from gm.cli import cli
 from gm.errors import BoardError, ConfigError
 

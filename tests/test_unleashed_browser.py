@@ -14,7 +14,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from test_browser import PHONE, browser, chromium  # noqa: F401  (fixtures and the system browser)
 
-from gm.campaign.campaign import Campaign
+from gm.campaign.folder import Campaign
 from gm.demo.run import play
 
 pytestmark = pytest.mark.browser

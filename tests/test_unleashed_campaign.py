@@ -11,7 +11,7 @@ import yaml
 from campaignkit import PLAIN_PLAYERS, CampaignKit
 from click.testing import CliRunner
 
-from gm.campaign.campaign import Campaign
+from gm.campaign.folder import Campaign
 from gm.cli import cli
 from gm.demo import run as demo_run
 

@@ -31,10 +31,12 @@ import pytest
 import yaml
 from campaignkit import PLAIN_PLAYERS, CampaignKit
 
-import gm.mail.mailout as mailout_module  # gm start's compose, imported when it runs
-from gm.campaign import desk as desk_module
+import gm.mail.mailout as mailout_module  # compose where a module imports it when it runs
+from gm.campaign import campaign as start_module
 from gm.campaign import turns as turns_module
-from gm.campaign.campaign import Campaign
+from gm.campaign.desk import reply as reply_module
+from gm.campaign.desk import reset as reset_module
+from gm.campaign.folder import Campaign
 from gm.demo.run import play
 from gm.mail.mailout import render
 from gm.mail.views import BoardSize, PlayerMail, PlayerRef
@@ -58,7 +60,7 @@ PLAYER_TEMPLATES = {"welcome", "ack", "refusal", "help", "reminder", "report", "
 def recording(patch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, str, Mapping[str, Any]]]]:
     """(template, recipient, context) of every mail composed while inside."""
     rendered: list[tuple[str, str, Mapping[str, Any]]] = []
-    for module in (turns_module, desk_module, mailout_module):
+    for module in (turns_module, reply_module, reset_module, start_module, mailout_module):
         original = module.compose
 
         def record(*args, _original=original, **kwargs):
@@ -207,7 +209,7 @@ def _reports(folder: Path, change: Callable[[UnleashedState, str], UnleashedStat
         ruleset, setup = opened.ruleset, opened.setup
         out = {}
         for row in opened.store.rows("select * from turns order by turn"):
-            events = turns_module.turn_events(row, ruleset)
+            events = [ruleset.event_from_json(e) for e in json.loads(row["events"])]
             orders = {p: ruleset.order_from_json(o) for p, o in json.loads(row["orders"]).items()}
             for player in opened.config.players:
                 changed = dict(row)

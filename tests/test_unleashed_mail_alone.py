@@ -32,8 +32,8 @@ from test_golden_campaigns import make_setup, unleashed_orders
 from test_trust_files import Isolation
 from test_unleashed_worked_example import R, example_setup, example_state
 
-from gm.campaign.desk import Desk
-from gm.campaign.turns import remind, resolve, turn_events
+from gm.campaign.desk.inbound import Desk
+from gm.campaign.turns import remind, resolve
 from gm.mail.mailout import render
 from gm.mail.orderlang import parse_orders
 from gm.mail.views import BoardSize, PlayerMail, PlayerRef
@@ -191,7 +191,7 @@ def resolve_turn(kit: CampaignKit) -> list[Any]:
         kit.at(campaign.deadline() + timedelta(hours=1))
         resolve(campaign, force=True)
         row = campaign.store.one("select * from turns where turn = ?", (turn,))
-        return turn_events(dict(row), campaign.ruleset)
+        return [campaign.ruleset.event_from_json(e) for e in json.loads(row["events"])]
 
 
 def seats(kit: CampaignKit) -> list[str]:

@@ -843,7 +843,7 @@ def test_6_13_by_mail_a_refusal_says_every_problem_line_by_line(kit):
 
 
 def test_6_13_by_mail_an_accepted_order_stands_and_its_reactions_stand_after_the_turn(kit):
-    from gm.campaign.desk import order_view
+    from gm.campaign.standing import order_view
 
     outcome = kit.order("alice", ["PLACE S4 15 35", "PLACE s1 16 5", "REACT back-3 last",
                                   "REACT MOVE-ANY p1 ME+8 to Carol-3", "-- ", "PLAY -3 ON 5"])

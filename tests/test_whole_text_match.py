@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from test_config import GOOD, write
 
-from gm.campaign.config import load_config
+from gm.campaign.config.reading import load_config
 from gm.cli import cli
 from gm.errors import ConfigError
 

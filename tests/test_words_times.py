@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 import icalendar
 from campaignkit import PLAIN_PLAYERS, CampaignKit
 
-from gm.campaign.admin import move_deadline
+from gm.campaign.schedule import move_deadline
 from gm.campaign.turns import remind, resolve
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"

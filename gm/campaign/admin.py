@@ -1,7 +1,8 @@
-"""The GM's administration of a running campaign (CONTRACT.md: `gm player`, `gm pause`,
-`gm resume`, `gm deadline`). Each command checks everything first and refuses with one
-line, changing nothing; otherwise it makes its change, logs it in the `admin` table and
-queues the mail that tells the people concerned, all in one transaction."""
+"""The GM's administration of a running campaign's players (docs/campaign.md: `gm player`),
+and the notices, log and observers' welcome every GM command shares (`gm pause`, `gm
+resume` and `gm deadline` are gm.campaign.schedule's). Each command checks everything first
+and refuses with one line, changing nothing; otherwise it makes its change, logs it in the
+`admin` table and queues the mail that tells the people concerned, all in one transaction."""
 
 from __future__ import annotations
 
@@ -16,13 +17,17 @@ from ..errors import GmError
 from ..mail.calendar import deadline_attachment, file_name, meets_deadline
 from ..mail.mailout import compose
 from . import names
-from .config import EMAIL_PATTERN, ID_PATTERN, PlayerConfig
-from .deadlines import deadline_text, next_deadline
+from .config.people import EMAIL_PATTERN, ID_PATTERN
+from .config.values import PlayerConfig
+from .deadlines import deadline_text
+from .desk.trust import utc_day
 from .folder import Campaign
 from .outbox import has_mailed, queue
 from .passwords import hash_password, issue_password
+from .signup.admission import pool_entry, seated_from_pool
+from .signup.asked import name_alike
+from .standing import order_view, standing_order
 from .store import dumps
-from .trust import utc_day
 from .welcome import welcome_context
 
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f]")
@@ -46,11 +51,9 @@ def replace_player(campaign: Campaign, old: str, new: str, *, name: str | None =
     """NEW takes OLD's seat now: its pieces, numbers, placings and the open turn's standing
     order (until NEW sends one). NEW gets a fresh password by mail; OLD's password and
     address stop working, and OLD is told. Returns NEW's id. NEW may be someone of the
-    sign-up's pool (RULES.md 3.1): their name, address and time zone are the sign-up's
+    sign-up's pool (docs/rules/, Joining by mail): their name, address and time zone are the sign-up's
     unless given, and they play from now on."""
-    from .signup import pool_entry, seated_from_pool
-
-    state = _open_state(campaign)
+    state = open_state(campaign)
     holder = _holder(campaign, old)
     new = new.strip()
     pool = pool_entry(campaign, new)
@@ -87,7 +90,7 @@ def replace_player(campaign: Campaign, old: str, new: str, *, name: str | None =
         db["campaign"].update(campaign.config.id, {"state": dumps(campaign.ruleset.dump_state(renamed))})
         # the open turn's standing order stays with the seat until NEW sends one
         db.execute("update orders set player = ? where turn = ? and player = ?", [new, turn, holder.id])
-        _log(db, now, turn, "replace", new, {"old": holder.id, "new": new, "name": name, "email": address})
+        log_admin(db, now, turn, "replace", new, {"old": holder.id, "new": new, "name": name, "email": address})
         seated = _seated(campaign, holder.id, PlayerConfig(new, name, address, extra=holder.extra,
                                                            timezone=pool["timezone"] if pool else None))
         _welcome_holder(seated, db, now, new=new, name=name, email=address, password=password,
@@ -113,8 +116,6 @@ def _welcome_holder(campaign: Campaign, db: Any, now: datetime, *, new: str, nam
     now (the turn, its deadline, its pieces, what only its holder sees), with the handover:
     whose seat it was and the order standing for the open turn, spelled out as an
     acknowledgement spells it. `campaign` is the seated one (_seated)."""
-    from .desk import order_view, standing_order
-
     ruleset, setup = campaign.ruleset, campaign.setup
     paused = campaign.paused()
     deadline = None if paused else campaign.deadline()
@@ -146,14 +147,14 @@ def drop_player(campaign: Campaign, player: str) -> str:
     """The player leaves: sends no more orders, is waited for by nobody and not counted by
     `resolve`'s "more than half" rule, and from the open turn on is moved as the rules move
     a player who sends no order."""
-    state = _open_state(campaign)
+    state = open_state(campaign)
     holder = _holder(campaign, player)
     if campaign.dropped(holder.id):
         raise GmError(f"{holder.id} has already left the game")
     now = clock.now()
     with campaign.store.transaction() as db:
         db["players"].update(holder.id, {"dropped_turn": state.turn})
-        _log(db, now, state.turn, "drop", holder.id, {"player": holder.id})
+        log_admin(db, now, state.turn, "drop", holder.id, {"player": holder.id})
         _tell(campaign, db, now, to=holder.email, template="admin_dropped", kind=NOTICE_KIND, player=holder.id,
               context={"player": {"id": holder.id, "name": holder.name}, "from_turn": state.turn})
     return holder.id
@@ -170,7 +171,7 @@ def change_email(campaign: Campaign, player: str, email: str) -> tuple[str, str]
     turn = campaign.state().turn
     with campaign.store.transaction() as db:
         db["players"].update(holder.id, {"email": address, "failing": None})
-        _log(db, now, turn, "email", holder.id, {"player": holder.id, "old": holder.email, "new": address})
+        log_admin(db, now, turn, "email", holder.id, {"player": holder.id, "old": holder.email, "new": address})
         context = {"player": {"id": holder.id, "name": holder.name}, "old_address": holder.email,
                    "new_address": address}
         for to in (holder.email, address):
@@ -192,75 +193,16 @@ def new_password(campaign: Campaign, player: str) -> str:
         db["players"].update(holder.id, {"password_hash": hash_password(password), "pending_password_hash": None})
         db.execute("update password_failures set failures = 0, unchecked = 0 where player = ? and day = ?",
                    [holder.id, utc_day(now)])
-        _log(db, now, turn, "password", holder.id, {"player": holder.id})
+        log_admin(db, now, turn, "password", holder.id, {"player": holder.id})
         _tell(campaign, db, now, to=holder.email, template="admin_password", kind=PASSWORD_KIND, player=holder.id,
               context={"player": {"id": holder.id, "name": holder.name}, "password": password})
     return holder.id
 
 
-# -- the clock ----------------------------------------------------------------------------
-
-
-def pause(campaign: Campaign) -> None:
-    """Nothing resolves and every order is refused until `resume`."""
-    state = _open_state(campaign)
-    if campaign.paused():
-        raise GmError("the campaign is already paused (gm resume goes on)")
-    now = clock.now()
-    with campaign.store.transaction() as db:
-        db["campaign"].update(campaign.config.id, {"paused": 1})
-        _log(db, now, state.turn, "pause", None, {"deadline": campaign.row()["deadline"]})
-        _tell_everyone(campaign, db, now, "admin_paused", {"turn": state.turn}, deadline=None)
-
-
-def resume(campaign: Campaign, when: str | None = None) -> datetime:
-    """The campaign goes on with a new deadline (default: `turn_days` from now)."""
-    state = _open_state(campaign)
-    if not campaign.paused():
-        raise GmError("the campaign is not paused")
-    now = clock.now()
-    deadline = (clock.parse_local(when, campaign.config.timezone, now) if when
-                else next_deadline(campaign.config, now))
-    if deadline <= now:
-        raise GmError(f"the deadline {_shown(campaign, deadline)} has passed already")
-    with campaign.store.transaction() as db:
-        db["campaign"].update(campaign.config.id, {"paused": 0, "deadline": clock.iso(deadline)})
-        _log(db, now, state.turn, "resume", None, {"deadline": clock.iso(deadline)})
-        offered = campaign.ruleset.offered_now(campaign.setup, state)
-        _tell_everyone(campaign, db, now, "admin_resumed", {"turn": state.turn, "commands": offered},
-                       deadline=deadline)
-    return deadline
-
-
-def move_deadline(campaign: Campaign, when: str, *, earlier: bool = False) -> datetime:
-    """The current turn's deadline moves to `when`: `+3d` counts from the current
-    deadline, so extending never shortens it; a deadline earlier than the current one
-    needs `earlier`. Everyone still in the game and every observer is told."""
-    state = _open_state(campaign)
-    if campaign.paused():
-        raise GmError("the campaign is paused: gm resume WHEN sets the deadline")
-    now = clock.now()
-    current = campaign.deadline() or now
-    deadline = clock.parse_local(when, campaign.config.timezone, current)
-    if deadline == current:
-        raise GmError(f"the deadline is {_shown(campaign, deadline)} already")
-    if deadline <= now:
-        raise GmError(f"{_shown(campaign, deadline)} has passed already")
-    if deadline < current and not earlier:
-        raise GmError(f"{_shown(campaign, deadline)} is earlier than the current deadline "
-                      f"{_shown(campaign, current)}; use --earlier to shorten the turn")
-    with campaign.store.transaction() as db:
-        db["campaign"].update(campaign.config.id, {"deadline": clock.iso(deadline)})
-        _log(db, now, state.turn, "deadline", None, {"old": clock.iso(current), "new": clock.iso(deadline)})
-        _tell_everyone(campaign, db, now, "admin_deadline",
-                       {"turn": state.turn, "earlier": deadline < current}, deadline=deadline)
-    return deadline
-
-
 # -- parts ------------------------------------------------------------------------------
 
 
-def _open_state(campaign: Campaign) -> Any:
+def open_state(campaign: Campaign) -> Any:
     state = campaign.state()
     if state.over:
         raise GmError("the campaign is over")
@@ -293,8 +235,6 @@ def _address(campaign: Campaign, email: str, *, but: str | None = None) -> str:
 def _name(campaign: Campaign, name: str, pool: dict[str, Any] | None) -> str:
     """The new holder's name, cleaned and judged as every player's is (gm.campaign.names):
     not alike the name of anyone who plays or played here or holds a sign-up's place."""
-    from .signup import name_alike
-
     name = names.clean(name)
     wrong = names.problems(name)
     if names.EMPTY in wrong:
@@ -307,13 +247,7 @@ def _name(campaign: Campaign, name: str, pool: dict[str, Any] | None) -> str:
     return name
 
 
-def _shown(campaign: Campaign, when: datetime) -> str:
-    text = deadline_text(when, campaign.config.timezone)
-    assert text is not None
-    return text["local"] or text["utc"]  # type: ignore[return-value]
-
-
-def _log(db: Any, now: datetime, turn: int, command: str, player: str | None, detail: dict[str, Any]) -> None:
+def log_admin(db: Any, now: datetime, turn: int, command: str, player: str | None, detail: dict[str, Any]) -> None:
     db["admin"].insert({"at": clock.iso(now), "turn": turn, "command": command, "player": player,
                         "detail": json.dumps(detail, sort_keys=True)})
 
@@ -346,7 +280,7 @@ def _tell(campaign: Campaign, db: Any, now: datetime, *, to: str, template: str,
     queue(db, message, kind=kind, now=now, player=player, turn=shared["turn"])
 
 
-def _tell_everyone(campaign: Campaign, db: Any, now: datetime, template: str, context: dict[str, Any], *,
+def tell_everyone(campaign: Campaign, db: Any, now: datetime, template: str, context: dict[str, Any], *,
                    deadline: datetime | None) -> None:
     """Every player still in the game and every observer. A notice that sets a deadline
     carries it as a calendar file to each player who still has it to meet."""
@@ -387,7 +321,7 @@ def welcome_observers(campaign: Campaign, db: Any, now: datetime) -> list[str]:
     mails them or sends mail; the outbox row of each welcome is the record that its address
     was welcomed, once. Returns the addresses welcomed now."""
     if not campaign.started():
-        return []  # a sign-up's gm send (RULES.md 3.1): there is no game to tell of yet
+        return []  # a sign-up's gm send (docs/rules/, Joining by mail): there is no game to tell of yet
     # one welcome per address, however often campaign.yaml lists it; looked up by recipient
     # (an index), as this runs at every gm send of a campaign whose outbox only grows
     listed = {o.email: o for o in campaign.config.observers}

@@ -1,5 +1,5 @@
 """What a revealed campaign publishes so that anyone can replay it and check its proof
-(issues 17 and 25; the format, `gm-audit/2`, is docs/audit.md): the seed and every board
+(the format, `gm-audit/2`, is docs/audit.md): the seed and every board
 with their salts and commitments, the game text the game commitment hashes, the options
 and seats with who held each seat when, and for the start and every resolved turn the
 orders that were played with the receipt each was acknowledged with, who sent nothing
@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import __version__
+from .campaign_end import how_it_ended
 from .folder import Campaign
 from .proof import distribution_of, ruleset_version
 
@@ -36,40 +37,10 @@ def audit_record(campaign: Campaign) -> dict[str, Any]:
     dropped = {r["id"]: r["dropped_turn"] for r in campaign.store.rows(
         "select id, dropped_turn from players where dropped_turn is not null")}
     turn_rows = campaign.store.rows("select * from turns order by turn")
-
-    def players_at(turn: int) -> tuple[str, ...]:
-        """Each seat's holder in `turn`, in seat order."""
-        return tuple(next((r["player"] for r in rows if r["from_turn"] <= turn
-                           and (r["until_turn"] is None or turn <= r["until_turn"])), rows[-1]["player"])
-                     for _, rows in sorted(seats.items()))
-
-    def setup_at(players: tuple[str, ...]) -> Any:
-        keys = {players[i]: setup.player_keys[p] for i, p in enumerate(setup.players) if p in setup.player_keys}
-        return dataclasses.replace(setup, players=players, player_keys=keys)
-
     opening = json.loads(row["opening"] or "{}")
-    first_players = players_at(turn_rows[0]["turn"]) if turn_rows else setup.players
+    first_players = _players_at(seats, turn_rows[0]["turn"]) if turn_rows else setup.players
     first_state = (json.loads(turn_rows[0]["state_before"]) if turn_rows else json.loads(row["state"]))
-    turns = []
-    for turn_row in turn_rows:
-        players = players_at(turn_row["turn"])
-        before = ruleset.load_state(json.loads(turn_row["state_before"]))
-        after = ruleset.load_state(json.loads(turn_row["state_after"]))
-        orders = json.loads(turn_row["orders"])
-        gone = [p for p in players if _gone(dropped, p, turn_row["turn"])]
-        turns.append({
-            "turn": turn_row["turn"],
-            "players": list(players),
-            "orders": orders,
-            "receipts": _receipts(campaign, turn_row, players),
-            # who had to write and sent nothing (RULES.md 2.4), and who had left (gm player drop)
-            "nmr": [p for p in players if p not in orders and p not in gone
-                    and ruleset.must_order(setup_at(players), before, p)],
-            "dropped": gone,
-            "draws": json.loads(turn_row["draws"] or "[]"),
-            "state": ruleset.state_json(setup_at(players), after),
-            "record_hash": turn_row.get("record_hash"),
-        })
+    turns = [_turn_entry(campaign, turn_row, _players_at(seats, turn_row["turn"]), dropped) for turn_row in turn_rows]
     game = row.get("game")
     played = json.loads(game)["ruleset_version"] if game else ruleset_version(ruleset)
     return {
@@ -102,7 +73,7 @@ def audit_record(campaign: Campaign) -> dict[str, Any]:
         "opening": {
             "draws": opening.get("draws", []),
             "players": list(first_players),
-            "state": ruleset.state_json(setup_at(first_players), ruleset.load_state(first_state)),
+            "state": ruleset.state_json(_setup_at(setup, first_players), ruleset.load_state(first_state)),
         },
         "turns": turns,
         "end": end_entry(campaign),
@@ -110,7 +81,7 @@ def audit_record(campaign: Campaign) -> dict[str, Any]:
 
 
 def _receipts(campaign: Campaign, turn_row: dict[str, Any], seats: Sequence[str] = ()) -> dict[str, Any] | None:
-    """Each seat holder's receipt played in the turn with what recomputes it (RULES.md 5):
+    """Each seat holder's receipt played in the turn with what recomputes it (docs/audit.md):
     the id that wrote the message it acknowledged (a seat's former holder, for an order the
     new holder inherited) and that message's count. None for a turn resolved before gm
     kept receipts."""
@@ -121,7 +92,7 @@ def _receipts(campaign: Campaign, turn_row: dict[str, Any], seats: Sequence[str]
         "select o.player, o.receipt, o.receipt_hash, m.player as writer from orders o "
         "left join messages m on m.id = o.message where o.turn = ? order by o.receipt", (turn_row["turn"],))
     last = {r["player"]: r for r in rows}  # each holder's last accepted message
-    # RULES.md 5's `k` of that last message: among the seat's rows (renamed to its holder
+    # docs/audit.md's `k` of that last message: among the seat's rows (renamed to its holder
     # now), those its writer wrote up to it, which being the holder's last is all of them;
     # counted in one walk rather than a walk per holder
     written = Counter((r["player"], r["writer"]) for r in rows)
@@ -139,14 +110,48 @@ def _receipts(campaign: Campaign, turn_row: dict[str, Any], seats: Sequence[str]
     return entries
 
 
+def _players_at(seats: dict[int, list[dict[str, Any]]], turn: int) -> tuple[str, ...]:
+    """Each seat's holder in `turn`, in seat order."""
+    return tuple(next((r["player"] for r in rows if r["from_turn"] <= turn
+                       and (r["until_turn"] is None or turn <= r["until_turn"])), rows[-1]["player"])
+                 for _, rows in sorted(seats.items()))
+
+
+def _setup_at(setup: Any, players: tuple[str, ...]) -> Any:
+    """The campaign's setup with these seat holders, each keeping their seat's keys."""
+    keys = {players[i]: setup.player_keys[p] for i, p in enumerate(setup.players) if p in setup.player_keys}
+    return dataclasses.replace(setup, players=players, player_keys=keys)
+
+
+def _turn_entry(campaign: Campaign, turn_row: dict[str, Any], players: tuple[str, ...],
+                dropped: dict[str, int]) -> dict[str, Any]:
+    """One resolved turn as docs/audit.md's `turns` lists it."""
+    ruleset, setup = campaign.ruleset, campaign.setup
+    before = ruleset.load_state(json.loads(turn_row["state_before"]))
+    after = ruleset.load_state(json.loads(turn_row["state_after"]))
+    orders = json.loads(turn_row["orders"])
+    gone = [p for p in players if _gone(dropped, p, turn_row["turn"])]
+    return {
+        "turn": turn_row["turn"],
+        "players": list(players),
+        "orders": orders,
+        "receipts": _receipts(campaign, turn_row, players),
+        # who had to write and sent nothing (docs/audit.md), and who had left (gm player drop)
+        "nmr": [p for p in players if p not in orders and p not in gone
+                and ruleset.must_order(_setup_at(setup, players), before, p)],
+        "dropped": gone,
+        "draws": json.loads(turn_row["draws"] or "[]"),
+        "state": ruleset.state_json(_setup_at(setup, players), after),
+        "record_hash": turn_row.get("record_hash"),
+    }
+
+
 def end_entry(campaign: Campaign) -> dict[str, Any] | None:
-    """How the campaign ended (docs/audit.md `end`, gm.campaign.ending): by its rules or
+    """How the campaign ended (docs/audit.md `end`, gm.campaign.gm_end): by its rules or
     `max_turns` at its last turn played, or by the GM (`gm end`) after it, with the GM's
     reason and the state the end left, which an auditor recomputes with the ruleset's own
     end from the last turn's state, its seats held by their holders at the end. None while
     it runs."""
-    from .ending import how_it_ended
-
     state = campaign.state()
     end = how_it_ended(campaign, state)
     if end is None:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
 
 from .. import clock
 
 if TYPE_CHECKING:
-    from .config import CampaignConfig
+    from .config.values import CampaignConfig
 
 
 def next_deadline(config: CampaignConfig, after: datetime) -> datetime:
@@ -22,8 +23,6 @@ def deadline_text(deadline: datetime | None, zone: str | None = None) -> dict[st
     """A deadline in UTC and, when given, in a zone: for mail and the terminal."""
     if deadline is None:
         return None
-    from zoneinfo import ZoneInfo
-
     utc = deadline.astimezone(ZoneInfo("UTC"))
     result = {"utc": utc.strftime("%A %d %B %Y, %H:%M UTC"), "iso": clock.iso(deadline), "local": None}
     if zone and zone != "UTC":

@@ -12,7 +12,7 @@ from typing import Any
 def body_digest(raw: bytes) -> str:
     """sha256 of a raw message's body (what follows the header block, or the whole of a
     message without one; line ends made LF). The same mail delivered twice has the same
-    digest whatever headers servers added on the way (RULES.md 3: the desk's test for a
+    digest whatever headers servers added on the way (docs/rules/, Order mail: the desk's test for a
     message already seen)."""
     raw = raw.replace(b"\r\n", b"\n")
     end = raw.find(b"\n\n")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..boards.board import Board
-from .config import CampaignConfig
+from .config.values import CampaignConfig
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,8 @@ class Fixed:
     players: tuple[tuple[str, str], ...]
     boards: dict[str, str]
     player_keys: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)  # the ruleset's (team)
-    # how many of `players`, the last ones, joined by mail (RULES.md 3.1): campaign.yaml
-    # need not list them (config.load_config is given them, gm.campaign.signup.joined_players)
+    # how many of `players`, the last ones, joined by mail (docs/rules/, Joining by mail): campaign.yaml
+    # need not list them (config.load_config is given them, gm.campaign.folder.joined_players)
     joined: int = 0
 
     @classmethod

@@ -15,8 +15,9 @@ from ..commitment import matches, seed_text
 from ..errors import GmError
 from ..mail.maildir import make_mailboxes
 from ..yamlfile import parsed_once
-from .config import CampaignConfig, PlayerConfig, load_config
-from .ended import end_of
+from .campaign_end import end_of
+from .config.reading import load_config
+from .config.values import CampaignConfig, PlayerConfig
 from .fixed import Fixed, differences, played_config
 from .names import clean
 from .store import DB_NAME, ParsedFiles, Store
@@ -34,7 +35,7 @@ class Campaign:
     def open(cls, folder: str | Path, *, must_exist: bool = True) -> Campaign:
         """Open the campaign in `folder`. Once started it is played from what `gm start`
         fixed; campaign.yaml and the board files must still agree with that copy. A
-        campaign taking sign-ups by mail (RULES.md 3.1) has its store, and its Maildirs,
+        campaign taking sign-ups by mail (docs/rules/, Joining by mail) has its store, and its Maildirs,
         before the start: made by the first command that opens it."""
         folder = Path(folder)
         db_path = folder / DB_NAME
@@ -49,7 +50,7 @@ class Campaign:
             store.migrate()
             # players who joined by mail are the stored game's, not campaign.yaml's
             started = _started(store)
-            # campaign.yaml and the boards parsed once per content (issue 27); checked as always
+            # campaign.yaml and the boards parsed once per content; checked as always
             parsed = ParsedFiles(store)
             with parsed_once(parsed):
                 config = load_config(folder, joined=joined_players(store) if started else None)
@@ -133,7 +134,7 @@ class Campaign:
             "commands": ruleset.grammar(self.setup.options).offered,  # an exclusive group on one line
             # the published archive, when the GM names where (campaign.yaml archive_url)
             "archive_url": config.archive_url,
-            # RULES.md 5: shown by welcomes and the final mail, and an X-GM-Game header on
+            # docs/audit.md: shown by welcomes and the final mail, and an X-GM-Game header on
             # every mail, so any mail a player kept holds it (None: started before it existed)
             "game_commitment": self.row().get("game_commitment"),
         }
@@ -258,7 +259,7 @@ class Campaign:
         # CONTRACT.md's added keys: the GM's administration
         result["paused"] = bool(row.get("paused"))
         # how the campaign ended ({"by": "rules" | "max_turns" | "gm", "turn", "reason"}), or
-        # null while it runs: as the audit record's `end` says it (gm.campaign.ending)
+        # null while it runs: as the audit record's `end` says it (gm.campaign.gm_end)
         end = end_of(row, self.setup, state)
         result["end"] = end.to_json() if end else None
         dropped, held_by = self.dropped_players(), self.held_by()

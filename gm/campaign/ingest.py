@@ -4,7 +4,7 @@ mbox, another Maildir or .eml files, handed one by one to the order desk.
 Each message is recorded under its source, so a rerun after a crash skips what was
 committed and handles what was not. Messages are handled in order of receipt, so a later
 order replaces an earlier one; the time of receipt is the GM's side's, never a header the
-sender wrote (RULES.md 3): IMAP's INTERNALDATE, and in the campaign's own Maildir inbox
+sender wrote (docs/rules/, Order mail): IMAP's INTERNALDATE, and in the campaign's own Maildir inbox
 the time a file was delivered there (its modification time). Mail files the GM names are
 the GM's choice, timed by their topmost Received: header, else the mbox `From ` line,
 else Date:.
@@ -29,13 +29,14 @@ from email.utils import parsedate_to_datetime
 from functools import partial
 from pathlib import Path
 
+from ..counts import count
 from ..errors import GmError
 from ..mail.headers import header_times
 from ..mail.parsing import HEAD_SCAN
 from ..progress import QUIET, Progress
-from .desk import Desk
+from .desk.inbound import Desk
 from .folder import Campaign
-from .signup import refresh
+from .signup.standing import refresh
 
 
 @dataclass
@@ -46,6 +47,37 @@ class IngestReport:
     @property
     def total(self) -> int:
         return sum(self.outcomes.values())
+
+    def summary(self) -> str:
+        """The one line `gm ingest` and `gm turn` print."""
+        if not self.total and not self.errors:
+            return "ingest: no new mail"
+        parts = ", ".join(f"{n} {what}" for what, n in sorted(self.outcomes.items()) if what != "seen")
+        seen = self.outcomes.get("seen", 0)
+        line = f"ingest: {count(self.total - seen, 'new message')}" + (f" ({parts})" if parts else "")
+        if seen:
+            line += f"; {seen} already recorded"
+        if self.errors:
+            # gm turn shows this line alone: say that gm ingest lists what went wrong
+            line += f"; {len(self.errors)} could not be handled (gm ingest lists them)"
+        return line
+
+
+def ingest_mail(campaign: Campaign, *, files: Iterable[str] = (), mbox: str | None = None,
+                maildir: str | None = None) -> IngestReport:
+    """The mail `gm ingest` reads: the files, mbox or Maildir the GM names, else the
+    campaign's own mailbox."""
+    progress = Progress("ingesting")
+    if files:
+        return ingest_files(campaign, [Path(f) for f in files], progress)
+    if mbox:
+        return ingest_mbox(campaign, Path(mbox), progress)
+    if maildir:
+        return ingest_maildir(campaign, Path(maildir), progress)
+    if campaign.config.mail.transport == "imap+smtp":
+        return ingest_imap(campaign, progress)
+    # the campaign's own inbox: a message's time is when it was delivered (docs/campaign.md)
+    return ingest_maildir(campaign, campaign.folder / "mail" / "inbox", progress, delivered=True)
 
 
 @dataclass(frozen=True)
@@ -97,7 +129,7 @@ def handle_all(campaign: Campaign, items: Iterable[Pending], report: IngestRepor
     others, one gone by then is skipped); messages already `in_memory` (a batched IMAP
     FETCH) have their passwords checked a chunk at a time, on every core, first.
     `recorded_now` is called with each message as soon as it is recorded."""
-    # sign-up (RULES.md 3.1): campaign.yaml's `signup:` as it is now (a place added, sign-up
+    # sign-up (docs/rules/, Joining by mail): campaign.yaml's `signup:` as it is now (a place added, sign-up
     # closed) settles who stands where before the new mail is read
     refresh(campaign)
     desk = Desk(campaign)
@@ -188,14 +220,14 @@ def _read_file(path: Path, limit: int, *, follow: bool = False) -> bytes:
 
 def _limit(campaign: Campaign) -> int:
     # One byte more than a message may hold: enough for the desk to see it is too large
-    # (RULES.md 3), and what is recorded of it (its headers and first bytes, for the GM);
+    # (docs/rules/, Order mail), and what is recorded of it (its headers and first bytes, for the GM);
     # the rest of a huge file is never read.
     return campaign.config.max_message_bytes + 1
 
 
 def _header_time(head: bytes, envelope: datetime | None = None) -> datetime | None:
-    """RULES.md 3 for mail files the GM names: the topmost Received:, else the mbox
-    `From ` line's date, else Date:."""
+    """The time of receipt (docs/rules/, Order mail) of mail files the GM names: the
+    topmost Received:, else the mbox `From ` line's date, else Date:."""
     received, date = header_times(head)
     return received or envelope or date
 
@@ -224,7 +256,7 @@ def ingest_maildir(campaign: Campaign, folder: Path, progress: Progress = QUIET,
 
     `delivered`: this is the campaign's own inbox, where a message's time is when it was
     delivered (the file's modification time); another Maildir is the GM's choice, timed by
-    its headers (RULES.md 3). Anything that is no regular file (a symlink, a FIFO, a
+    its headers (docs/rules/, Order mail). Anything that is no regular file (a symlink, a FIFO, a
     directory) is skipped with a line for the GM, never opened in a way that could block."""
     if not folder.is_dir():
         raise GmError(f"no Maildir at {folder}")
@@ -330,6 +362,7 @@ def _given(raw: bytes) -> bytes:
 def ingest_imap(campaign: Campaign, progress: Progress = QUIET) -> IngestReport:
     """Fetch what is new by UID (batched), record it, then move it to the processed folder.
     A message recorded in an earlier run that died before the move is moved now."""
+    # imported here: the IMAP client and OAuth libraries only a campaign on IMAP loads
     from ..mail.imap import ImapInbox
     from ..mail.oauth import login_for
 

@@ -1,5 +1,5 @@
 """The campaign database's schema as named migrations, oldest first (gm.campaign.store
-applies those not yet applied, in one transaction, and re-exports MIGRATIONS)."""
+applies those not yet applied, in one transaction)."""
 
 from __future__ import annotations
 
@@ -113,7 +113,7 @@ def _m002_fixed_at_start(db: sqlite_utils.Database) -> None:
 
 
 def _m003_desk_trust(db: sqlite_utils.Database) -> None:
-    # RULES.md 3: a message is already seen only when Message-ID, sender and body all
+    # docs/rules/, Order mail: a message is already seen only when Message-ID, sender and body all
     # match (the digest is filled in for messages recorded before); a RESET's password
     # waits beside the old one until first used; the loop and cap checks look the outbox
     # up by Message-ID and by recipient.
@@ -128,7 +128,7 @@ def _m003_desk_trust(db: sqlite_utils.Database) -> None:
 
 
 def _m004_draws(db: sqlite_utils.Database) -> None:
-    # RULES.md 5: every random choice a turn made (gm.chance.Draw as JSON), so a turn can
+    # docs/audit.md: every random choice a turn made (gm.chance.Draw as JSON), so a turn can
     # be replayed and audited without the generator; and what gm start drew and did
     # before turn 1 (opening throws, seats), as {"events": [...], "draws": [...]}.
     db["turns"].add_column("draws", str)
@@ -186,7 +186,7 @@ def _m008_publish_memo(db: sqlite_utils.Database) -> None:
 
 
 def _m009_proof(db: sqlite_utils.Database) -> None:
-    # RULES.md 5's proof: the game text the game commitment hashes (canonical JSON, kept
+    # docs/audit.md's proof: the game text the game commitment hashes (canonical JSON, kept
     # as written at start so the commitment never depends on a later gm's wording), each
     # accepted message's receipt, and each resolve's receipts played and record hash. A
     # campaign started before has none of them; its mail and archive show none.
@@ -198,14 +198,14 @@ def _m009_proof(db: sqlite_utils.Database) -> None:
 
 
 def _m010_gm_end(db: sqlite_utils.Database) -> None:
-    # CONTRACT.md `gm end`: how the GM ended a running campaign (gm.campaign.ending), as
+    # CONTRACT.md `gm end`: how the GM ended a running campaign (gm.campaign.gm_end), as
     # JSON: the turn it ended after, by whom, the reason given, when, and the events of the
     # end (placings, boards closed); null while running or when the rules ended it
     db["campaign"].add_column("ended", str)
 
 
 def _m011_signup(db: sqlite_utils.Database) -> None:
-    # RULES.md 3.1, sign-up by mail before gm start (gm.campaign.signup). A request becomes
+    # docs/rules/, Joining by mail: sign-up by mail before gm start (gm.campaign.signup.standing). A request becomes
     # a row only once confirmed from its address, in the order confirmed (`id`): `status`
     # where it stands (in, waiting, awaiting the GM, rejected, left; at gm start: playing,
     # or pool for those left waiting), `decision` the GM's under approve: gm, `told` the
@@ -236,13 +236,13 @@ def _m011_signup(db: sqlite_utils.Database) -> None:
 def _m012_parsed_files(db: sqlite_utils.Database) -> None:
     # campaign.yaml and the board files as parsed (gm.yamlfile.parsed_once), under the
     # digest of their bytes: a command opens a campaign of 500 players without importing
-    # or running the YAML parser (issue 27). Only the contents last read are kept.
+    # or running the YAML parser. Only the contents last read are kept.
     db["parsed_files"].create({"key": str, "value": bytes}, pk="key")
 
 
 def _m013_password_failures(db: sqlite_utils.Database) -> None:
     # docs/rules/, "Passwords and RESET": failed password checks per player and UTC
-    # day (gm.campaign.trust), so the player is told at 20 (`told_at`, once a day) and mail
+    # day (gm.campaign.desk.trust), so the player is told at 20 (`told_at`, once a day) and mail
     # past 100 is refused without a check (`unchecked` counts those, for gm status). A day
     # is the calendar day in UTC, YYYY-MM-DD; `gm player password` sets the day's counts to 0.
     db["password_failures"].create(

@@ -1,4 +1,4 @@
-"""A player's password: issued as words, kept as a salted, slow hash (RULES.md 3), checked
+"""A player's password: issued as words, kept as a salted, slow hash (docs/rules/, Order mail), checked
 once per process."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from .password_words import WORDS
 
 # scrypt cost: 2**13 takes ~30 ms here, so starting 500 players costs ~15 s once. Guessing
 # is bounded by the words, not by this cost: 48 bits and more, and at most 100 failed
-# checks per player a day (gm.campaign.trust), leave a guesser no chance.
+# checks per player a day (gm.campaign.desk.trust), leave a guesser no chance.
 SCRYPT = {"n": 2**13, "r": 8, "p": 1}
 # An issued password: this many words of PASSWORD_WORDS, joined by "-" (docs/rules/,
 # "Passwords and RESET": at least 48 bits)

@@ -1,4 +1,4 @@
-"""A campaign's part of RULES.md 5's proof, made from its store: the game text and its
+"""A campaign's part of docs/audit.md's proof, made from its store: the game text and its
 commitment at `gm start`, a receipt for each accepted message, and a record hash for each
 resolve chained to the one before. The formulas are gm.commitment's; this module says
 which of the campaign's values go into them."""
@@ -23,7 +23,7 @@ UNKNOWN = "unknown"  # the version of a ruleset no installed distribution declar
 
 def proof_view(turn: int, chained: str | None, receipts: Mapping[str, str | None] | None,
                names: Mapping[str, str], seats: Sequence[str] = ()) -> ProofView | None:
-    """What a turn's results show of RULES.md 5's record chain: its record hash and each
+    """What a turn's results show of docs/audit.md's record chain: its record hash and each
     holder's receipt played, named by `names` (Campaign.names, as the caller has it already),
     seat by seat: in the order of `seats` first (receipts read back from gm.sqlite come
     sorted by id, which is not the seats' order after a sign-up). None without a record
@@ -94,7 +94,7 @@ def order_receipt(seed: int, turn: int, player: str, count: int, order_json: dic
 
 def written_count(store: Any, turn: int, player: str) -> int:
     """How many of `player`'s own accepted messages for `turn` are stored: the `k` of
-    RULES.md 5's receipts, less one. The order rows of a seat name its holder now (a new
+    docs/audit.md's receipts, less one. The order rows of a seat name its holder now (a new
     holder inherits her predecessor's); the message rows name who wrote them."""
     return store.one(
         "select count(*) as n from orders o join messages m on m.id = o.message "

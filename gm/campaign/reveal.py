@@ -1,4 +1,4 @@
-"""`gm reveal` and `gm verify` (RULES.md 5, CONTRACT.md Commitments): once the campaign is
+"""`gm reveal` and `gm verify` (docs/audit.md, CONTRACT.md Commitments): once the campaign is
 over the salts, canonical board texts and the seed become public, and anyone can check
 them against the commitments published at the start."""
 
@@ -9,8 +9,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import clock
+from ..boards.board import Board, load_board
 from ..commitment import matches, seed_text
 from ..errors import GmError
+from ..ruleset_files import lineage, rules_file, rules_label
 
 
 def reveal(campaign) -> str:
@@ -32,8 +34,6 @@ def _rules_page(campaign) -> str:
     """Where a user's copy of gm says when the secrets are revealed: the ruleset's rules page
     (docs/rules/<name>.md, or a plugin's own `rules_page`), or nothing for a ruleset
     without rules."""
-    from ..ruleset_files import lineage, rules_file, rules_label
-
     page = rules_file(lineage(campaign.config.ruleset))
     return f" ({rules_label(page)})" if page is not None else ""
 
@@ -52,8 +52,6 @@ def verify_board_file(commitment: str, salt: str, path: Path) -> Checked:
     """Check a board file against a commitment. The file is either a board file (YAML,
     CONTRACT.md), made canonical first, or a canonical text as the archive publishes it,
     hashed exactly as written."""
-    from ..boards.board import Board, load_board
-
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:

@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import __version__
 from ..errors import GmError
-from .digests import body_digest as body_digest
-from .digests import record_digest as record_digest
-from .migrations import MIGRATIONS as MIGRATIONS
+from ..releases import release_of_store
+from .migrations import MIGRATIONS
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -43,7 +43,7 @@ class Store:
     def db(self) -> sqlite_utils.Database:
         """The store through sqlite-utils, made on first use: importing it (and numpy, which
         it imports when installed) is most of a command's start-up, and a command that
-        reads, or writes plain SQL (`writing`), never needs it (issue 27)."""
+        reads, or writes plain SQL (`writing`), never needs it."""
         if self._db is None:
             import sqlite_utils
 
@@ -89,8 +89,6 @@ class Store:
         """Before a campaign made by an earlier gm is migrated: a copy of its store as that
         release left it, `gm.sqlite.bak-<release>` beside it, which that release opens
         (docs/upgrading.md). An earlier copy of the same name is kept: it is the older."""
-        from ..releases import release_of_store
-
         backup = self.path.with_name(f"{self.path.name}.bak-{release_of_store(applied)}")
         if backup.exists():
             return
@@ -124,8 +122,6 @@ def refuse_newer(path: Path) -> None:
     gm does not know (docs/upgrading.md). Read through a read-only connection, so that not
     even the journal mode is written; one that makes no -wal or -shm file beside it when
     there is none (every gm command leaves none)."""
-    from .. import __version__
-
     wal = path.with_name(path.name + "-wal").exists()
     mode = "mode=ro" if wal else "immutable=1"
     try:

@@ -3,7 +3,6 @@ reports queued in the same transaction) and undoing the last one."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
@@ -13,17 +12,19 @@ from .. import clock
 from ..counts import count, one_or_many
 from ..errors import GmError
 from ..mail import gmreport
-from ..mail.mailout import compose
+from ..mail.calendar import deadline_attachment, meets_deadline
+from ..mail.mailout import compose, find_template, render
 from ..mail.views import BoardSize, EndView, PlayerMail, PlayerRef, ProofView, deadline_view
-from ..rules.base import INLINE_PLAYERS, Outcome, Ruleset
+from ..rules.base import INLINE_PLAYERS, Outcome
 from ..rules.chance import SeededChance, played
 from .admin import deadline_sequence, welcome_observers
 from .deadlines import deadline_text, next_deadline
-from .desk import order_view, standing_order
+from .digests import record_digest
 from .folder import Campaign
 from .outbox import drop_reports, queue, reports_sent
 from .proof import chain_link, proof_view, receipts_played
-from .store import dumps, record_digest
+from .standing import order_view, standing_order
+from .store import dumps
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ def order_statuses(campaign: Campaign) -> list[OrderStatus]:
 
 
 def awaited(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> list[str]:
-    """Players a turn waits for before its deadline (RULES.md 2.4): everyone in play needs
+    """Players a turn waits for before its deadline (docs/rules/, Orders, the deadline and missed turns): everyone in play needs
     an accepted message for the turn holding all they must send. What the rules choose
     for a player is no message, so such a turn still waits."""
     statuses = order_statuses(campaign) if statuses is None else statuses
@@ -116,8 +117,6 @@ def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *,
     and the deadline in their terms. A PlayerMail has no field for anything hidden
     (views.py), so no template can leak it. The basics, state, deadline and dropped
     players are passed in: read per player they made a turn cost players squared."""
-    from ..mail.calendar import meets_deadline
-
     config = campaign.config
     player = config.player(player_id)
     assert player is not None
@@ -150,10 +149,8 @@ def _table(config: Any, basics: dict[str, Any], view: Any,
     """The attachment of every player's line, (text, "text", "plain", file name), rendered
     once for every copy; None when the body lists everyone (a small campaign, or a
     ruleset without a table.txt). It also holds every seat's receipt played (`proof`,
-    RULES.md 5), which such a report's body does not (ProofView.listed)."""
+    docs/audit.md), which such a report's body does not (ProofView.listed)."""
     import jinja2
-
-    from ..mail.mailout import find_template
 
     if len(config.players) <= INLINE_PLAYERS:
         return None
@@ -173,8 +170,6 @@ def _deadline_attachment(mail: PlayerMail, now: datetime, *, deadline: datetime 
     UID per player and turn, so a reminder updates the entry a report made; `sequence`
     counts the GM's moves of that deadline (admin.deadline_sequence). The deadline and the
     sequence are the caller's, read once: per player they made a turn cost a query per report."""
-    from ..mail.calendar import deadline_attachment
-
     if not mail.calendar or mail.next_turn is None:
         return []
     return deadline_attachment(mail.context(), player=mail.player.id, turn=mail.next_turn,
@@ -201,6 +196,15 @@ class Resolution:
     gm_report: str  # the GM's report as text (what --preview prints)
     # a preview only: why `gm resolve` would refuse the turn now (None: it would resolve it)
     refused: str | None = None
+
+
+def resolved_summary(resolution: Resolution) -> str:
+    """The one line `gm resolve` and `gm turn` print for a resolved turn."""
+    state = resolution.result.state
+    first, last = resolution.turn, state.turn - 1
+    turns = f"turns {first}-{last}" if last > first else f"turn {first}"
+    tail = "the campaign is over" if state.over else f"next: turn {state.turn}"
+    return f"resolve: {turns} resolved, reports queued; {tail}"
 
 
 def refusal(campaign: Campaign, state: Any, statuses: list[OrderStatus], *, force: bool = False) -> str | None:
@@ -246,15 +250,13 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
     view = ruleset.public_view(setup, state, result.state, result.events, names,
                                campaign.config.id, campaign.config.title)
     gm_context = _gm_context(campaign, state, view, result, orders)
-    from ..mail.mailout import render
-
     gm_text = render("gm_report", gm_context)[1]
     resolution = Resolution(state.turn, result, orders, gm_text, refused)
     if preview:
         return resolution
     config = campaign.config
     new_deadline = None if result.state.over else following_deadline(config, deadline, now)
-    # RULES.md 5: the receipts played and the record hash chained to the turn before
+    # docs/audit.md: the receipts played and the record hash chained to the turn before
     receipts = receipts_played(campaign.store, state.turn, setup.players, orders)
     draws = [d.to_json() for d in result.draws]
     record_hash = chain_link(campaign.store, setup.seed, state.turn, receipts, draws,
@@ -297,9 +299,9 @@ def queue_results(campaign: Campaign, db: Any, now: datetime, *, after: Any, eve
     """Queue what every player and observer reads of a turn resolved into `after` through
     `events` (`view` its public view, `orders` those played): each player's report, or
     the final results once `after` is over, and each observer's copy. Also the final
-    results of a campaign the GM ended (gm.campaign.ending), told by `ended`."""
+    results of a campaign the GM ended (gm.campaign.gm_end), told by `ended`."""
     config, ruleset, setup = campaign.config, campaign.ruleset, campaign.setup
-    # the last turn's report is the final results (RULES.md 2.3: the aggregate)
+    # the last turn's report is the final results (docs/rules/, Crossing the finish and placings: the aggregate)
     template = "final" if after.over else "report"
     # the reports say who held a seat when (reminders and replies need not)
     basics = campaign.mail_basics() | {"seats": campaign.seat_changes()}
@@ -376,8 +378,3 @@ def undo(campaign: Campaign, *, force: bool = False) -> int:
         )
         db.execute("delete from turns where turn = ?", (turn,))
     return turn
-
-
-def turn_events(row: dict[str, Any], ruleset: Ruleset) -> list[Any]:
-    """A resolved turn's events, read back by the campaign's ruleset."""
-    return [ruleset.event_from_json(e) for e in json.loads(row["events"])]

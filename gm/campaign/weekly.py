@@ -1,23 +1,28 @@
-"""`gm turn`: the GM's weekly command, run by hand or from cron. Ingest, resolve when due,
-send, publish, each step reporting in one line. Every step is safe to rerun, so after a
-failure the next run picks up where this one stopped, and a turn is never resolved twice:
-once resolved, the next turn is not due until its own deadline or until every order is in
-(in classic and doubles, where nobody has to write, only at its deadline)."""
+"""`gm turn`: the GM's weekly command, run by hand or from cron, and its steps. Ingest,
+resolve when due, send, publish, each step reporting in one line. Every step is safe to
+rerun, so after a failure the next run picks up where this one stopped, and a turn is never
+resolved twice: once resolved, the next turn is not due until its own deadline or until
+every order is in (where nobody has to write, only at its deadline). The demo plays every
+turn through `run_turn` too."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import jinja2
 
-from .. import clock
+from ..counts import count, one_or_many
 from ..errors import GmError
+from ..progress import Progress
+from ..publish.write import publish
 from ..templating import template_problem
-from .deadlines import deadline_text
+from .delivery import SendReport, send
+from .due import NOT_STARTED, PAUSED, due, early
 from .folder import Campaign
-from .turns import OrderStatus, Resolution, awaited, order_statuses, refusal, resolve
+from .ingest import ingest_mail
+from .turns import resolve, resolved_summary
 
 
 @dataclass
@@ -28,85 +33,19 @@ class TurnRun:
     paused: bool = False  # resolved nothing because the campaign is paused (not a failure)
 
 
-PAUSED = "the campaign is paused: nothing is resolved until gm resume [WHEN]"
-NOT_STARTED = "the campaign has not started: sign-up by mail is answered; gm start when the players are in"
-
-
-def due(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> tuple[bool, str]:
-    """Whether the current turn may be resolved now, and if not, what it waits for: one
-    line for the GM, the same in `gm turn` and `gm status`."""
-    state = campaign.state()
-    if state.over:
-        return False, "the campaign is over"
-    if campaign.paused():
-        return False, PAUSED
-    deadline = campaign.deadline()
-    if deadline is not None and clock.now() >= deadline:
-        return True, ""
-    statuses = order_statuses(campaign) if statuses is None else statuses
-    when = deadline_text(deadline, campaign.config.timezone)
-    shown = (when["local"] or when["utc"]) if when else "none set"
-    if not campaign.ruleset.resolves_early:
-        # classic, doubles (RULES.md 4.5): nobody has to write, so no message makes the turn
-        # ready; say who wrote what all the same, since the GM is asked "did you get mine?"
-        return False, (f"turn {state.turn} waits for its deadline, {shown} (nobody has to write in "
-                       f"{campaign.ruleset.name}); {_written(campaign, statuses)}")
-    missing = awaited(campaign, statuses)
-    if not missing:
-        return True, ""
-    return False, f"turn {state.turn} waits for {', '.join(missing)}; deadline {shown}"
-
-
-def forecast(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> str:
-    """What `gm turn` would do with the turn now, in its words: `resolves turn N`, `not
-    yet: ...` (due's line) or `refuses turn N: ...` (resolve's refusal, when gm turn would
-    exit 1). `gm status` prints it, so the two never disagree."""
-    statuses = order_statuses(campaign) if statuses is None else statuses
-    ready, why = due(campaign, statuses)
-    if not ready:
-        return f"not yet: {why}"
-    state = campaign.state()
-    refused = refusal(campaign, state, statuses, force=_early(campaign, statuses))
-    return f"refuses turn {state.turn}: {refused}" if refused else f"resolves turn {state.turn}"
-
-
-def _early(campaign: Campaign, statuses: list[OrderStatus] | None = None) -> bool:
-    """Due before the deadline means every order is in: nothing left to guard."""
-    return campaign.ruleset.resolves_early and not awaited(campaign, statuses)
-
-
-def _written(campaign: Campaign, statuses: list[OrderStatus]) -> str:
-    """Who has sent an accepted message this turn and what their order says, and who has not."""
-    sent = [f"{s.player} (order #{s.receipt}: {campaign.ruleset.order_text(s.order)})"
-            for s in statuses if s.receipt]
-    silent = [s.player for s in statuses if not s.receipt and s.in_play]
-    parts = [f"written: {', '.join(sent)}"] if sent else []
-    if silent:
-        parts.append(f"nothing from {', '.join(silent)}")
-    return "; ".join(parts) or "nobody in play"
-
-
-def run_turn(
-    campaign: Campaign,
-    *,
-    force: bool = False,
-    ingest: Callable[[Campaign], str],
-    send: Callable[[Campaign], str],
-    publish: Callable[[Campaign], str] | None = None,
-) -> TurnRun:
-    """One whole turn. Each step is passed in and returns its one-line summary, so the CLI
-    can wrap steps in progress bars and the demo runs exactly the same path.
+def run_turn(campaign: Campaign, *, force: bool = False) -> TurnRun:
+    """One whole turn: ingest, resolve when due, send, publish.
 
     A paused campaign still has its mail read and answered (each order with a refusal
     saying it is paused), its mail sent (the pause notices first of all) and its archive
-    published; only the resolve step does nothing (CONTRACT.md: `gm turn` runs from cron,
-    and a pause is no failure). --force resolves nothing while paused either."""
+    published; only the resolve step does nothing (`gm turn` runs from cron, and a pause is
+    no failure). --force resolves nothing while paused either."""
     run = TurnRun()
     with _template_stops(run, "ingest"):
-        run.lines.append(ingest(campaign))
+        run.lines.append(ingest_mail(campaign).summary())
     if not campaign.started():
-        # RULES.md 3.1: before gm start, cron's gm turn answers the sign-ups and publishes
-        # the game's front page; there is nothing to resolve (and no failure in that)
+        # before gm start, cron's gm turn answers the sign-ups and publishes the game's
+        # front page (docs/campaign.md); there is nothing to resolve, and no failure in that
         run.lines.append(f"resolve: {NOT_STARTED}")
     elif campaign.paused():
         run.paused = True
@@ -115,10 +54,9 @@ def run_turn(
         with _template_stops(run, "resolve"):
             _resolve_step(campaign, run, force=force)
     with _template_stops(run, "send"):
-        run.lines.append(send(campaign))
-    if publish is not None:
-        with _template_stops(run, "publish"):
-            run.lines.append(publish(campaign))
+        run.lines.append(send_summary(run_send(campaign)))
+    with _template_stops(run, "publish"):
+        run.lines.append(publish_step(campaign))
     return run
 
 
@@ -142,7 +80,7 @@ def _resolve_step(campaign: Campaign, run: TurnRun, *, force: bool) -> None:
         run.lines.append(f"resolve: not yet: {why}")
         return
     try:
-        resolution = resolve(campaign, force=force or _early(campaign))
+        resolution = resolve(campaign, force=force or early(campaign))
     except GmError as error:
         run.refused = str(error)
         run.lines.append(f"resolve: refused: {error}")
@@ -151,9 +89,21 @@ def _resolve_step(campaign: Campaign, run: TurnRun, *, force: bool) -> None:
         run.lines.append(resolved_summary(resolution))
 
 
-def resolved_summary(resolution: Resolution) -> str:
-    state = resolution.result.state
-    first, last = resolution.turn, state.turn - 1
-    turns = f"turns {first}-{last}" if last > first else f"turn {first}"
-    tail = "the campaign is over" if state.over else f"next: turn {state.turn}"
-    return f"resolve: {turns} resolved, reports queued; {tail}"
+def run_send(campaign: Campaign) -> SendReport:
+    return send(campaign, progress=Progress("sending"))
+
+
+def send_summary(report: SendReport) -> str:
+    line = f"send: {report.sent} delivered"
+    if report.temporary:
+        line += (f", {report.temporary} kept for the next run "
+                 f"({one_or_many(report.temporary, 'a temporary failure', 'temporary failures')})")
+    if report.permanent:
+        line += f", {len(report.permanent)} refused for good"
+    return line
+
+
+def publish_step(campaign: Campaign) -> str:
+    where, report = publish(campaign)
+    return (f"publish: {where / 'index.html'} ({count(len(report.written), 'page')} written, "
+            f"{len(report.unchanged)} unchanged)")

@@ -20,7 +20,7 @@ def welcome_context(campaign: Campaign, deadline: datetime) -> dict[str, Any]:
         "handover": None,  # a seat's new holder's part (admin.replace_player): none at the start
         "calendar": None,  # the attached calendar file's name (gm.mail.calendar), if any
         "commitments": {
-            "game": campaign.row()["game_commitment"],  # RULES.md 5: None for a campaign started before it
+            "game": campaign.row()["game_commitment"],  # docs/audit.md: None for a campaign started before it
             "seed": campaign.row()["seed_commitment"],
             "boards": {r["id"]: r["commitment"] for r in campaign.store.rows("select * from boards")
                        if r["commitment"]},

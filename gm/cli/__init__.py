@@ -15,16 +15,18 @@ from ..errors import GmError, ProblemsError
 
 # Where each command is defined, as module:attribute under gm.cli. A command's module is
 # imported only when the command runs (or help lists them all), so `gm publish` does not
-# pay for the imports of `gm ingest` or `gm board analyze` (issue 27); tests/test_cli_docs.py
+# pay for the imports of `gm ingest` or `gm board analyze`; tests/test_cli_docs.py
 # checks this table against the commands each module defines.
 COMMANDS: Mapping[str, str] = {
     "board": "analysis:board",  # gm.cli.analysis adds design, analyze and draw to gm.cli.board's group
     "campaign": "campaign:campaign_group",
-    **{name: f"campaign:{name}_cmd" for name in
-       ("turn", "start", "ingest", "orders", "remind", "resolve", "undo", "send", "state", "status")},
+    **{name: f"campaign:{name}_cmd" for name in ("start", "ingest", "orders", "remind", "resolve", "undo")},
+    **{name: f"turn:{name}_cmd" for name in ("turn", "send")},
+    **{name: f"status:{name}_cmd" for name in ("state", "status")},
     "player": "admin:player_group",
     **{name: f"admin:{name}_cmd" for name in ("pause", "resume", "deadline", "end")},
-    **{name: f"archive:{name}_cmd" for name in ("publish", "reveal", "verify", "audit")},
+    "publish": "publish:publish_cmd",
+    **{name: f"archive:{name}_cmd" for name in ("reveal", "verify", "audit")},
     "mail": "mail:mail_group",
     "signup": "signup:signup_group",
     "demo": "demo:demo_cmd",
@@ -82,7 +84,7 @@ def main() -> None:
     # A command lives a second or less and leaves little garbage that only the collector
     # frees, but the default threshold runs the collector over and over through its imports,
     # parsed files and events; with the exit's freeze below, 15-20 ms of the 0.25 s of CPU
-    # of a weekly gm publish (issue 27, docs/benchmarks.md). Garbage is still collected.
+    # of a weekly gm publish (docs/benchmarks.md). Garbage is still collected.
     gc.set_threshold(10_000)
     try:
         cli(prog_name="gm")

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import click
 
-from ..campaign import admin
-from ..campaign.campaign import deadline_text
+from ..campaign import admin, schedule
+from ..campaign.deadlines import deadline_text
+from ..campaign.gm_end import end_campaign
 from .opening import opened
 
 SEND = "; run gm send to deliver the mail"
@@ -96,7 +97,7 @@ def pause_cmd(ctx: click.Context) -> None:
     Example: gm -C campaigns/spring-2027 pause
     """
     with opened(ctx) as campaign:
-        admin.pause(campaign)
+        schedule.pause(campaign)
     click.echo(f"paused; gm resume [WHEN] goes on{SEND}")
 
 
@@ -110,7 +111,7 @@ def resume_cmd(ctx: click.Context, when: str | None) -> None:
     Example: gm -C campaigns/spring-2027 resume "2027-04-20 18:00"
     """
     with opened(ctx) as campaign:
-        deadline = admin.resume(campaign, when)
+        deadline = schedule.resume(campaign, when)
         shown = _when(campaign, deadline)
     click.echo(f"resumed; turn deadline {shown}{SEND}")
 
@@ -129,7 +130,7 @@ def deadline_cmd(ctx: click.Context, when: str | None, earlier: bool) -> None:
     """
     with opened(ctx, lock=when is not None) as campaign:
         if when is not None:
-            admin.move_deadline(campaign, when, earlier=earlier)
+            schedule.move_deadline(campaign, when, earlier=earlier)
         state, deadline, paused = campaign.state(), campaign.deadline(), campaign.paused()
         turn, over = state.turn, state.over
         shown = _when(campaign, deadline) if deadline else None
@@ -152,8 +153,6 @@ def end_cmd(ctx: click.Context, reason: str | None) -> None:
 
     Example: gm -C campaigns/spring-2027 end --reason "most players have stopped writing"
     """
-    from ..campaign.ending import end_campaign
-
     with opened(ctx) as campaign:
         turn, state = end_campaign(campaign, reason)
         standings = campaign.ruleset.standings(campaign.setup, state)

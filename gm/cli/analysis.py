@@ -91,7 +91,7 @@ def _cell(summary: dict[str, Any], unit: str) -> str:
 def side_by_side(named: list[tuple[str, Any]]) -> str:
     """The terminal table of `gm board analyze`: one column per board, a block of rows per
     ruleset analysed (its length, then its own rows), then one die."""
-    from ..boards.analysis import FINISHES
+    from ..boards.analysis import FINISHES  # here, not at every gm board command (numpy)
 
     rulesets = list(dict.fromkeys(r for _, result in named for r in result.rulesets))
     rows: list[tuple[str, list[str]]] = [("squares", [str(result.board.squares) for _, result in named])]

@@ -1,48 +1,23 @@
-"""The archive commands: `gm publish`, `gm reveal`, `gm verify` (CONTRACT.md) and `gm audit`."""
+"""The commands on a campaign's proof: `gm reveal` (and the archive rewritten with it),
+`gm verify` and `gm audit` (docs/audit.md)."""
 
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import click
 
+from ..audit.checks import Difference
+from ..audit.mail import check_mail, read_mail
+from ..audit.replay import audit, load_record
+from ..campaign.reveal import reveal, verify_board_file, verify_seed
 from ..counts import count
 from ..errors import GmError
+from ..publish.write import publish
 from .opening import opened
-
-
-@click.command("publish")
-@click.option("--out", type=click.Path(file_okay=False, path_type=Path),
-              help="Where to write the archive (default: DIR/archive).")
-@click.pass_context
-def publish_cmd(ctx: click.Context, out: Path | None) -> None:
-    """Write the campaign's HTML archive: standings, a page per turn and per player, race
-    charts and the boards drawn (boards the ruleset keeps secret: only after `gm reveal`).
-    Only changed pages are rewritten.
-
-    Example: gm -C campaigns/spring-2027 publish --out /var/www/spring-2027
-    """
-    from ..publish.write import publish
-
-    with opened(ctx, lock=True) as campaign:
-        try:
-            where, report = publish(campaign, out)
-        except Exception as error:
-            # a ruleset's archive template failed: say which, in one line. A publish with
-            # nothing new imports no jinja2, so it is looked up, not imported, here
-            jinja2 = sys.modules.get("jinja2")
-            if jinja2 is None or not isinstance(error, jinja2.TemplateError):
-                raise
-            from ..templating import template_problem
-
-            raise GmError(f"publish stopped by {template_problem(error)}; fix the template, then run "
-                          "gm publish again") from None
-    click.echo(f"archive: {where / 'index.html'} ({count(len(report.written), 'page')} written, "
-               f"{len(report.unchanged)} unchanged)")
 
 
 @click.command("reveal")
@@ -55,9 +30,6 @@ def reveal_cmd(ctx: click.Context, out: Path | None) -> None:
 
     Example: gm -C campaigns/spring-2027 reveal
     """
-    from ..campaign.reveal import reveal
-    from ..publish.write import publish
-
     with opened(ctx, lock=True) as campaign:
         when = reveal(campaign)
         where, _ = publish(campaign, out)
@@ -79,8 +51,6 @@ def verify_cmd(commitment: str, salt: str, file: Path | None, seed: int | None) 
 
     Example: gm verify 6b53...d373 9f2c...01ab boards/small.yaml
     """
-    from ..campaign.reveal import verify_board_file, verify_seed
-
     if (file is None) == (seed is None):
         raise click.UsageError("give either a board FILE or --seed N")
     checked = verify_seed(commitment, salt, seed) if seed is not None else verify_board_file(commitment, salt, file)
@@ -127,9 +97,6 @@ def audit_cmd(source: str, more: tuple[Path, ...], game_commitment: str | None, 
 
     Example: gm audit https://example.org/spring-2027/ --mail ~/Mail/spring-2027
     """
-    from ..audit import Difference, audit, load_record
-    from ..audit_mail import check_mail, read_mail
-
     if more and not mail:
         raise click.UsageError(f"unexpected argument {more[0]}: mail to check follows --mail")
     missing = next((path for path in more if not path.exists()), None)
@@ -196,4 +163,4 @@ def _proved(result: Any, checked: Any, paths: Sequence[Path], game: str | None,
     return proved, unchecked
 
 
-COMMANDS = [publish_cmd, reveal_cmd, verify_cmd, audit_cmd]
+COMMANDS = [reveal_cmd, verify_cmd, audit_cmd]

@@ -11,6 +11,7 @@ from ..boards.board import Board
 from ..boards.text import render
 from ..counts import count
 from ..errors import BoardError, ProblemsError
+from ..rules.registry import UnknownRuleset, board_ruleset, find_ruleset
 from ..yamlfile import LineDict, read
 
 PLAYERS = 2  # the fewest players a ruleset plays; the board is judged for them
@@ -29,8 +30,6 @@ def _ruleset_option(command: Any) -> Any:
 
 
 def _find(name: str) -> Any:
-    from ..rules.registry import UnknownRuleset, find_ruleset
-
     try:
         return find_ruleset(name)
     except UnknownRuleset as error:
@@ -40,8 +39,6 @@ def _find(name: str) -> Any:
 def _load(path: str, ruleset_name: str | None) -> Board:
     """The board in `path`, read with the ruleset's own keys and `chains` default and
     judged by its board rules too; raises BoardError listing every problem."""
-    from ..rules.registry import board_ruleset
-
     data = read(Path(path), BoardError)
     if ruleset_name is None:
         ruleset_name = board_ruleset(data if isinstance(data, dict) else ())

@@ -4,27 +4,25 @@ it did in a line or two."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
 import click
 
 from .. import clock
-from ..campaign.campaign import WEAK_SEED, Campaign, deadline_text, start
+from ..campaign.campaign import WEAK_SEED, start
+from ..campaign.deadlines import deadline_text
+from ..campaign.ingest import ingest_mail
 from ..campaign.store import command_lock
-from ..campaign.weekly import TurnRun, resolved_summary, run_turn
+from ..campaign.turns import order_statuses, remind, resolve, resolved_summary, undo
 from ..counts import count, one_or_many
 from ..errors import GmError
-from ..progress import Progress
 from ..rules.base import Ruleset
-from ..rules.registry import DEFAULT
+from ..rules.registry import DEFAULT, UnknownRuleset, find_ruleset
+from ..ruleset_files import lineage, rules_file, rules_label, ruleset_board
 from .opening import opened
-from .status import KEPT_LINES as KEPT_LINES
-from .status import UNANSWERED_WHY as UNANSWERED_WHY
-from .status import awaited_mark
-from .status import orders_in as orders_in
-from .status import state_cmd as state_cmd
-from .status import status_cmd as status_cmd
+from .status import awaited_mark, orders_in
 
 # -- setting up ---------------------------------------------------------------------------
 
@@ -77,11 +75,6 @@ def campaign_new(directory: str, campaign_id: str | None, ruleset_name: str) -> 
 
     Example: gm campaign new campaigns/spring-2027
     """
-    import shutil
-
-    from ..rules.registry import UnknownRuleset, find_ruleset
-    from ..ruleset_files import lineage, rules_file, rules_label, ruleset_board
-
     try:
         ruleset = find_ruleset(ruleset_name)
     except UnknownRuleset as error:
@@ -139,7 +132,7 @@ def start_cmd(ctx: click.Context) -> None:
         click.echo(f"warning: the seed {config.seed} is below 2^64 and can be guessed from the published "
                    f"outcomes; leave seed out of campaign.yaml and gm start draws {config.ruleset.seed_bits} random bits",
                    err=True)
-    # RULES.md 5: what the GM publishes, and every welcome shows, for gm audit --game-commitment
+    # docs/audit.md: what the GM publishes, and every welcome shows, for gm audit --game-commitment
     click.echo(f"game commitment {game}")
     click.echo(f"seed commitment {data['commitments']['seed']}")
     for board_id, value in data["commitments"]["boards"].items():
@@ -163,41 +156,10 @@ def ingest_cmd(ctx: click.Context, files: tuple[str, ...], mbox: str | None, mai
     Example: gm -C campaigns/spring-2027 ingest ~/Downloads/*.eml
     """
     with opened(ctx) as campaign:
-        report = run_ingest(campaign, files=files, mbox=mbox, maildir=maildir)
-    click.echo(ingest_summary(report))
+        report = ingest_mail(campaign, files=files, mbox=mbox, maildir=maildir)
+    click.echo(report.summary())
     for error in report.errors:
         click.echo(f"  could not handle {error}", err=True)
-
-
-def run_ingest(campaign: Campaign, *, files=(), mbox=None, maildir=None):
-    from ..campaign import ingest
-
-    progress = Progress("ingesting")
-    if files:
-        return ingest.ingest_files(campaign, [Path(f) for f in files], progress)
-    if mbox:
-        return ingest.ingest_mbox(campaign, Path(mbox), progress)
-    if maildir:
-        return ingest.ingest_maildir(campaign, Path(maildir), progress)
-    if campaign.config.mail.transport == "imap+smtp":
-        return ingest.ingest_imap(campaign, progress)
-    # the campaign's own inbox: a message's time is when it was delivered (RULES.md 3)
-    return ingest.ingest_maildir(campaign, campaign.folder / "mail" / "inbox", progress, delivered=True)
-
-
-def ingest_summary(report) -> str:
-    if not report.total and not report.errors:
-        return "ingest: no new mail"
-    parts = ", ".join(f"{n} {what}" for what, n in sorted(report.outcomes.items()) if what != "seen")
-    seen = report.outcomes.get("seen", 0)
-    new = report.total - seen
-    line = f"ingest: {count(new, 'new message')}" + (f" ({parts})" if parts else "")
-    if seen:
-        line += f"; {seen} already recorded"
-    if report.errors:
-        # gm turn shows this line alone: say that gm ingest lists what went wrong
-        line += f"; {len(report.errors)} could not be handled (gm ingest lists them)"
-    return line
 
 
 # -- the turn ------------------------------------------------------------------------------
@@ -211,8 +173,6 @@ def orders_cmd(ctx: click.Context, full: bool) -> None:
 
     Example: gm -C campaigns/spring-2027 orders --full
     """
-    from ..campaign.turns import order_statuses
-
     with opened(ctx, lock=False) as campaign:
         state = campaign.state()
         if state.over:
@@ -237,8 +197,6 @@ def remind_cmd(ctx: click.Context) -> None:
 
     Example: gm -C campaigns/spring-2027 remind && gm -C campaigns/spring-2027 send
     """
-    from ..campaign.turns import remind
-
     with opened(ctx) as campaign:
         missing = remind(campaign)
     if not missing:
@@ -262,8 +220,6 @@ def resolve_cmd(ctx: click.Context, preview: bool, force: bool) -> None:
     and says whether a resolve now would go ahead.
     Example: gm -C campaigns/spring-2027 resolve --preview
     """
-    from ..campaign.turns import resolve
-
     with opened(ctx, lock=not preview) as campaign:
         resolution = resolve(campaign, force=force, preview=preview)
     if preview:
@@ -284,86 +240,9 @@ def undo_cmd(ctx: click.Context, force: bool) -> None:
 
     Example: gm -C campaigns/spring-2027 undo
     """
-    from ..campaign.turns import undo
-
     with opened(ctx) as campaign:
         turn = undo(campaign, force=force)
     click.echo(f"turn {turn} undone; its orders stand and it can be resolved again")
 
 
-@click.command("send")
-@click.pass_context
-def send_cmd(ctx: click.Context) -> None:
-    """Deliver every queued message exactly once (mail/outbox, or SMTP).
-
-    Example: gm -C campaigns/spring-2027 send
-    """
-    with opened(ctx) as campaign:
-        report = run_send(campaign)
-    click.echo(send_summary(report))
-    for failure in report.permanent:
-        click.echo(f"  refused for good: {failure} (address marked failing)", err=True)
-
-
-def run_send(campaign: Campaign):
-    from ..campaign.delivery import send
-
-    return send(campaign, progress=Progress("sending"))
-
-
-def send_summary(report) -> str:
-    line = f"send: {report.sent} delivered"
-    if report.temporary:
-        line += (f", {report.temporary} kept for the next run "
-                 f"({one_or_many(report.temporary, 'a temporary failure', 'temporary failures')})")
-    if report.permanent:
-        line += f", {len(report.permanent)} refused for good"
-    return line
-
-
-# -- reading ---------------------------------------------------------------------------------
-
-
-@click.command("turn")
-@click.option("--force", is_flag=True, help="Resolve even though the turn is not due or most orders are missing.")
-@click.pass_context
-def turn_cmd(ctx: click.Context, force: bool) -> None:
-    """One whole turn: ingest new mail, resolve when due, send, publish.
-
-    The turn is due at its deadline, or earlier once every player who still moves has an
-    accepted order for it with everything they must send (in classic and doubles, where
-    nobody has to write, only at its deadline). A paused campaign has its mail read,
-    answered and sent and its archive published, resolves nothing and exits 0, so cron can
-    run it every day. Exits 1 when resolve refused a due turn (the GM must act). Safe to
-    rerun after any failure: it picks up where it stopped and never resolves a turn twice.
-    Example: gm -C campaigns/spring-2027 turn
-    """
-    with opened(ctx) as campaign:
-        run = weekly_turn(campaign, force=force)
-    for line in run.lines:
-        click.echo(line)
-    if run.refused:
-        raise SystemExit(1)
-
-
-def publish_step(campaign: Campaign) -> str:
-    from ..publish.write import publish
-
-    where, report = publish(campaign)
-    return (f"publish: {where / 'index.html'} ({count(len(report.written), 'page')} written, "
-            f"{len(report.unchanged)} unchanged)")
-
-
-def weekly_turn(campaign: Campaign, *, force: bool = False) -> TurnRun:
-    """`gm turn`'s steps exactly: the demo plays every turn through this too."""
-    return run_turn(
-        campaign,
-        force=force,
-        ingest=lambda c: ingest_summary(run_ingest(c)),
-        send=lambda c: send_summary(run_send(c)),
-        publish=publish_step,
-    )
-
-
-COMMANDS = [turn_cmd, start_cmd, ingest_cmd, orders_cmd, remind_cmd, resolve_cmd, undo_cmd,
-            send_cmd, state_cmd, status_cmd]
+COMMANDS = [start_cmd, ingest_cmd, orders_cmd, remind_cmd, resolve_cmd, undo_cmd]

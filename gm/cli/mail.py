@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..campaign.config import load_config
+from ..campaign.config.reading import load_config
 from ..errors import GmError
 from ..mail import maildir
 

@@ -1,5 +1,5 @@
 """Opening the campaign a command works on (`gm -C DIR`), in a module of its own: every
-command module imports it, and it imports no command's core (issue 27)."""
+command module imports it, and it imports no command's core."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from ..campaign.campaign import Campaign
+from ..campaign.folder import Campaign
 from ..campaign.store import command_lock
 
 

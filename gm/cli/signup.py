@@ -1,4 +1,4 @@
-"""`gm signup` (CONTRACT.md, RULES.md 3.1): the sign-ups by mail, and the GM's decisions on
+"""`gm signup` (CONTRACT.md, docs/rules/, Joining by mail): the sign-ups by mail, and the GM's decisions on
 them under `approve: gm`. Everyone whose standing a decision changes is told by mail."""
 
 from __future__ import annotations
@@ -8,22 +8,22 @@ import json
 import click
 
 from .. import clock
-from ..campaign import signup
-from ..campaign.campaign import deadline_text
+from ..campaign.deadlines import deadline_text
 from ..campaign.names import clean
+from ..campaign.signup import admission, standing
 from ..counts import count
 from .opening import opened
 
 SEND = "; run gm send to deliver the mail"
 # the order gm signup lists the requests in, with the heading of each
 SECTIONS = (
-    (signup.PLAYING, "playing (joined by mail)"),
-    (signup.IN, "in"),
-    (signup.WAITING, "waiting"),
-    (signup.AWAITING, "awaiting the GM (gm signup accept|reject ID...)"),
-    (signup.POOL, "the pool: waiting for a seat (gm player replace OLD ID)"),
-    (signup.REJECTED, "rejected"),
-    (signup.LEFT, "left"),
+    (standing.PLAYING, "playing (joined by mail)"),
+    (standing.IN, "in"),
+    (standing.WAITING, "waiting"),
+    (standing.AWAITING, "awaiting the GM (gm signup accept|reject ID...)"),
+    (standing.POOL, "the pool: waiting for a seat (gm player replace OLD ID)"),
+    (standing.REJECTED, "rejected"),
+    (standing.LEFT, "left"),
 )
 
 
@@ -38,36 +38,36 @@ def signup_group(ctx: click.Context) -> None:
     if ctx.invoked_subcommand is not None:
         return
     with opened(ctx) as campaign:
-        signup.refresh(campaign)  # campaign.yaml as it is now
-        found = signup.listing(campaign)
+        standing.refresh(campaign)  # campaign.yaml as it is now
+        found = admission.listing(campaign)
         lines = summary_lines(campaign, found)
     for line in lines:
         click.echo(line)
 
 
-def summary_lines(campaign, found: signup.Listing) -> list[str]:
+def summary_lines(campaign, found: admission.Listing) -> list[str]:
     config = campaign.config
     lines = [f"{config.title} ({config.id}), {config.ruleset_name}: {sign_up_state(campaign)}"]
     if found.places is not None and not campaign.started():
-        taken = len(found.where(signup.IN))
+        taken = len(found.where(standing.IN))
         lines.append(f"places by sign-up: {found.places} ({count(len(config.players), 'player')} listed in "
                      f"campaign.yaml), {taken} taken, {max(0, found.places - taken)} left")
     # a seat of one who joined may have changed since (gm player replace, drop)
     seats = {r["id"]: r for r in campaign.store.rows("select id, replaced_by, dropped_turn from players")}
     for status, heading in SECTIONS:
         rows = found.where(status)
-        if not rows and status not in (signup.IN, signup.WAITING) or not rows and campaign.started():
+        if not rows and status not in (standing.IN, standing.WAITING) or not rows and campaign.started():
             continue
         lines.append(f"{heading}: {len(rows)}")
         for number, row in enumerate(rows, 1):
             keys = " ".join([*(f"{k}={v}" for k, v in json.loads(row["keys"] or "{}").items()),
                              *(f"asks {k}={v}" for k, v in json.loads(row["requested"] or "{}").items())])
-            seat = seats.get(row["player"]) if status == signup.PLAYING else None
+            seat = seats.get(row["player"]) if status == standing.PLAYING else None
             since = (f"  (seat handed to {seat['replaced_by']})" if seat and seat["replaced_by"] else
                      "  (left the game)" if seat and seat["dropped_turn"] is not None else "")
             lines.append(f"  {number:>4}. {row['player']:<20} {clean(row['name'])[:28]:<28} {row['email']:<28} "
                          f"confirmed {row['confirmed_at']}" + (f"  {keys}" if keys else "") + since)
-    asking = [r for r in found.rows if r["requested"] and r["status"] in signup.LIVE]
+    asking = [r for r in found.rows if r["requested"] and r["status"] in standing.LIVE]
     if asking:
         lines.append(f"asking for a team: {len(asking)} (gm signup accept ID --team T places them; "
                      "unplaced, they play as a team of one)")
@@ -96,9 +96,9 @@ def sign_up_state(campaign) -> str:
 
 def _decide(ctx: click.Context, players: tuple[str, ...], decision: str, placed: dict[str, str] | None = None) -> None:
     with opened(ctx) as campaign:
-        signup.refresh(campaign)
-        decided, told = signup.decide(campaign, players, decision, placed)
-    words = {signup.IN: "in", signup.WAITING: "accepted, waiting for a place", signup.REJECTED: "rejected"}
+        standing.refresh(campaign)
+        decided, told = admission.decide(campaign, players, decision, placed)
+    words = {standing.IN: "in", standing.WAITING: "accepted, waiting for a place", standing.REJECTED: "rejected"}
     on = "".join(f", {key} {value}" for key, value in (placed or {}).items())
     for player, status in decided:
         click.echo(f"{player}: {words.get(status, status)}{on}")
@@ -118,7 +118,7 @@ def accept_cmd(ctx: click.Context, players: tuple[str, ...], team: str | None) -
 
     Example: gm -C campaigns/spring-2027 signup accept ann-smith bob --team red
     """
-    _decide(ctx, players, signup.ACCEPTED, {"team": team} if team is not None else None)
+    _decide(ctx, players, standing.ACCEPTED, {"team": team} if team is not None else None)
 
 
 @signup_group.command("reject")
@@ -130,7 +130,7 @@ def reject_cmd(ctx: click.Context, players: tuple[str, ...]) -> None:
 
     Example: gm -C campaigns/spring-2027 signup reject mallory
     """
-    _decide(ctx, players, signup.DECLINED)
+    _decide(ctx, players, standing.DECLINED)
 
 
 COMMANDS = [signup_group]

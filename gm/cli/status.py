@@ -9,15 +9,18 @@ import json
 import click
 
 from .. import clock
+from ..campaign.campaign_end import how_it_ended
 from ..campaign.deadlines import deadline_text
-from ..campaign.ending import how_it_ended
+from ..campaign.desk.trust import CHECK_LIMIT, TELL_AT, capped_today, utc_day
+from ..campaign.due import forecast
 from ..campaign.folder import Campaign
 from ..campaign.outbox import waiting
-from ..campaign.trust import capped_today
-from ..campaign.weekly import forecast
+from ..campaign.signup import admission, standing
+from ..campaign.turns import order_statuses
 from ..counts import count, one_or_many, ordinal
 from ..rules.standings import PieceStanding
 from .opening import opened
+from .signup import sign_up_state
 
 UNANSWERED_WHY = {
     "capped": "past a cap on the replies a day to one address or to strangers in all, not answered",
@@ -26,7 +29,7 @@ UNANSWERED_WHY = {
     "loop": "auto-replies, bounces, bulk mail, our own, or replies to our refusals that do not authenticate; "
             "not answered",
 }
-# gm status lists kept mail by sender and subject (RULES.md 3), this many lines a kind at
+# gm status lists kept mail by sender and subject (docs/rules/, Order mail), this many lines a kind at
 # most: a flood of forged mail must not bury the rest of the summary
 KEPT_LINES = 20
 
@@ -60,7 +63,7 @@ def state_cmd(ctx: click.Context, as_json: bool, player: str | None) -> None:
             data, notes = campaign.state_json(), campaign.state_notes()
         else:  # the GM's notes name every hand: none beside one player's view
             data, notes = campaign.player_state_json(player), {}
-        # the text reads the typed standings (issue 26), the JSON is CONTRACT.md's keys
+        # the text reads the typed standings, the JSON is CONTRACT.md's keys
         standings = None if as_json else campaign.ruleset.standings(campaign.setup, campaign.state())
     if standings is None:
         click.echo(json.dumps(data, indent=2))
@@ -132,14 +135,12 @@ def status_cmd(ctx: click.Context) -> None:
 
     Example: gm -C campaigns/spring-2027 status
     """
-    from ..campaign.turns import order_statuses
-
     with opened(ctx, lock=False) as campaign:
         if not campaign.started():
             for line in _signup_status(campaign):
                 click.echo(line)
             return
-        # the typed standings are every ruleset's (issue 26), so this summary fits them all
+        # the typed standings are every ruleset's, so this summary fits them all
         config, state, notes = campaign.config, campaign.state(), campaign.state_notes()
         standings = campaign.ruleset.standings(campaign.setup, state)
         names = campaign.names()
@@ -202,8 +203,6 @@ def _mail_summary(campaign: Campaign) -> list[str]:
 def _guessed_lines(campaign: Campaign) -> list[str]:
     """Players with TELL_AT or more failed password checks today, the UTC day (docs/rules/,
     "Passwords and RESET"): told of it, and past CHECK_LIMIT refused unchecked."""
-    from ..campaign.trust import CHECK_LIMIT, TELL_AT, utc_day
-
     day = utc_day(clock.now())
     rows = campaign.store.rows(
         "select player, failures, unchecked from password_failures where day = ? and failures >= ? "
@@ -222,22 +221,19 @@ def _guessed_lines(campaign: Campaign) -> list[str]:
 
 
 def _signup_status(campaign: Campaign) -> list[str]:
-    """gm status before the start (RULES.md 3.1): how sign-up stands, counted."""
-    from ..campaign import signup
-    from .signup import sign_up_state
-
+    """gm status before the start (docs/rules/, Joining by mail): how sign-up stands, counted."""
     config = campaign.config
-    found = signup.counts(campaign)
-    free = signup.places(config)
-    taken = found.get(signup.IN, 0)
+    found = admission.counts(campaign)
+    free = standing.places(config)
+    taken = found.get(standing.IN, 0)
     places = f" of {free} places" if free is not None else ""
     lines = [f"{config.title} ({config.id}), {config.ruleset_name}: {sign_up_state(campaign)}",
-             f"sign-ups: {taken} in{places}, {found.get(signup.WAITING, 0)} waiting, "
-             f"{found.get(signup.AWAITING, 0)} awaiting the GM, {found['unconfirmed']} unconfirmed, "
-             f"{found.get(signup.LEFT, 0)} left, {found.get(signup.REJECTED, 0)} rejected (gm signup lists them)",
+             f"sign-ups: {taken} in{places}, {found.get(standing.WAITING, 0)} waiting, "
+             f"{found.get(standing.AWAITING, 0)} awaiting the GM, {found['unconfirmed']} unconfirmed, "
+             f"{found.get(standing.LEFT, 0)} left, {found.get(standing.REJECTED, 0)} rejected (gm signup lists them)",
              f"gm start: {count(len(config.players) + taken, 'player')} ({len(config.players)} listed in "
              f"campaign.yaml, {taken} joined by mail)"]
-    asking = signup.asking(campaign)
+    asking = admission.asking(campaign)
     if asking:
         lines.append(f"team requests: {count(asking, 'sign-up')} asking for a team the GM has not given "
                      "(gm signup lists them; gm signup accept ID --team T places one)")
@@ -246,15 +242,13 @@ def _signup_status(campaign: Campaign) -> list[str]:
 
 def _pool_line(campaign: Campaign) -> str | None:
     """After the start: those left waiting by sign-up, the GM's pool for gm player replace."""
-    from ..campaign import signup
-
-    pool = signup.count_status(campaign.store, signup.POOL)
+    pool = standing.count_status(campaign.store, standing.POOL)
     return (f"sign-up pool: {count(pool, 'person', 'people')} waiting for a seat (gm signup lists them; "
             "gm player replace OLD ID seats one)") if pool else None
 
 
 def _kept_lines(campaign: Campaign) -> list[str]:
-    """Mail kept but not answered (RULES.md 3), for the GM to look at: per kind a count and
+    """Mail kept but not answered (docs/rules/, Order mail), for the GM to look at: per kind a count and
     why, then each sender and subject (the same ones once, with how many), newest first."""
     lines = []
     for outcome, why in sorted(UNANSWERED_WHY.items()):
@@ -321,3 +315,6 @@ def awaited_mark(campaign: Campaign, status) -> str:
     if status.awaited and campaign.ruleset.resolves_early:
         return "not written (the turn waits for it until the deadline)"
     return "nothing needed"
+
+
+COMMANDS = [state_cmd, status_cmd]

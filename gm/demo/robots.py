@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ..counts import ordinal
 
 if TYPE_CHECKING:
-    from ..campaign.campaign import Campaign
+    from ..campaign.folder import Campaign
 
 STYLES = ("plain", "html", "phone", "reply")
 # what a sign-up notice's subject says of where a request stands (templates/mail/signup_status.txt)
@@ -269,7 +269,6 @@ class DemoSetup:
 
     def standings(self, campaign: Campaign) -> list[str]:
         """The final standings, one printable line per player, best first."""
-
         state, names = campaign.state(), campaign.names()
         standings = campaign.ruleset.standings(campaign.setup, state)
         lines = []

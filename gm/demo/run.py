@@ -5,7 +5,7 @@ asked for (sample boards copied beside it), played on the Maildir transport. Wha
 ruleset's robots order, and the campaign's boards, options and cast, are the ruleset's
 own (its package's `robot` module, gm/demo/robots.py's `robots_of`). The robots read what
 gm delivered to `mail/outbox` and write order mail into `mail/inbox`; the GM's side is
-exactly `gm turn` (weekly.run_turn with the CLI's own ingest, send and publish steps).
+exactly `gm turn` (gm.campaign.weekly.run_turn).
 Weeks pass through clock.frozen: the robots write before each deadline, and the turn runs
 at it.
 """
@@ -22,13 +22,18 @@ from pathlib import Path
 from typing import Any
 
 from .. import clock
-from ..campaign.campaign import Campaign, deadline_text, start
-from ..campaign.config import CONFIG_NAME
+from ..campaign.campaign import start
+from ..campaign.config.reading import CONFIG_NAME
+from ..campaign.deadlines import deadline_text
+from ..campaign.folder import Campaign
+from ..campaign.reveal import reveal
+from ..campaign.signup import admission, standing
 from ..campaign.store import command_lock
-from ..campaign.weekly import TurnRun
+from ..campaign.weekly import TurnRun, run_send, run_turn, send_summary
 from ..counts import count, one_or_many
 from ..errors import GmError
 from ..mail import maildir
+from ..publish.write import publish
 from ..rules import registry
 from ..ruleset_files import ruleset_board
 from .robots import DemoSetup, Postman, Robot, post, robots_of
@@ -103,13 +108,6 @@ def rulesets() -> tuple[str, ...]:
 _BUILT_IN = {name: index for index, name in enumerate(registry.BUILT_IN)}
 
 
-def __getattr__(name: str) -> Any:
-    # RULESETS, as gm demo once offered it, read when asked: working it out imports every ruleset
-    if name == "RULESETS":
-        return rulesets()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 PLAYERS = """\
 players:                      # no passwords: gm issues them, the robots read their welcome mail
 {lines}
@@ -172,13 +170,6 @@ def _player_line(robot: Robot, spec: Mapping[str, Any], keys: tuple[str, ...]) -
     return f"  - {{id: {robot.id}, name: {robot.name}, email: {robot.email}{extra}}}"
 
 
-def gm_turn(campaign: Campaign) -> TurnRun:
-    """`gm turn`, step for step: the CLI's own function."""
-    from ..cli.campaign import weekly_turn
-
-    return weekly_turn(campaign)
-
-
 def play(folder: Path, *, seed: int = DEFAULT_SEED, force: bool = False, ruleset: str = DEFAULT_RULESET,
          echo: Callable[[str], None] = print, signup: bool = False) -> DemoResult:
     """Create the demo campaign for `ruleset` in `folder` and play it to the end; with
@@ -197,13 +188,11 @@ def play(folder: Path, *, seed: int = DEFAULT_SEED, force: bool = False, ruleset
 
 
 def _sign_up(folder: Path, demo: DemoSetup, robots: list[Robot], echo: Callable[[str], None]) -> None:
-    """The week before the start (RULES.md 3.1): each robot mails JOIN and, once gm's code
+    """The week before the start (docs/rules/, Joining by mail): each robot mails JOIN and, once gm's code
     comes, CONFIRM; beside them a JOIN forged in a stranger's name (its code goes to the
     stranger, who never confirms), a robot's CONFIRM delivered twice (the replay is kept,
     not applied) and a robot's holiday auto-reply to gm's code (kept, never answered).
     Every step on gm's side is `gm turn`, which answers sign-ups before the start."""
-    from ..campaign import signup
-
     inbox = maildir.inbox(folder)
     opened = datetime(START.year, START.month, START.day, 9, tzinfo=UTC) - timedelta(days=SIGNUP_DAYS)
     campaign = Campaign.open(folder)  # the sign-up's store and Maildirs
@@ -235,10 +224,10 @@ def _sign_up(folder: Path, demo: DemoSetup, robots: list[Robot], echo: Callable[
              f"and {robots[-1].name}'s holiday auto-reply answers gm's code mail too")
         _run(campaign, opened + timedelta(days=3), echo, "sign-up")
         postman.deliver()
-        found = signup.counts(campaign)
-        echo(f"  in: {found.get(signup.IN, 0)}; unconfirmed: {found['unconfirmed']} (the forged JOIN's); "
+        found = admission.counts(campaign)
+        echo(f"  in: {found.get(standing.IN, 0)}; unconfirmed: {found['unconfirmed']} (the forged JOIN's); "
              f"the replay and the auto-reply kept unanswered")
-        lost = [robot.id for robot in robots if robot.standing != signup.IN]
+        lost = [robot.id for robot in robots if robot.standing != standing.IN]
         if lost:
             raise GmError(f"the demo's robots {', '.join(lost)} did not get a place by sign-up")
     finally:
@@ -275,8 +264,6 @@ def _holiday_reply(robot: Robot, when: datetime) -> EmailMessage:
 
 def _play(campaign: Campaign, demo: DemoSetup, robots: list[Robot], echo: Callable[[str], None], *,
           issued: int) -> DemoResult:
-    from ..cli import campaign as cli_campaign
-
     folder = campaign.folder
     inbox = maildir.inbox(folder)
     postman = Postman(maildir.outbox(folder), robots)
@@ -286,7 +273,7 @@ def _play(campaign: Campaign, demo: DemoSetup, robots: list[Robot], echo: Callab
         echo("  they read gm's mail in mail/outbox and mail their orders into mail/inbox;")
         echo("  each week the GM runs gm turn (ingest, resolve, send, publish) at the deadline")
         echo(f"gm start: {count(issued, 'password')} issued; "
-             + cli_campaign.send_summary(cli_campaign.run_send(campaign)) + " (welcome mail)")
+             + send_summary(run_send(campaign)) + " (welcome mail)")
     turns = 0
     while not campaign.state().over:
         turn, deadline = campaign.state().turn, campaign.deadline()
@@ -340,7 +327,7 @@ def _write(robot: Robot, turn: int, when: datetime, inbox: Path, public: Mapping
 
 def _run(campaign: Campaign, moment: datetime, echo: Callable[[str], None], why: str) -> TurnRun:
     with clock.frozen(moment):
-        run = gm_turn(campaign)
+        run = run_turn(campaign)
     echo(f"  gm turn at {deadline_text(moment)['utc']} ({why}):")  # type: ignore[index]
     for line in run.lines:
         echo(f"    {line}")
@@ -350,9 +337,6 @@ def _run(campaign: Campaign, moment: datetime, echo: Callable[[str], None], why:
 
 
 def _finish(campaign: Campaign, demo: DemoSetup, turns: int) -> DemoResult:
-    from ..campaign.reveal import reveal
-    from ..publish.write import publish
-
     notes: list[str] = []
     reveal(campaign)
     archive = publish(campaign)[0] / "index.html"

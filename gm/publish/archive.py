@@ -347,7 +347,7 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
             pages.append(Page(board.canonical_file, None, data=board.canonical.encode("utf-8")))
         if data.revealed.record is not None:
             # the file gm audit reads: its module imported only once there is one to write
-            from ..audit import AUDIT_FILE
+            from ..audit.source import AUDIT_FILE
 
             pages.append(Page(AUDIT_FILE, None, data=data.revealed.record))
     return tuple(pages)

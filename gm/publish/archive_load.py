@@ -141,7 +141,7 @@ def _ended(campaign: Any, state: Any) -> GmEnd | None:
     """The GM's end of the campaign, or None while it runs or when its rules ended it."""
     if not state.over:
         return None  # as how_it_ended says, without importing gm end's mail and turn machinery
-    from ..campaign.ending import how_it_ended
+    from ..campaign.campaign_end import how_it_ended
 
     end = how_it_ended(campaign, state)
     return GmEnd(end.turn, end.reason, end.at) if end is not None and end.by == "gm" else None

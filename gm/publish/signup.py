@@ -44,13 +44,14 @@ class SignupInput:
 def load_signup(campaign: Any) -> SignupInput:
     """The front page's input from an opened campaign taking sign-ups."""
     from .. import clock
-    from ..campaign import signup
     from ..campaign.deadlines import deadline_text
+    from ..campaign.signup import standing
+    from ..campaign.signup.language import key_forms
 
     config, ruleset = campaign.config, campaign.ruleset
     settings = config.signup
-    rows = campaign.store.rows("select name from signups where status = ? order by id", (signup.IN,))
-    free = signup.places(config)
+    rows = campaign.store.rows("select name from signups where status = ? order by id", (standing.IN,))
+    free = standing.places(config)
     closes = deadline_text(settings.closes, config.timezone) if settings.closes else None
     lines = (f"JOIN {config.id}", "NAME <your full name>")
     return SignupInput(
@@ -62,12 +63,12 @@ def load_signup(campaign: Any) -> SignupInput:
         boards=tuple((b, board.squares) for b, board in config.boards.items()),
         address=config.mail.address,
         join_lines=lines,
-        key_forms=tuple(signup.key_forms(ruleset)),
+        key_forms=tuple(key_forms(ruleset)),
         join_link=mailto(config.mail.address, f"Join {config.title}", f"JOIN {config.id}\nNAME "),
         names=tuple(p.name for p in config.players) + tuple(clean(r["name"]) for r in rows),
         places=free,
         places_left=None if free is None else max(0, free - len(rows)),
-        waiting=signup.count_status(campaign.store, signup.WAITING),
+        waiting=standing.count_status(campaign.store, standing.WAITING),
         taking=settings.taking(clock.now()),
         approve=settings.approve,
         closes=(closes["local"] or closes["utc"]) if closes else None,

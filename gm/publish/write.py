@@ -67,7 +67,7 @@ def publish(campaign, out: Path | None = None) -> tuple[Path, WriteReport]:
 
     out = out or campaign.folder / "archive"
     if not campaign.started() and campaign.config.signup is not None:
-        from ..campaign.signup import refresh
+        from ..campaign.signup.standing import refresh
         from .signup import load_signup, signup_site
 
         refresh(campaign)  # campaign.yaml as it is now: the page tells it

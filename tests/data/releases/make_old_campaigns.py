@@ -80,7 +80,7 @@ def post(inbox: Path, message, received: datetime) -> None:
 
 
 def make_campaign(ruleset: str, work: Path, out: Path, release: str) -> None:
-    from gm.campaign.campaign import Campaign
+    from gm.campaign.folder import Campaign
     from gm.demo.robots import Postman
 
     folder = work / ruleset

@@ -1,4 +1,4 @@
-"""Sign-up's confirmation codes (RULES.md 3.1): made from the request's message row and its
+"""Sign-up's confirmation codes (docs/rules/, Joining by mail): made from the request's message row and its
 sender with the campaign's key, so only gm can make one, only the sender's mailbox receives
 it, and nothing is kept for a JOIN nobody confirms."""
 

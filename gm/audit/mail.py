@@ -1,5 +1,5 @@
 """`gm audit --mail`: the record held against the mail a player or observer received
-(RULES.md 5, issue 25). gm marks its mail with the proof: every mail the game commitment
+(docs/audit.md). gm marks its mail with the proof: every mail the game commitment
 (`X-GM-Game: HEX`), every acknowledgement the receipt of the standing order after the
 message it answers (`X-GM-Receipt: turn=T; player=ID; count=K; receipt=HEX`), every report
 the record hash of its turn (`X-GM-Record: turn=T; hash=HEX`). Each must be the replay's:
@@ -23,9 +23,9 @@ from functools import cmp_to_key
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from .audit_checks import Difference
-from .audit_source import RecordUnreadable
-from .counts import count, one_or_many
+from ..counts import count, one_or_many
+from .checks import Difference
+from .source import RecordUnreadable
 
 __all__ = ["Ack", "MailChecked", "Mailed", "check_mail", "read_mail"]
 
@@ -216,7 +216,7 @@ MAILED = ("the mail holds", "the archive's replay gives")
 
 def check_mail(replayed: Any, mailed: Mailed) -> Difference | MailChecked:
     """Every game commitment, record hash and last acknowledgement of `mailed` against the
-    audit's replay (gm.audit.Replayed); the first difference, or what was proved."""
+    audit's replay (gm.audit.replay.Replayed); the first difference, or what was proved."""
     game = replayed.game_commitment
     for value, where in mailed.games:
         if value != game:

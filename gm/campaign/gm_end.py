@@ -4,8 +4,7 @@ Ruleset.end). One transaction stores the ended state and a record of the end (th
 ended after, by whom, the reason, its events), logs it in the `admin` table and queues the
 final results to every player and observer, with the reason. `gm reveal` may follow.
 
-How a campaign ended, whoever ended it, is `how_it_ended`: `gm state --json`, `gm status`,
-the archive and the audit record (RULES.md 5) all say it from there."""
+How a campaign ended, whoever ended it, is gm.campaign.campaign_end's."""
 
 from __future__ import annotations
 
@@ -18,28 +17,20 @@ from .. import clock
 from ..counts import count
 from ..errors import GmError
 from ..mail.views import EndView
-from .admin import _log
-from .ended import End as End
-from .ended import end_of
+from .admin import log_admin
 from .folder import Campaign
 from .holders import holder_aliases, stored_events_as_now, stored_state_as_now
 from .proof import proof_view
 from .store import dumps
 from .turns import queue_results
 
-__all__ = ["END_KIND", "REASON_LIMIT", "End", "end_campaign", "how_it_ended"]
+__all__ = ["END_KIND", "REASON_LIMIT", "end_campaign"]
 
 # the outbox kind of the final results `gm end` queues (a resolve's are reports)
 END_KIND = "final"
 # a reason is one line of a mail: longer than this is a letter, which the GM can send
 REASON_LIMIT = 500
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-
-
-def how_it_ended(campaign: Campaign, state: Any = None) -> End | None:
-    """How the campaign ended; None while it runs."""
-    state = campaign.state() if state is None else state
-    return end_of(campaign.row(), campaign.setup, state)
 
 
 def end_campaign(campaign: Campaign, reason: str | None = None) -> tuple[int, Any]:
@@ -68,7 +59,7 @@ def end_campaign(campaign: Campaign, reason: str | None = None) -> tuple[int, An
     view = ruleset.public_view(setup, before, ended, events, names, campaign.config.id,
                                campaign.config.title)
     receipts = json.loads(last.get("receipts") or "null")
-    # RULES.md 5: the final mail shows the last resolve's record hash and receipts; the end
+    # docs/audit.md: the final mail shows the last resolve's record hash and receipts; the end
     # adds no link to the chain: anyone replays it from the last state (Ruleset.end)
     # every id that held a seat, by seat: the receipts (stored sorted by id) listed seat by seat
     seats = [h["player"] for h in campaign.holders()]
@@ -76,7 +67,7 @@ def end_campaign(campaign: Campaign, reason: str | None = None) -> tuple[int, An
     with campaign.store.transaction() as db:
         db["campaign"].update(campaign.config.id, {
             "state": dumps(ruleset.dump_state(ended)), "ended": dumps(record), "deadline": None, "paused": 0})
-        _log(db, now, turn, "end", None, {"turn": turn, "reason": reason})
+        log_admin(db, now, turn, "end", None, {"turn": turn, "reason": reason})
         queue_results(campaign, db, now, after=ended, events=events, view=view, orders=orders, turn=turn,
                       proof=proof, receipts=receipts, kind=END_KIND, ended=EndView(turn, reason))
     return turn, ended

@@ -1,6 +1,6 @@
 """Who takes part, as campaign.yaml says it: its players, observers and sign-up by mail
-(RULES.md 3.1), every key checked on its line (gm.campaign.config reads the rest of the
-file and re-exports every public name)."""
+(docs/rules/, Joining by mail), every key checked on its line (gm.campaign.config.reading
+reads the rest of the file)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from datetime import date, datetime, time
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from ..clock import ZONE_EXAMPLE, is_zone
-from ..counts import count
-from ..rules.base import Ruleset
-from ..yamlfile import LineDict, is_int, key_problems
-from . import names
-from .config_values import Observer, PlayerConfig, SignupConfig
+from ...clock import ZONE_EXAMPLE, is_zone
+from ...counts import count
+from ...rules.base import Ruleset
+from ...yamlfile import LineDict, is_int, key_problems
+from .. import names
+from .values import Observer, PlayerConfig, SignupConfig
 
 OBSERVER_KEYS = ("name", "email")
 PLAYER_KEYS = ("id", "name", "email", "password", "timezone")
@@ -40,14 +40,15 @@ def stand_in_problems(ruleset: Ruleset, players: Sequence[tuple[str, Any]]) -> l
     """What the ruleset finds wrong with these players (Ruleset.player_problems) beyond
     what it finds with as many players of whom nothing is wrong: the problems of their ids
     and keys (advanced: a team; unleashed: a word of its order language), not of their
-    number, for a list still filling by mail (RULES.md 3.1)."""
+    number, for a list still filling by mail (docs/rules/, Joining by mail)."""
     stand_ins = [(f"{STAND_IN}{i}", {}) for i in range(len(players))]
     common = set(ruleset.player_problems(stand_ins))
     return [p for p in ruleset.player_problems(list(players)) if p not in common]
 
 
 def _signup(data: LineDict, problems: list[str], timezone: str, ruleset: Ruleset) -> SignupConfig | None:
-    """RULES.md 3.1's `signup:` block, every key checked on its line."""
+    """campaign.yaml's `signup:` block (docs/rules/, Joining by mail), every key checked on
+    its line."""
     raw = data.get("signup")
     if raw is None:
         return None
@@ -120,7 +121,7 @@ def _players(data: LineDict, problems: list[str], ruleset_keys: tuple[str, ...],
              empty_allowed: bool = False) -> tuple[PlayerConfig, ...]:
     raw = data.get("players")
     if empty_allowed and not raw:
-        return ()  # RULES.md 3.1: the players join by mail
+        return ()  # docs/rules/, Joining by mail: the players join by mail
     if not isinstance(raw, list) or not raw:
         problems.append(f"line {data.line_of('players')}: players must be a list of {{id, name, email}}")
         return ()

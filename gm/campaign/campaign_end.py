@@ -1,6 +1,6 @@
-"""How a campaign that is over came to its end, read from its stored row: below the opened
-campaign (gm.campaign.folder's `gm state --json` says it) and `gm end` (gm.campaign.ending,
-which re-exports it)."""
+"""How a campaign that is over came to its end (`End`): by its rules, by the option
+`max_turns`, or by the GM's `gm end` (gm.campaign.gm_end), read from its stored row.
+`gm state --json`, `gm status`, the archive and the audit record all say it from here."""
 
 from __future__ import annotations
 
@@ -36,3 +36,10 @@ def end_of(row: dict[str, Any], setup: Any, state: Any) -> End | None:
         return End(data["by"], data["turn"], data["reason"], data.get("at"))
     by, turn = rules_end(setup, state)
     return End(by, turn)
+
+
+def how_it_ended(campaign: Any, state: Any = None) -> End | None:
+    """How an opened campaign (gm.campaign.folder's Campaign, which imports this module)
+    ended; None while it runs."""
+    state = campaign.state() if state is None else state
+    return end_of(campaign.row(), campaign.setup, state)

@@ -1,6 +1,6 @@
-"""The sign-up language (RULES.md 3.1): JOIN, CONFIRM and LEAVE with NAME, TIMEZONE, ID and
+"""The sign-up language (docs/rules/, Joining by mail): JOIN, CONFIRM and LEAVE with NAME, TIMEZONE, ID and
 the ruleset's player keys, read from a mail's text into a Request; what stands where and
-what is done with it is gm.campaign.signup's."""
+what is done with it is gm.campaign.signup.standing's."""
 
 from __future__ import annotations
 
@@ -10,16 +10,16 @@ import zoneinfo
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..clock import ZONES_WITHOUT_REGION, is_zone
-from ..mail.typos import near_miss
-from ..rules.grammar import CommandProblem, CommandSpec, Grammar, ruleset_keywords
-from ..rules.problem import Problem, problem
-from . import names
-from .signup_codes import CODE_ALPHABET, CODE_LENGTH
+from ...clock import ZONES_WITHOUT_REGION, is_zone
+from ...mail.typos import near_miss
+from ...rules.grammar import CommandProblem, CommandSpec, Grammar, ruleset_keywords
+from ...rules.problem import Problem, problem
+from .. import names
+from .codes import CODE_ALPHABET, CODE_LENGTH
 
 if TYPE_CHECKING:
-    from ..mail.orderlang import OrderText
-    from ..rules.base import Ruleset
+    from ...mail.orderlang import OrderText
+    from ...rules.base import Ruleset
 
 
 JOIN, CONFIRM, LEAVE = "JOIN", "CONFIRM", "LEAVE"
@@ -37,7 +37,7 @@ MAX_NAME = names.MAX_LENGTH  # once cleaned (gm.campaign.names)
 # a value of a ruleset's player key (a team) as a sign-up gives it: a team's name is
 # short; a longer one is refused, its value never said back
 MAX_KEY_VALUE = 30
-# an id a person asks for: lowercase ASCII letters, digits and '-' (RULES.md 3.1), short
+# an id a person asks for: lowercase ASCII letters, digits and '-' (docs/rules/, Joining by mail), short
 # enough for a report's table
 ID_ASKED = re.compile(r"[a-z0-9][a-z0-9-]{0,31}")
 MADE_ID_LENGTH = 24
@@ -182,9 +182,9 @@ class Request:
 
 
 def read_request(text: str, ruleset: Ruleset, campaign_id: str) -> Request:
-    """The request one sign-up mail's text makes (RULES.md 3.1), every problem found."""
+    """The request one sign-up mail's text makes (docs/rules/, Joining by mail), every problem found."""
     # the mail's machinery, imported here: a command that only opens the campaign needs none of it
-    from ..mail.orderlang import parse_orders
+    from ...mail.orderlang import parse_orders
 
     keys = tuple(ruleset.player_keys)
     parsed = parse_orders(text, grammar=grammar(keys), other_keywords=_other_keywords())

@@ -1,4 +1,4 @@
-"""Reading an audit record without trusting it (issue 25): the auditor is a player on their
+"""Reading an audit record without trusting it: the auditor is a player on their
 own machine and the record comes from the GM, so the read is bounded before anything is
 built. Only http(s) is fetched, a redirect to any other scheme is refused, the whole
 download has one deadline and a size cap, and the JSON is refused before it is parsed
@@ -18,7 +18,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from .errors import GmError
+from ..errors import GmError
 
 __all__ = ["AUDIT_FILE", "MAX_RECORD_BYTES", "RecordMalformed", "RecordUnreadable", "fetch", "parse"]
 

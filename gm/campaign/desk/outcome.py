@@ -1,5 +1,5 @@
-"""What became of one inbound message at the order desk (gm.campaign.desk) or its sign-up
-desk (gm.campaign.signup_desk), and what the sign-up desk needs of the order desk: both
+"""What became of one inbound message at the order desk (gm.campaign.desk.inbound) or its sign-up
+desk (gm.campaign.signup.desk), and what the sign-up desk needs of the order desk: both
 desks use it, neither imports the other's module for it."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from ..mail.inbound import InboundMail
-from ..rules.problem import Problem
+from ...mail.inbound import InboundMail
+from ...rules.problem import Problem
 
 
 @dataclass
@@ -28,13 +28,13 @@ class Outcome:
 
 def kept_reply(answered: str) -> Outcome:
     """A reply to our refusal or help that does not authenticate: kept, never answered
-    (RULES.md 3), and shown to the GM by `gm status` with its sender and subject."""
+    (docs/rules/, Order mail), and shown to the GM by `gm status` with its sender and subject."""
     return Outcome("loop", detail=f"answers our {answered}, not authenticated: an auto-responder, "
                                   "or a correction without the password")
 
 
 class OrderDesk(Protocol):
-    """What the sign-up desk uses of the order desk (gm.campaign.desk.Desk): its campaign,
+    """What the sign-up desk uses of the order desk (gm.campaign.desk.inbound.Desk): its campaign,
     its wording of problems and its one capped reply."""
 
     campaign: Any

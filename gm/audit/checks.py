@@ -1,4 +1,4 @@
-"""The checks of `gm audit` beyond the replay itself (RULES.md 5, issue 25): that the game
+"""The checks of `gm audit` beyond the replay itself (docs/audit.md): that the game
 text hashes to the game commitment and says what the record plays with, that every board
 is committed or made from the seed, that the seats' history explains who played each
 turn and who had left, that the record lists who had to write and did not, that every receipt is
@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .commitment import canonical_json, game_commitment, game_text, receipt, record_hash
-from .errors import RulesError
-from .rules.base import last_resolved, rules_end
+from ..commitment import canonical_json, game_commitment, game_text, receipt, record_hash
+from ..errors import RulesError
+from ..rules.base import last_resolved, rules_end
 
 __all__ = ["Difference", "Seats", "check_end", "check_game", "check_people", "check_proof", "flat_receipts",
            "shown"]
@@ -35,7 +35,7 @@ class Difference:
     player: str | None
     expected: Any
     found: Any
-    # what `expected` and `found` are: the mail's (gm.audit_mail) against the replay's
+    # what `expected` and `found` are: the mail's (gm.audit.mail) against the replay's
     labels: tuple[str, str] = ("the replay gives", "the archive holds")
 
     def __str__(self) -> str:
@@ -56,7 +56,7 @@ def shown(value: Any) -> str:
 
 def check_game(record: Mapping[str, Any]) -> Difference | None:
     """The game text is canonical, hashes to the game commitment, and every field of it is
-    what the record plays with (RULES.md 5)."""
+    what the record plays with (docs/audit.md)."""
     game = record["game"]
     text, claimed = game["text"], game["commitment"]
     try:
@@ -152,7 +152,7 @@ class Seats:
 
     def wrote_for(self, writer: str, holder: str, turn: int) -> bool:
         """Whether `writer`'s message could stand for `holder`'s seat in `turn`: their own, or
-        that of a former holder of the seat replaced while `turn` was open (RULES.md 5: the
+        that of a former holder of the seat replaced while `turn` was open (docs/audit.md: the
         new holder inherits the order, which keeps its receipt)."""
         if writer == holder:
             return True

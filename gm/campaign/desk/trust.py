@@ -1,8 +1,8 @@
-"""Whom the order desk believes and answers (RULES.md 3): loops are never answered, a
+"""Whom the order desk believes and answers (docs/rules/, Order mail): loops are never answered, a
 player is who gives their id, password and registered address, a reply to our refusal or
 help counts only when it authenticates, the replies anyone can make gm send are capped a
 day (docs/rules/, Refusal caps), and a player's failed password checks are counted a UTC
-day, past a limit no longer made. gm.campaign.desk applies these to each message; they
+day, past a limit no longer made. gm.campaign.desk.inbound applies these to each message; they
 are its trust rules, kept apart."""
 
 from __future__ import annotations
@@ -12,15 +12,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from .. import clock
-from ..counts import count
-from ..mail.inbound import InboundMail
-from ..mail.mailout import compose
-from ..mail.orderlang import OrderText
-from ..rules.problem import Problem, problem
-from .config import CampaignConfig, PlayerConfig
-from .folder import Campaign
-from .outbox import (
+from ... import clock
+from ...counts import count
+from ...mail.inbound import InboundMail
+from ...mail.mailout import compose
+from ...mail.orderlang import OrderText
+from ...rules.problem import Problem, problem
+from ..config.values import CampaignConfig, PlayerConfig
+from ..folder import Campaign
+from ..outbox import (
     address_key,
     first_queued_at,
     kind_answered,
@@ -28,9 +28,9 @@ from .outbox import (
     sent_to_address,
     unasked_since,
 )
+from ..passwords import check_password
+from ..signup.standing import CODE_KIND, IN, WAITING_LIST, holding_query, places, waiting_room
 from .outcome import Outcome
-from .passwords import check_password
-from .signup import CODE_KIND, IN, WAITING_LIST, holding_query, places, waiting_room
 
 # RESET's "a day": the 24 hours before the message is handled (clock.now()), a rolling
 # window, so no burst is allowed at midnight.
@@ -44,7 +44,7 @@ CAP_ANY = 20
 UNASKED_PER_DAY = 200
 # The replies anyone can make gm send by forging a sender: they count towards the caps, and
 # a message answering one of them is an auto-responder's loop, never answered (a sign-up's
-# confirmation code too, RULES.md 3.1: anyone can send a JOIN in another's name).
+# confirmation code too, docs/rules/, Joining by mail: anyone can send a JOIN in another's name).
 UNASKED = ("refusal", "help", CODE_KIND)
 # The GM's own mail saying a cap was reached, once a UTC day (templates/mail/caps_note.*)
 CAPS_NOTE_KIND = "caps-note"
@@ -60,7 +60,7 @@ GUESSED_KIND = "notice"
 
 
 def loop_outcome(db: Any, config: CampaignConfig, mail: InboundMail) -> Outcome:
-    """Never answered (RULES.md 3). A bounce marks the failed player addresses."""
+    """Never answered (docs/rules/, Order mail). A bounce marks the failed player addresses."""
     detail = mail.loop or ""
     if mail.loop == "bounce":
         failed = {addr.lower() for addr in mail.bounced_recipients}
@@ -164,13 +164,13 @@ def _failed(campaign: Campaign, db: Any, player: PlayerConfig, now: datetime) ->
 
 def answers_unasked(db: Any, mail: InboundMail) -> str | None:
     """The kind of our refusal or help reply this message's In-Reply-To or References
-    names, if any (RULES.md 3): such a reply is answered only when it authenticates.
+    names, if any (docs/rules/, Order mail): such a reply is answered only when it authenticates.
     Replies to acks, reports and notices are handled as any other message."""
     return kind_answered(db, [i for i in mail.references if i != mail.message_id], UNASKED)
 
 
 def hostile(config: CampaignConfig, reason: str) -> Problem:
-    """Why a message was refused unread (RULES.md 3 "Hostile mail")."""
+    """Why a message was refused unread (docs/rules/, Size limits and hostile mail)."""
     return problem("hostile", reason=reason, size=_size(config.max_message_bytes))
 
 

@@ -1,8 +1,8 @@
-"""The sign-up desk (RULES.md 3.1): a JOIN, CONFIRM or LEAVE mail in, one outcome and at
-most one reply, inside the order desk's transaction. The order desk (gm.campaign.desk)
+"""The sign-up desk (docs/rules/, Joining by mail): a JOIN, CONFIRM or LEAVE mail in, one outcome and at
+most one reply, inside the order desk's transaction. The order desk (gm.campaign.desk.inbound)
 has already read the mail with its limits, recorded it, set aside loops, bounces, replays
 and hostile mail, and it queues the reply with its caps: this module decides what the
-request does and what the reply says (gm.campaign.signup owns the rules of standing)."""
+request does and what the reply says (gm.campaign.signup.standing owns the rules of standing)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,25 @@ import re
 from datetime import datetime
 from typing import Any
 
-from .. import clock
-from ..mail.inbound import InboundMail
-from ..rules.problem import Problem, problem
-from . import names, signup
-from .outcome import OrderDesk, Outcome, kept_reply
-from .store import insert
-from .trust import day_start
+from ... import clock
+from ...mail.inbound import InboundMail
+from ...rules.problem import Problem, problem
+from .. import names
+from ..desk.outcome import OrderDesk, Outcome, kept_reply
+from ..desk.trust import day_start
+from ..store import insert
+from . import standing
+from .asked import (
+    asked_problems,
+    holders_names,
+    id_allowed,
+    id_taken,
+    key_problems,
+    made_id,
+    write_links,
+)
+from .codes import campaign_key, code_for, matching_request, shown_code
+from .language import CONFIRM, JOIN, LEAVE, Request, is_signup_mail, read_request
 
 
 def unquoted(words: list[str], said: Any) -> list[str]:
@@ -57,15 +69,15 @@ class SignupDesk:
     @property
     def key(self) -> bytes:
         if self._key is None:
-            self._key = signup.campaign_key(self.campaign.store)
+            self._key = campaign_key(self.campaign.store)
         return self._key
 
-    def wants(self, mail: InboundMail) -> signup.Request | None:
+    def wants(self, mail: InboundMail) -> Request | None:
         """The request when this is a sign-up mail (one names JOIN, CONFIRM or LEAVE and no
         PLAYER: a player's mail is an order, whatever it says), else None."""
-        if not signup.is_signup_mail(mail.text):
+        if not is_signup_mail(mail.text):
             return None
-        request = signup.read_request(mail.text, self.config.ruleset, self.config.id)
+        request = read_request(mail.text, self.config.ruleset, self.config.id)
         parsed = request.parsed
         if parsed is not None and parsed.player is not None:
             return None
@@ -74,31 +86,31 @@ class SignupDesk:
             return None
         return request
 
-    def handle(self, db: Any, mail: InboundMail, request: signup.Request, row: int, received: datetime,
+    def handle(self, db: Any, mail: InboundMail, request: Request, row: int, received: datetime,
                now: datetime, answered: str | None) -> Outcome:
         """One sign-up mail. A reply to a code, refusal or help mail of ours is taken only
-        from a CONFIRM whose code is right (RULES.md 3: it authenticates); otherwise it
+        from a CONFIRM whose code is right (docs/rules/, Order mail: it authenticates); otherwise it
         is kept unanswered, as the order desk keeps an order that does not authenticate."""
         found = None
-        if request.kind == signup.CONFIRM and request.code and not request.problems:
-            found = signup.matching_request(self.campaign.store, self.key, mail.sender, request.code)
+        if request.kind == CONFIRM and request.code and not request.problems:
+            found = matching_request(self.campaign.store, self.key, mail.sender, request.code)
         if answered and found is None:
             return kept_reply(answered)
         if request.problems:
             return self.refuse(db, mail, now, list(request.problems))
         if self.config.signup is None:
             return self.refuse(db, mail, now, [problem("signup_none", campaign=self.config.id)])
-        if request.kind == signup.JOIN:
+        if request.kind == JOIN:
             return self._join(db, mail, request, row, received, now)
-        if request.kind == signup.LEAVE:
+        if request.kind == LEAVE:
             return self._leave(db, mail, request, row, now)
         return self._confirm(db, mail, request, found, row, received, now)
 
     # -- the requests ---------------------------------------------------------------------
 
-    def _join(self, db: Any, mail: InboundMail, request: signup.Request, row: int, received: datetime,
+    def _join(self, db: Any, mail: InboundMail, request: Request, row: int, received: datetime,
               now: datetime) -> Outcome:
-        """A code to the sender, and nothing else kept (RULES.md 3.1): the request counts
+        """A code to the sender, and nothing else kept (docs/rules/, Joining by mail): the request counts
         once the code comes back from this address."""
         player, problems = self._judged(request, mail.sender)
         offer = self._offer(received)
@@ -106,39 +118,39 @@ class SignupDesk:
             problems += self._list_full()
         if problems:
             return self.refuse(db, mail, now, problems)
-        code = signup.code_for(self.key, row, mail.sender)
+        code = code_for(self.key, row, mail.sender)
         # anyone can forge a JOIN in another's name: the code mail says the id and the code
         # and nothing else the sender wrote, so it carries no text of a forger's to anyone
         # (docs/rules/, Joining by mail); the rest is told once the code comes back
         context = offer | {
-            "request": "join", "code": signup.shown_code(code),
+            "request": "join", "code": shown_code(code),
             "person": {"id": player, "made": request.player is None},
         }
-        outcome = self.desk.reply(db, mail, now, to=mail.sender, template="signup_code", kind=signup.CODE_KIND,
+        outcome = self.desk.reply(db, mail, now, to=mail.sender, template="signup_code", kind=standing.CODE_KIND,
                                   outcome="join", context=context)
         if outcome.outcome == "join":
             outcome.detail = f"JOIN as {player} ({request.name}); code mailed to {mail.sender}"[:2000]
             db.execute("update messages set request = ? where id = ?", (json.dumps(request.asked(), sort_keys=True), row))
         return outcome
 
-    def _leave(self, db: Any, mail: InboundMail, request: signup.Request, row: int, now: datetime) -> Outcome:
+    def _leave(self, db: Any, mail: InboundMail, request: Request, row: int, now: datetime) -> Outcome:
         """A code to the sender: the place is given up once it comes back, so a forged
         LEAVE withdraws nobody."""
         holding = self._holding(mail.sender)
         if holding is None:
             return self.refuse(db, mail, now, [problem("signup_no_place")])
-        if holding["status"] == signup.PLAYING:
+        if holding["status"] == standing.PLAYING:
             return self.refuse(db, mail, now, [problem("signup_playing", player=holding["player"])])
-        context = signup.standing_context(self.campaign) | {
+        context = standing.standing_context(self.campaign) | {
             "request": "leave", "offer": None, "person": {"id": holding["player"], "made": False},
-            "code": signup.shown_code(signup.code_for(self.key, row, mail.sender))}
-        outcome = self.desk.reply(db, mail, now, to=mail.sender, template="signup_code", kind=signup.CODE_KIND,
+            "code": shown_code(code_for(self.key, row, mail.sender))}
+        outcome = self.desk.reply(db, mail, now, to=mail.sender, template="signup_code", kind=standing.CODE_KIND,
                                   outcome="leave", context=context)
         if outcome.outcome == "leave":
             outcome.detail = f"LEAVE for {holding['player']}; code mailed to {mail.sender}"
         return outcome
 
-    def _confirm(self, db: Any, mail: InboundMail, request: signup.Request, found: dict[str, Any] | None,
+    def _confirm(self, db: Any, mail: InboundMail, request: Request, found: dict[str, Any] | None,
                  row: int, received: datetime, now: datetime) -> Outcome:
         """The request the code names counts now: a JOIN takes its place where the rules
         put it, a LEAVE gives its place up (to the first waiting)."""
@@ -146,15 +158,15 @@ class SignupDesk:
             return self.refuse(db, mail, now, [problem("signup_no_code")])
         holding = self._holding(mail.sender)
         if found["outcome"] == "leave":
-            if holding is None or holding["status"] == signup.PLAYING:
+            if holding is None or holding["status"] == standing.PLAYING:
                 # given up already (or playing now): told where they stand
                 return self._again(db, mail, holding or self._latest(mail.sender), now,
                                    "a LEAVE: no place left to give up")
             db.execute("update signups set status = ?, changed_at = ? where id = ?",
-                       (signup.LEFT, clock.iso(now), holding["id"]))
+                       (standing.LEFT, clock.iso(now), holding["id"]))
             self._names = None  # a name given up: made afresh when next asked
             outcome = self._told(db, mail, self._row(holding["id"]), now, f"{holding['player']} left")
-            signup.settle(self.campaign, db, now)  # a place freed goes to the first waiting
+            standing.settle(self.campaign, db, now)  # a place freed goes to the first waiting
             return outcome
         confirmed = self.campaign.store.one("select * from signups where join_message = ?", (found["id"],))
         if confirmed is not None or holding is not None:
@@ -165,11 +177,11 @@ class SignupDesk:
             return self.refuse(db, mail, now, [problem("signup_no_code")])
         player, problems = self._judged(joined, mail.sender)  # an id may have been taken meanwhile
         status, decision = self._placed(received)
-        if status in signup.WAITING_LIST:
+        if status in standing.WAITING_LIST:
             problems += self._list_full()
         if problems:
             return self.refuse(db, mail, now, problems)
-        keys, wished = signup.asked_apart(self.config, joined.keys)
+        keys, wished = standing.asked_apart(self.config, joined.keys)
         asked = self.campaign.store.one("select received_at from messages where id = ?", (found["id"],))
         new = insert(db, "signups", {
             "player": player, "name": joined.name, "email": mail.sender, "timezone": joined.timezone,
@@ -178,35 +190,35 @@ class SignupDesk:
             "decision": decision, "told": None, "join_message": found["id"], "confirm_message": row,
             "requested": json.dumps(wished, sort_keys=True) if wished else None,
         })
-        signup.write_links(db, self.config.ruleset, new, player, keys)
+        write_links(db, self.config.ruleset, new, player, keys)
         self._pending = (player, joined.name or "")
         return self._told(db, mail, self._row(new), now, f"{player} confirmed: {status}")
 
     # -- parts ----------------------------------------------------------------------------
 
-    def _judged(self, request: signup.Request, sender: str) -> tuple[str, list[Problem]]:
+    def _judged(self, request: Request, sender: str) -> tuple[str, list[Problem]]:
         """The id a JOIN gets (the one asked for, else one made from the name) and what
         refuses it, judged as things stand: at the JOIN, and again at its CONFIRM."""
         problems = self._address_problems(sender) + _name_problems(request.name or "")
         if not problems and self._alike(request.name or ""):
             problems.append(problem("signup_name_alike"))  # whose, not said: a stranger asks
         player = request.player
-        if player is not None and signup.id_taken(self.campaign, player):
+        if player is not None and id_taken(self.campaign, player):
             problems.append(problem("signup_id_taken", player=player))
-        elif player is not None and not signup.id_allowed(self.campaign, player):
-            problems.append(problem("signup_rules", problems=signup.key_problems(self.campaign, player, {})))
+        elif player is not None and not id_allowed(self.campaign, player):
+            problems.append(problem("signup_rules", problems=key_problems(self.campaign, player, {})))
         if problems:
             return "", problems
         player = player or self._made_id(request.name or "")
-        keys, asked = signup.asked_apart(self.config, request.keys)
-        found = signup.key_problems(self.campaign, player, keys) + signup.asked_problems(self.campaign, player, asked)
+        keys, wished = standing.asked_apart(self.config, request.keys)
+        found = key_problems(self.campaign, player, keys) + asked_problems(self.campaign, player, wished)
         return player, [problem("signup_rules", problems=unquoted(found, request.keys.values()))] if found else []
 
     def _alike(self, name: str) -> bool:
-        """Whether `name` is alike a player's or a held request's (signup.name_alike)."""
+        """Whether `name` is alike a player's or a held request's (gm.campaign.signup.asked.name_alike)."""
         if self._names is None:
             self._names = ({}, {})
-            for label, other in signup.holders_names(self.campaign):
+            for label, other in holders_names(self.campaign):
                 self._add_name(label, other)
         return any(key in where for where, key in zip(self._names, names.keys(name), strict=True))
 
@@ -223,27 +235,27 @@ class SignupDesk:
 
     def _list_full(self) -> list[Problem]:
         """The waiting list is full (max_waiting): a request that would wait is refused."""
-        most = signup.waiting_full(self.campaign)
+        most = standing.waiting_full(self.campaign)
         return [] if most is None else [problem("signup_list_full", most=most)]
 
     def _placed(self, received: datetime) -> tuple[str, str | None]:
         """Where a request confirmed now stands (signup.statuses for one more, the last)."""
         config = self.config
         if self.campaign.started():
-            return signup.POOL, signup.LATE
+            return standing.POOL, standing.LATE
         if not config.signup.taking(received):
-            return signup.WAITING, signup.LATE
+            return standing.WAITING, standing.LATE
         if config.signup.approve == "gm":
-            return signup.AWAITING, None
-        free = signup.places(config)
-        if free is None or signup.count_status(self.campaign.store, signup.IN) < free:
-            return signup.IN, None
-        return signup.WAITING, None
+            return standing.AWAITING, None
+        free = standing.places(config)
+        if free is None or standing.count_status(self.campaign.store, standing.IN) < free:
+            return standing.IN, None
+        return standing.WAITING, None
 
     def _offer(self, received: datetime) -> dict[str, Any]:
         """What a JOIN's code mail says the request would get: a place, the waiting list
         (full, closed, the game started) or the GM's decision."""
-        context = signup.standing_context(self.campaign)
+        context = standing.standing_context(self.campaign)
         config = self.config
         if self.campaign.started():
             offer = "started"
@@ -272,8 +284,8 @@ class SignupDesk:
         theirs: never capped, and it counts as telling them (`told`)."""
         if row is None:
             return self.refuse(db, mail, now, [problem("signup_no_place")])
-        reply = signup.notice(self.campaign, db, row, now, in_reply_to=mail,
-                              started=self.campaign.started() and row["status"] == signup.POOL)
+        reply = standing.notice(self.campaign, db, row, now, in_reply_to=mail,
+                              started=self.campaign.started() and row["status"] == standing.POOL)
         db.execute("update signups set told = status where id = ?", (row["id"],))
         return Outcome("confirmed", detail=detail[:2000], reply=reply)
 
@@ -282,7 +294,7 @@ class SignupDesk:
         that quote nothing the sender wrote: nobody vouches for a sign-up's sender."""
         return self.desk.reply(db, mail, now, to=mail.sender, template="signup_refusal", kind="refusal",
                                outcome="refused",
-                               context=signup.standing_context(self.campaign) | {
+                               context=standing.standing_context(self.campaign) | {
                                    "problems": self.desk.words(problems, stranger=True),
                                    "started": self.campaign.started()})
 
@@ -291,7 +303,7 @@ class SignupDesk:
                                context=self._offer(now))
 
     def _address_problems(self, sender: str) -> list[Problem]:
-        """An address holds at most one place (RULES.md 3.1): a player's (campaign.yaml's
+        """An address holds at most one place (docs/rules/, Joining by mail): a player's (campaign.yaml's
         before the start, each seat's holder's after it) or a request's."""
         listed = next((p for p in self.config.players if p.email == sender), None)
         if listed is not None:
@@ -302,7 +314,7 @@ class SignupDesk:
         return []
 
     def _holding(self, sender: str) -> dict[str, Any] | None:
-        return self.campaign.store.one(*signup.holding_query(sender))
+        return self.campaign.store.one(*standing.holding_query(sender))
 
     def _latest(self, sender: str) -> dict[str, Any] | None:
         return self.campaign.store.one("select * from signups where email = ? order by id desc limit 1", (sender,))
@@ -313,10 +325,10 @@ class SignupDesk:
         return row
 
     def _made_id(self, name: str) -> str:
-        return signup.made_id(name, lambda player: signup.id_taken(self.campaign, player),
-                              lambda player: signup.id_allowed(self.campaign, player))
+        return made_id(name, lambda player: id_taken(self.campaign, player),
+                              lambda player: id_allowed(self.campaign, player))
 
-    def _request_of(self, message: int) -> signup.Request | None:
+    def _request_of(self, message: int) -> Request | None:
         """The request a recorded JOIN made, as it was read (messages.request)."""
         row = self.campaign.store.one("select request from messages where id = ?", (message,))
-        return signup.Request.of_asked(json.loads(row["request"])) if row and row["request"] else None
+        return Request.of_asked(json.loads(row["request"])) if row and row["request"] else None

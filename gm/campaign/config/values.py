@@ -1,20 +1,20 @@
 """What campaign.yaml says, as values: the campaign, its players, observers, mail and
-sign-up settings (gm.campaign.config reads and checks the file into them and re-exports
-every name)."""
+sign-up settings (gm.campaign.config.reading reads and checks the file into them)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from email.utils import parseaddr
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from ..boards.board import Board
-from ..rules.base import Ruleset, Setup
-from ..rules.registry import find_ruleset
+from ...boards.board import Board
+from ...rules.base import Ruleset, Setup
+from ...rules.registry import find_ruleset
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class Observer:
 
 @dataclass(frozen=True)
 class SignupConfig:
-    """RULES.md 3.1: players join by mail before gm start. `closes` is a moment (the
+    """docs/rules/, Joining by mail: players join by mail before gm start. `closes` is a moment (the
     campaign's time zone when campaign.yaml names none); `max_players` counts every player
     of the game, those campaign.yaml lists included (None: no limit but the ruleset's)."""
 
@@ -68,8 +68,6 @@ class MailConfig:
 
     @property
     def address(self) -> str:
-        from email.utils import parseaddr
-
         return parseaddr(self.sender)[1].lower()
 
 
@@ -92,7 +90,7 @@ class CampaignConfig:
     first_deadline: str | None = None
     observers: tuple[Observer, ...] = ()
     archive_url: str | None = None  # ends with "/": mails link the published archive
-    signup: SignupConfig | None = None  # RULES.md 3.1; None: players only from campaign.yaml
+    signup: SignupConfig | None = None  # docs/rules/, Joining by mail; None: players only from campaign.yaml
     # how many of `players` (the last ones) joined by mail rather than campaign.yaml
     joined: int = 0
     # campaign.yaml caps.unasked_per_day: unasked replies a UTC day to addresses no player
@@ -116,7 +114,7 @@ class CampaignConfig:
         return ZoneInfo(self.timezone)
 
     def player(self, player_id: str) -> PlayerConfig | None:
-        """The player whose id matches case-insensitively (RULES.md 3)."""
+        """The player whose id matches case-insensitively (docs/rules/, Order mail)."""
         return self._by_id.get(player_id.casefold())
 
     @cached_property

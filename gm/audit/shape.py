@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .audit_checks import SILENT
-from .audit_source import RecordMalformed
+from .checks import SILENT
+from .source import RecordMalformed
 
 __all__ = ["check_shape", "key_path"]
 
