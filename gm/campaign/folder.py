@@ -14,12 +14,11 @@ from typing import Any
 from .. import clock
 from ..commitment import matches, seed_text
 from ..errors import GmError
-from ..yamlfile import parsed_once
 from .config import CampaignConfig, PlayerConfig, load_config
 from .ended import end_of
 from .fixed import Fixed, differences, played_config
 from .names import clean
-from .store import DB_NAME, ParsedFiles, Store
+from .store import DB_NAME, Store
 
 
 @dataclass
@@ -49,11 +48,7 @@ class Campaign:
             store.migrate()
             # players who joined by mail are the stored game's, not campaign.yaml's
             started = _started(store)
-            # campaign.yaml and the boards parsed once per content (issue 27); checked as always
-            parsed = ParsedFiles(store)
-            with parsed_once(parsed):
-                config = load_config(folder, joined=joined_players(store) if started else None)
-            parsed.save()
+            config = load_config(folder, joined=joined_players(store) if started else None)
             campaign = cls(folder, config, store)
             if started:
                 campaign.config = campaign._played_config()
