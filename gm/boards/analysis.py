@@ -39,7 +39,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..rules.base import Ruleset
 from ..rules.moving import landing as landing
+from ..rules.registry import loadable
 from .board import START as START
 from .board import Board
 from .chain import DENSE_LIMIT as DENSE_LIMIT
@@ -82,9 +84,6 @@ _doubles_throws = doubles_throws
 def analysing_rulesets() -> dict[str, Any]:
     """The rulesets that analyse boards (Ruleset.board_figures), by name, in the
     registry's order."""
-    from ..rules.base import Ruleset
-    from ..rules.registry import loadable
-
     found = {}
     for name, ruleset in loadable():  # an installed package that fails to load analyses nothing: a note
         if type(ruleset).board_figures is not Ruleset.board_figures:

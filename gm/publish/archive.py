@@ -37,8 +37,11 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import markdown
+from markdown.treeprocessors import Treeprocessor
 from markupsafe import Markup
 
+from ..audit import AUDIT_FILE
 from ..pagenames import numbered_page, turn_page
 from ..rules.base import (
     INLINE_PLAYERS,
@@ -88,25 +91,25 @@ RULES_PAGE = "rules.html"
 SAFE_LINK = re.compile(r"^(https?://|mailto:|#|[A-Za-z0-9_./-]*(#[A-Za-z0-9_.-]*)?\Z)")
 
 
+class _SafeLinks(Treeprocessor):
+    """Drops a link's or an image's target unless SAFE_LINK allows it."""
+
+    def run(self, root):
+        for element in root.iter():
+            for attribute in ("href", "src"):
+                value = element.get(attribute)
+                if value is not None and not SAFE_LINK.match(value.strip()):
+                    del element.attrib[attribute]
+
+
 def rules_html(text: str) -> Markup:
     """The rules' Markdown as HTML for the archive's frame. The docs are ours, but raw HTML in
     them is shown as text rather than passed through, and a link or image to anything but
     the web, mail, an anchor or a relative path loses its target (no javascript: URL)."""
-    import markdown
-    from markdown.treeprocessors import Treeprocessor
-
-    class SafeLinks(Treeprocessor):
-        def run(self, root):
-            for element in root.iter():
-                for attribute in ("href", "src"):
-                    value = element.get(attribute)
-                    if value is not None and not SAFE_LINK.match(value.strip()):
-                        del element.attrib[attribute]
-
     md = markdown.Markdown(extensions=["tables", "toc"], output_format="html")
     md.preprocessors.deregister("html_block")
     md.inlinePatterns.deregister("html")
-    md.treeprocessors.register(SafeLinks(md), "safe_links", 0)
+    md.treeprocessors.register(_SafeLinks(md), "safe_links", 0)
     return Markup(md.convert(text))
 
 
@@ -346,9 +349,7 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
             # the exact canonical text, byte for byte, so anyone can hash the file itself
             pages.append(Page(board.canonical_file, None, data=board.canonical.encode("utf-8")))
         if data.revealed.record is not None:
-            # the file gm audit reads: its module imported only once there is one to write
-            from ..audit import AUDIT_FILE
-
+            # the file gm audit reads
             pages.append(Page(AUDIT_FILE, None, data=data.revealed.record))
     return tuple(pages)
 

@@ -10,6 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..campaign.audit_record import audit_record
+from ..campaign.deadlines import deadline_text
+from ..campaign.ending import how_it_ended
 from ..campaign.holders import holder_aliases as _holder_aliases
 from ..campaign.holders import ids_as_now as _ids_as_now
 from ..campaign.holders import stored_events_as_now as _events_as_now
@@ -48,8 +51,6 @@ def load_archive(campaign: Any, memo: Any = None) -> ArchiveInput:
     only once `gm reveal` has run. A turn is read from the store and derived only when a
     page needs it: `memo` (gm.publish.memo.Memo) keeps each turn's summary from the last
     publish under the digest of its stored record, so only new or changed turns are."""
-    from ..campaign.deadlines import deadline_text
-
     config, setup, ruleset = campaign.config, campaign.setup, campaign.ruleset
     row = campaign.row()
     board_rows = {b["id"]: b for b in campaign.store.rows("select * from boards")}
@@ -140,17 +141,13 @@ class GmEnd:
 def _ended(campaign: Any, state: Any) -> GmEnd | None:
     """The GM's end of the campaign, or None while it runs or when its rules ended it."""
     if not state.over:
-        return None  # as how_it_ended says, without importing gm end's mail and turn machinery
-    from ..campaign.ending import how_it_ended
-
+        return None  # as how_it_ended says
     end = how_it_ended(campaign, state)
     return GmEnd(end.turn, end.reason, end.at) if end is not None and end.by == "gm" else None
 
 
 def _audit_bytes(campaign: Any) -> bytes:
     """The revealed campaign's audit record (docs/audit.md), as published."""
-    from ..campaign.audit_record import audit_record
-
     return (json.dumps(audit_record(campaign), ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
 

@@ -17,6 +17,7 @@ from ..boards.svg import isolated
 from ..counts import ordinal
 from ..templating import TemplateLoader, candidates, environment, template_folders
 from .archive import Page, RevealedBoard
+from .feed import render_feed, render_signup_feed
 
 
 def template_candidates(name: str, rulesets: Sequence[str]) -> tuple[str, ...]:
@@ -93,12 +94,8 @@ def render_page(page: Page) -> bytes:
     if page.data is not None:
         return page.data
     if page.kind == "atom":
-        from .feed import render_feed
-
         return render_feed(page.made_context(), _environment(page.rulesets))
     if page.kind == "signup-atom":
-        from .feed import render_signup_feed
-
         return render_signup_feed(page.made_context(), _environment(page.rulesets))
     assert page.template is not None
     return _environment(page.rulesets).get_template(page.template).render(page.made_context()).encode("utf-8")

@@ -9,9 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .. import clock
+from ..campaign import signup
+from ..campaign.deadlines import deadline_text
 from ..campaign.names import clean
 from ..mail.mailout import mailto
-from .archive import FEED, RULES_PAGE, Page, rules_text, template_rulesets
+from .archive import FEED, RULES_PAGE, Page, rules_html, rules_text, template_rulesets
 
 
 @dataclass(frozen=True)
@@ -43,10 +46,6 @@ class SignupInput:
 
 def load_signup(campaign: Any) -> SignupInput:
     """The front page's input from an opened campaign taking sign-ups."""
-    from .. import clock
-    from ..campaign import signup
-    from ..campaign.deadlines import deadline_text
-
     config, ruleset = campaign.config, campaign.ruleset
     settings = config.signup
     rows = campaign.store.rows("select name from signups where status = ? order by id", (signup.IN,))
@@ -93,8 +92,6 @@ def signup_site(data: SignupInput) -> tuple[Page, ...]:
     }
     pages = [Page("index.html", "archive/signup.html", site | {"page": "index"}, rulesets=data.template_rulesets)]
     if data.rules is not None:
-        from .archive import rules_html
-
         rules = data.rules
         pages.append(Page(RULES_PAGE, "archive/rules.html", lambda: site | {"page": "rules", "rules": rules_html(rules)},
                           rulesets=data.template_rulesets))
