@@ -163,7 +163,8 @@ def render_floor(folder: Path) -> tuple[float, float]:
     """In-process, gm and Jinja imported: the wall and CPU time of rendering the pages an
     incremental publish of `folder` must render (those its memo does not know fresh), and
     nothing else; what any publish that shows the new turn pays on top of its imports."""
-    from gm.publish.archive import build_site, load_archive
+    from gm.publish.archive import build_site
+    from gm.publish.archive_load import load_archive
     from gm.publish.memo import Memo
     from gm.publish.render import render_page
     from gm.ruleset_files import lineage

@@ -21,7 +21,7 @@ from typing import Any
 from .audit_checks import Difference, Seats, check_end, check_game, check_people, check_proof, shown
 from .audit_shape import check_shape, key_path
 from .audit_source import AUDIT_FILE, RecordMalformed, RecordUnreadable, fetch, parse
-from .boards.board import Board
+from .boards.model import Board
 from .commitment import commitment, seed_text
 from .errors import ProblemsError, RulesError
 from .rules.base import Setup

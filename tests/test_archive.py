@@ -27,7 +27,8 @@ from click.testing import CliRunner
 from gm.cli import GmGroup
 from gm.cli.archive import COMMANDS
 from gm.commitment import commitment, seed_text
-from gm.publish.archive import build_site, load_archive
+from gm.publish.archive import build_site
+from gm.publish.archive_load import load_archive
 from gm.publish.render import render_page
 from gm.publish.write import write_site
 

@@ -21,12 +21,13 @@ from typing import Any
 import pytest
 from campaignkit import BOARDS, HOSTILE_PLAYERS, CampaignKit
 
-from gm.boards.board import Board
+from gm.boards.model import Board
 from gm.campaign import desk as desk_module
 from gm.campaign import turns as turns_module
 from gm.mail.mailout import render
 from gm.mail.views import BoardSize, PlayerMail, PlayerRef
-from gm.publish.archive import build_site, load_archive
+from gm.publish.archive import build_site
+from gm.publish.archive_load import load_archive
 from gm.publish.render import render_page
 from gm.rules.base import Setup
 from gm.rules.postal import Moved, NumberPlayed, Step, TrapdoorElection

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..boards.board import Board
+from ..boards.model import Board
 from ..clock import ZONE_EXAMPLE
 from ..errors import BoardError, ConfigError, ProblemsError
 from ..rules.registry import DEFAULT, UnknownRuleset, find_ruleset

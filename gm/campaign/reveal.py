@@ -52,7 +52,8 @@ def verify_board_file(commitment: str, salt: str, path: Path) -> Checked:
     """Check a board file against a commitment. The file is either a board file (YAML,
     CONTRACT.md), made canonical first, or a canonical text as the archive publishes it,
     hashed exactly as written."""
-    from ..boards.board import Board, load_board
+    from ..boards.board import load_board
+    from ..boards.model import Board
 
     try:
         text = path.read_text(encoding="utf-8")

@@ -34,7 +34,8 @@ from ..campaign.store import insert
 from ..clock import iso
 from ..counts import count, ordinal
 from ..pagenames import turn_page
-from ..templating import lineage, rules_file, ruleset_templates
+from ..ruleset_files import lineage, rules_file
+from ..templating import ruleset_templates
 from .mime import _SHARED_MARK, _SHARED_PREFIX, _Part
 from .mime import MAIL_POLICY as MAIL_POLICY
 from .mime import SHARED_FROM as SHARED_FROM

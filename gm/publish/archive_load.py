@@ -1,7 +1,6 @@
-"""The archive's input, read from a campaign (issue 26: split from gm.publish.archive, which
-re-exports every name): `load_archive(campaign)` reads what may be published from the
-store and passes it to `assemble`, which asks the ruleset for its public views (see
-gm.publish.archive for what it asks)."""
+"""The archive's input, read from a campaign: `load_archive(campaign)` reads what may be
+published from the store and passes it to `assemble`, which asks the ruleset for its
+public views (see gm.publish.archive for what it asks) and makes the `ArchiveInput`."""
 
 from __future__ import annotations
 
@@ -38,6 +37,7 @@ from .archive_values import (
     RevealedBoard,
     Secrets,
     TurnRecord,
+    TurnSummary,
     digest,
     summarize,
     template_rulesets,
@@ -75,7 +75,7 @@ def load_archive(campaign: Any, memo: Any = None) -> ArchiveInput:
             _ids_as_now(json.loads(turn_row["receipts"]), aliases) if turn_row["receipts"] else None,
         )
 
-    # a turn's page shows its record (RULES.md 5): its record hash is in the digest, and
+    # a turn's page shows its record (docs/audit.md, the record chain): its record hash is in the digest, and
     # binds the receipts played with it
     digests = tuple(
         digest(SUMMARY_FORMAT, ruleset.name, r["digest"], r["record_hash"] or "", json.dumps(sorted(aliases.items())),
@@ -199,7 +199,7 @@ def _formers(holders: Sequence[Holder]) -> dict[str, tuple[FormerHolder, ...]]:
 
 def positions_of(setup: Setup, now: Standings | Mapping[str, Any]) -> dict[str, tuple[Position, ...]]:
     """Each player's piece on every board, from the standings (or, as before typed standings,
-    the CONTRACT.md keys of a `state_json`)."""
+    the keys of a `state_json`, docs/campaign.md)."""
     now = now if isinstance(now, Standings) else standings_from_json(now)
     return {
         p: tuple(Position(now.boards[b].pieces[p].square, bool(now.boards[b].pieces[p].finished))
@@ -240,30 +240,9 @@ def assemble(
     told under the names of the seats' holders of that turn (`holders`), and derived
     when first read; its summary comes from `memo` when kept there under its digest."""
 
-    def derive(index: int) -> ArchiveTurn:
-        t = played[index]
-        return ruleset.archive_turn(setup, t.before, t.after, t.events, _names_at(names, holders, t.before.turn))
-
-    turns = Lazy(len(played), derive)
-
-    def record(index: int) -> TurnRecord | None:
-        t = played[index]
-        if t.record_hash is None or t.receipts is None:
-            return None
-        at = _names_at(names, holders, t.before.turn)
-        seats = [p for p in setup.players if p in t.receipts] + [p for p in t.receipts if p not in setup.players]
-        return TurnRecord(t.before.turn, t.record_hash, tuple((p, at.get(p, p), t.receipts[p]) for p in seats))
-
-    records = Lazy(len(played), record)
-    summaries = []
-    for index in range(len(turns)):
-        kept = memo.summary(index, turn_digests[index]) if memo is not None and turn_digests else None
-        if kept is None:
-            kept = summarize(turns[index])
-            if memo is not None and turn_digests:
-                memo.keep_summary(index, turn_digests[index], kept)
-        summaries.append(kept)
-    # the standings now; a mapping is a state_json's CONTRACT.md keys, as callers gave it before
+    turns, records = _turns(ruleset, setup, played, names, holders)
+    summaries = _summaries(turns, memo, turn_digests)
+    # the standings now; a mapping is a state_json's keys (docs/campaign.md), as callers gave it before
     if now is None:
         now = standings_of(ruleset, setup, state)
     elif not isinstance(now, Standings):
@@ -274,41 +253,16 @@ def assemble(
         history = tuple((t.before, t.after) for t in played)
         pictures = {p.board: p for p in ruleset.archive_boards(setup, state, history)}
     boards = tuple(
-        BoardPublic(
-            id=b,
-            squares=board.squares,
-            commitment=commitments[b],
-            closed=now.boards[b].closed,
-            name=board.name if shown else None,
-            picture=pictures.get(b),
-        )
+        BoardPublic(id=b, squares=board.squares, commitment=commitments[b], closed=now.boards[b].closed,
+                    name=board.name if shown else None, picture=pictures.get(b))
         for b, board in setup.boards.items()
     )
     formers = _formers(holders)
     revealed = None
     if secrets is not None:
-        revealed = Revealed(
-            seed=secrets.seed,
-            seed_salt=secrets.seed_salt,
-            seed_commitment=seed_commitment,
-            revealed_at=secrets.revealed_at,
-            boards=tuple(
-                RevealedBoard(
-                    id=b,
-                    name=board.name,
-                    squares=board.squares,
-                    salt=secrets.salts[b],
-                    canonical=secrets.canonical[b],
-                    commitment=commitments[b],
-                    canonical_file=f"board-{b}.json",
-                    picture=pictures.get(b),
-                )
-                for b, board in setup.boards.items()
-            ),
-            # what was dealt, named as the seats were held at gm start
-            deal=ruleset.archive_deal(setup, played[0].before if played else state, _names_at_start(names, holders)),
-            record=audit,
-        )
+        # what was dealt, named as the seats were held at gm start
+        deal = ruleset.archive_deal(setup, played[0].before if played else state, _names_at_start(names, holders))
+        revealed = _revealed(setup, secrets, seed_commitment, commitments, pictures, deal, audit)
     return ArchiveInput(
         campaign=campaign,
         title=title,
@@ -335,4 +289,57 @@ def assemble(
         game_commitment=game_commitment,
         records=records,
         ended=ended,
+    )
+
+
+def _turns(ruleset: Ruleset, setup: Setup, played: Sequence[PlayedTurn], names: Mapping[str, str],
+           holders: Sequence[Holder]) -> tuple[Lazy, Lazy]:
+    """Each played turn as the archive tells it and its record's proof, each derived when
+    first read, under the names of the seats' holders of that turn."""
+
+    def derive(index: int) -> ArchiveTurn:
+        t = played[index]
+        return ruleset.archive_turn(setup, t.before, t.after, t.events, _names_at(names, holders, t.before.turn))
+
+    def record(index: int) -> TurnRecord | None:
+        t = played[index]
+        if t.record_hash is None or t.receipts is None:
+            return None
+        at = _names_at(names, holders, t.before.turn)
+        seats = [p for p in setup.players if p in t.receipts] + [p for p in t.receipts if p not in setup.players]
+        return TurnRecord(t.before.turn, t.record_hash, tuple((p, at.get(p, p), t.receipts[p]) for p in seats))
+
+    return Lazy(len(played), derive), Lazy(len(played), record)
+
+
+def _summaries(turns: Lazy, memo: Any, turn_digests: Sequence[str]) -> list[TurnSummary]:
+    """Each turn's summary: the memo's where it keeps one under the turn's digest, else
+    derived from the turn (and kept)."""
+    summaries = []
+    for index in range(len(turns)):
+        kept = memo.summary(index, turn_digests[index]) if memo is not None and turn_digests else None
+        if kept is None:
+            kept = summarize(turns[index])
+            if memo is not None and turn_digests:
+                memo.keep_summary(index, turn_digests[index], kept)
+        summaries.append(kept)
+    return summaries
+
+
+def _revealed(setup: Setup, secrets: Secrets, seed_commitment: str, commitments: Mapping[str, str],
+              pictures: Mapping[str, ArchivePicture], deal: Any, audit: bytes | None) -> Revealed:
+    """What the reveal adds: the seed, every board's name, salt and canonical text."""
+    return Revealed(
+        seed=secrets.seed,
+        seed_salt=secrets.seed_salt,
+        seed_commitment=seed_commitment,
+        revealed_at=secrets.revealed_at,
+        boards=tuple(
+            RevealedBoard(id=b, name=board.name, squares=board.squares, salt=secrets.salts[b],
+                          canonical=secrets.canonical[b], commitment=commitments[b],
+                          canonical_file=f"board-{b}.json", picture=pictures.get(b))
+            for b, board in setup.boards.items()
+        ),
+        deal=deal,
+        record=audit,
     )

@@ -1,4 +1,4 @@
-"""The archive before `gm start` (RULES.md 3.1): the game's front page, announcing it and
+"""The archive before `gm start` (sign-up by mail, docs/campaign.md): the game's front page, announcing it and
 saying how to join, its rules page and its feed, which says when sign-up opened and
 when it closes. Phase one like gm.publish.archive: `load_signup` reads what may be shown
 (public facts only: the names of those in, never an address), `signup_site` makes the
@@ -14,7 +14,9 @@ from ..campaign import signup
 from ..campaign.deadlines import deadline_text
 from ..campaign.names import clean
 from ..mail.mailout import mailto
-from .archive import FEED, RULES_PAGE, Page, rules_html, rules_text, template_rulesets
+from .archive import FEED, RULES_PAGE, rules_html
+from .archive_load import rules_text
+from .archive_values import Page, template_rulesets
 
 
 @dataclass(frozen=True)

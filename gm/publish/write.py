@@ -13,7 +13,9 @@ from pathlib import Path
 
 from ..campaign.signup import refresh
 from ..ruleset_files import lineage
-from .archive import Page, build_site, load_archive, player_page
+from .archive import build_site, player_page
+from .archive_load import load_archive
+from .archive_values import Page
 from .memo import Memo
 from .render import render_page
 from .signup import load_signup, signup_site
@@ -63,7 +65,7 @@ def write_site(pages: Iterable[Page], out: Path, memo: Memo | None = None) -> Wr
 
 def publish(campaign, out: Path | None = None) -> tuple[Path, WriteReport]:
     """Build and write a campaign's archive (default: DIR/archive); before the start, the
-    game's front page for those joining by mail (RULES.md 3.1)."""
+    game's front page for those joining by mail (docs/campaign.md, signup)."""
     out = out or campaign.folder / "archive"
     if not campaign.started() and campaign.config.signup is not None:
         refresh(campaign)  # campaign.yaml as it is now: the page tells it

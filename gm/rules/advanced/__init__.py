@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ...boards.board import START, Board
+from ...boards.model import START, Board
 from ...errors import RulesError
 from ...resources import shipped_file
 from ..base import (

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from ...boards.board import Board
+from ...boards.model import Board
 from ..base import (
     Setup,
 )

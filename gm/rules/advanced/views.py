@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...boards.board import START, Board
+from ...boards.model import START, Board
 from ...boards.text import MARKS as MARKS
 from ...boards.text import Window
 from ...boards.text import draw as draw

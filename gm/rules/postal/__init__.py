@@ -7,8 +7,8 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ...boards.board import START as START
-from ...boards.board import Board
+from ...boards.model import START as START
+from ...boards.model import Board
 from ...errors import RulesError
 from ...resources import shipped_file
 from ..base import (

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from ...boards.board import START
+from ...boards.model import START
 from .options import PostalOptions
 
 
