@@ -1,5 +1,6 @@
-"""The dice games as chains (docs/rules/classic.md, docs/rules/doubles.md): one die under each finish, classic's six
-that throws again and doubles' doubles, a throw moving the mass of every square at once."""
+"""The dice games as chains (docs/rules/classic.md, docs/rules/doubles.md): one die under each
+finish, classic's six that throws again and doubles' doubles, a throw moving the mass of
+every square at once."""
 
 from __future__ import annotations
 

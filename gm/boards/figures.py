@@ -1,6 +1,7 @@
-"""What a board analysis finds (`gm board analyze`, docs/campaign.md, Board analysis as JSON): the exact distribution of a
-game's length with its expectation and percentiles, a ruleset's figures, and the whole
-analysis of one board as text and JSON. How they are computed is gm.boards.chain's."""
+"""What a board analysis finds (`gm board analyze`, docs/campaign.md, Board analysis as JSON):
+the exact distribution of a game's length with its expectation and percentiles, a ruleset's
+figures, and the whole analysis of one board as text and JSON. How they are computed is
+gm.boards.chain's."""
 
 from __future__ import annotations
 

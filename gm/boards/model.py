@@ -1,7 +1,7 @@
-"""A board (docs/campaign.md, Board files) as a value: its squares and shape, snakes and ladders, the limits on
-both, its geometry (levels, columns, the square below each square) and the canonical text that
-commitments are made over (docs/campaign.md, Commitments). Reading one from a board file is
-gm.boards.board's."""
+"""A board (docs/campaign.md, Board files) as a value: its squares and shape, snakes and
+ladders, the limits on both, its geometry (levels, columns, the square below each square)
+and the canonical text that commitments are made over (docs/campaign.md, Commitments).
+Reading one from a board file is gm.boards.board's."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""The archive's values: what may be published of a campaign (`ArchiveInput` and its parts), a turn's
-summary as the memo keeps it, and a page to render (`Page`). Pure data: no store, no
+"""The archive's values: what may be published of a campaign (`ArchiveInput` and its parts), a
+turn's summary as the memo keeps it, and a page to render (`Page`). Pure data: no store, no
 templates."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""The archive before `gm start` (sign-up by mail, docs/campaign.md): the game's front page, announcing it and
-saying how to join, its rules page and its feed, which says when sign-up opened and
-when it closes. Phase one like gm.publish.archive: `load_signup` reads what may be shown
-(public facts only: the names of those in, never an address), `signup_site` makes the
-pages without touching a file; gm.publish.write writes them."""
+"""The archive before `gm start` (sign-up by mail, docs/campaign.md): the game's front page,
+announcing it and saying how to join, its rules page and its feed, which says when sign-up
+opened and when it closes. Phase one like gm.publish.archive: `load_signup` reads what may
+be shown (public facts only: the names of those in, never an address), `signup_site` makes
+the pages without touching a file; gm.publish.write writes them."""
 
 from __future__ import annotations
 
