@@ -247,8 +247,8 @@ class Board:
         return offset, offset + self.levels[level - 1] - 1
 
     def drop_target(self, square: int) -> int:
-        """The square one level below `square` (docs/rules/postal.md, Trapdoors): same column, else that
-        level's end nearest the column; below level 1, Start."""
+        """The square one level below `square` (docs/campaign.md, Board files: levels): same
+        column, else that level's end nearest the column; below level 1, Start."""
         level, column = self._positions[square]
         if level == 1:
             return START

@@ -17,7 +17,8 @@ The archive knows no ruleset. It asks the ruleset, through gm.rules.base:
   and the ruleset's own `view` for its templates);
 * `archive_standings(setup, state, names)`: the standings now;
 * `archive_boards(setup, state, history)`: every board drawn, asked for before the reveal
-  only when the ruleset's `hidden_boards` is false (docs/rules/postal.md, What players see);
+  only when the ruleset's `hidden_boards` is false (its page under docs/rules/, What
+  players see);
 * its standings (gm.rules.standings.standings_of): the turn, whether it is over, each
   board's `closed` and each piece's square.
 
@@ -25,9 +26,10 @@ Each has a default in gm.rules.base that reads the ruleset's typed standings, so
 ruleset with nothing of its own gets a plain archive from the generic templates. Pages name
 their templates generically; `template_rulesets` gives the lookup order (gm.publish.render).
 
-While the boards are hidden the input holds only what players may see (docs/rules/postal.md, What players see):
-board ids and sizes, commitments and the public turns. Board names and drawings enter
-only once revealed, with the salts and the seed. Nobody's secret orders ever do.
+While the boards are hidden the input holds only what players may see (the ruleset's page
+under docs/rules/, What players see): board ids and sizes, commitments and the public
+turns. Board names and drawings enter only once revealed, with the salts and the seed.
+Nobody's secret orders ever do.
 """
 
 from __future__ import annotations
