@@ -31,6 +31,8 @@ BROWSER_FIXTURES = frozenset({"browser"})
 SLOW_MODULES = frozenset({
     "test_audit", "test_audit_forgeries", "test_audit_mail", "test_audit_reference", "test_audit_shape",
     "test_demo", "test_demo_rulesets", "test_example_plugin", "test_gm_end", "test_house_ruleset_from_docs",
+    "test_rulesets_kept_apart", "test_season_by_mail_alone", "test_signup_demo", "test_unleashed_differential",
+    "test_wheel",
 })
 # single tests of a few seconds each elsewhere (parameters aside): whole campaigns by mail,
 # hostile mail of a million lines, searches over random boards
@@ -41,6 +43,9 @@ SLOW_TESTS = frozenset({
     "test_analysis::test_any_board_is_analysed_consistently_or_refused_with_a_reason",
     "test_archive_incremental::test_crowded_player_pages_change_only_with_a_placing_until_the_end",
     "test_audit_limits::test_25_a_deck_of_100000_cards_is_refused_before_it_is_shuffled",
+    "test_calendar_who::test_gm_deadline_and_resume_carry_the_new_deadline_to_the_players_still_in",
+    "test_campaign_flow::test_whole_campaign_from_eml_files_matches_the_rules_turn_by_turn",
+    "test_crash_safety::test_crash_inside_resolve_then_rerun_resolves_once",
     "test_design::test_designed_boards_always_pass_board_validation",
     "test_dice_by_mail::test_a_whole_dice_campaign_by_mail",
     "test_docs::test_every_relative_link_resolves_to_a_file_and_heading_in_the_repository",
@@ -68,6 +73,29 @@ SLOW_TESTS = frozenset({
     "test_rulesets_kept_apart::test_a_campaign_imports_its_own_ruleset_package_and_no_other",
     "test_rulesets_kept_apart::test_a_house_rulesets_command_word_never_refuses_another_campaigns_order",
     "test_rulesets_kept_apart::test_a_postal_campaigns_commands_never_import_an_installed_ruleset_package",
+    "test_season_from_cron::test_a_season_from_cron_through_a_pause_a_replacement_and_a_reply_to_a_refusal",
+    "test_seat_handover_mail::test_a_new_holder_gets_the_rulesets_own_welcome_with_the_standing_order_spelled_out",
+    "test_seat_handover_mail::test_a_new_holders_welcome_orders_for_the_open_turn_never_turn_1",
+    "test_seat_handover_mail::test_reports_and_archive_say_the_turn_after_the_handover_played_the_order_the_former_holder_left",
+    "test_send_memory::test_gm_send_into_a_maildir_holds_one_message_not_the_turn",
+    "test_signup_hostile::test_3_1_a_join_bomb_from_one_address_changes_nothing_but_the_caps",
+    "test_signup_hostile::test_3_1_auto_replies_and_loops_are_kept_and_never_answered",
+    "test_signup_hostile::test_3_1_replays_are_recorded_and_never_applied_twice",
+    "test_signup_limits::test_a_request_is_judged_beside_the_places_it_concerns_not_every_place_held",
+    "test_signup_rulesets::test_3_1_every_ruleset_takes_its_players_by_mail",
+    "test_toy_ruleset::test_toy_ruleset_plays_a_whole_campaign_by_mail_through_start_turn_and_publish",
+    "test_trust_files::test_2_hundred_thousand_snakes_are_refused_quickly",
+    "test_trust_files::test_2_more_items_than_the_board_holds_are_refused_in_one_line",
+    "test_trust_files::test_3_every_name_and_title_in_the_archive_is_isolated",
+    "test_turn::test_4_5_turn_and_status_agree_a_dice_turn_waits_for_its_deadline_and_say_who_wrote_what",
+    "test_unleashed_campaign::test_6_a_campaign_runs_to_its_end_by_mail_on_maildir",
+    "test_unleashed_campaign::test_the_same_demo_seed_plays_the_same_game_whatever_the_hash_seed",
+    "test_unleashed_leaks::test_the_demo_deals_hands_keeps_reactions_and_skips_lines",
+    "test_unleashed_limits::test_6_7_the_issues_campaign_starts_and_gm_resolve_plays_its_chains",
+    "test_unleashed_mail_alone::test_24_every_ready_order_is_accepted_and_its_first_line_played",
+    "test_unleashed_mail_alone::test_24_every_ready_play_line_changes_something",
+    "test_upgrades::test_a_campaign_an_earlier_release_began_is_played_on_ended_revealed_and_audited",
+    "test_upgrades::test_a_new_campaign_keeps_no_backup_and_an_up_to_date_one_makes_none",
 })
 
 
