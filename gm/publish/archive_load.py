@@ -247,16 +247,7 @@ def assemble(
         now = standings_of(ruleset, setup, state)
     elif not isinstance(now, Standings):
         now = standings_from_json(now)
-    shown = secrets is not None or not ruleset.hidden_boards
-    pictures: dict[str, ArchivePicture] = {}
-    if shown:
-        history = tuple((t.before, t.after) for t in played)
-        pictures = {p.board: p for p in ruleset.archive_boards(setup, state, history)}
-    boards = tuple(
-        BoardPublic(id=b, squares=board.squares, commitment=commitments[b], closed=now.boards[b].closed,
-                    name=board.name if shown else None, picture=pictures.get(b))
-        for b, board in setup.boards.items()
-    )
+    pictures, boards = _boards(ruleset, setup, state, played, commitments, now, secrets is not None)
     formers = _formers(holders)
     revealed = None
     if secrets is not None:
@@ -310,6 +301,22 @@ def _turns(ruleset: Ruleset, setup: Setup, played: Sequence[PlayedTurn], names: 
         return TurnRecord(t.before.turn, t.record_hash, tuple((p, at.get(p, p), t.receipts[p]) for p in seats))
 
     return Lazy(len(played), derive), Lazy(len(played), record)
+
+
+def _boards(ruleset: Ruleset, setup: Setup, state: Any, played: Sequence[PlayedTurn], commitments: Mapping[str, str],
+            now: Standings, revealed: bool) -> tuple[dict[str, ArchivePicture], tuple[BoardPublic, ...]]:
+    """Every board's drawing, by id, and what the archive shows of each board: its name and
+    drawing only when the ruleset's boards are public or the campaign has been revealed."""
+    shown = revealed or not ruleset.hidden_boards
+    pictures: dict[str, ArchivePicture] = {}
+    if shown:
+        history = tuple((t.before, t.after) for t in played)
+        pictures = {p.board: p for p in ruleset.archive_boards(setup, state, history)}
+    return pictures, tuple(
+        BoardPublic(id=b, squares=board.squares, commitment=commitments[b], closed=now.boards[b].closed,
+                    name=board.name if shown else None, picture=pictures.get(b))
+        for b, board in setup.boards.items()
+    )
 
 
 def _summaries(turns: Lazy, memo: Any, turn_digests: Sequence[str]) -> list[TurnSummary]:
