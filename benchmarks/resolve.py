@@ -17,7 +17,7 @@ import random
 import statistics
 import time
 
-from gm.boards.board import Board
+from gm.boards.model import Board
 from gm.rules.base import Setup
 from gm.rules.postal import Postal
 from gm.rules.postal.options import SHARED, PostalOptions

@@ -19,12 +19,11 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from .resources import shipped
+from .rules.registry import UnknownRuleset, ruleset_type
 
 
 def ruleset_class(name: str) -> type | None:
     """The class of the ruleset called `name`, or None for a name no ruleset has."""
-    from .rules.registry import UnknownRuleset, ruleset_type
-
     try:
         return ruleset_type(name)
     except UnknownRuleset:

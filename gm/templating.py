@@ -26,10 +26,7 @@ from typing import Any
 
 import jinja2
 
-from .ruleset_files import lineage, rules_file, ruleset_class, template_folders
-
-__all__ = ["AREAS", "GENERIC", "Environment", "TemplateLoader", "candidates", "environment", "lineage",
-           "ruleset_class", "rules_file", "ruleset_templates", "template_folders", "template_problem"]
+from .ruleset_files import lineage, ruleset_class, template_folders
 
 AREAS = ("mail", "archive", "calendar")
 GENERIC = "generic:"

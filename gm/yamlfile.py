@@ -11,16 +11,12 @@ before anything is built from it.
 
 from __future__ import annotations
 
-import contextlib
 import difflib
-import hashlib
-import pickle
 import re
-from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any, Protocol
+from typing import Any
+
+import yaml
 
 from .errors import ProblemsError
 
@@ -60,54 +56,44 @@ MAX_DEPTH = 32  # a board nests 3 deep, a campaign or a design 5
 QUOTABLE_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,30}\Z")
 
 
-@cache
-def _yaml() -> SimpleNamespace:
-    """PyYAML and gm's loader on it, made when a file is first parsed: a command whose
-    files are parsed already (`parsed_once`) never imports YAML (issue 27)."""
-    import yaml
-
-    class Refused(yaml.MarkedYAMLError):
-        """YAML that parses but that no gm file needs, refused before it is built."""
-
-    # libyaml's parser when PyYAML has it: it reads a full-size board six times faster than
-    # the pure-Python one, and both give the same values and lines
-    parser = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-    class Loader(parser):  # type: ignore[misc, valid-type]
-        pass
-
-    def construct_mapping(loader: Loader, node: yaml.MappingNode) -> LineDict:
-        loader.flatten_mapping(node)
-        result = LineDict()
-        result.line = node.start_mark.line + 1
-        for key_node, value_node in node.value:
-            key = loader.construct_object(key_node, deep=True)
-            if isinstance(key, list | dict):
-                key = str(key)
-            line = key_node.start_mark.line + 1
-            if key in result:
-                result.duplicates.append((key, line))
-            result[key] = loader.construct_object(value_node, deep=True)
-            result.lines[key] = line
-        return result
-
-    def construct_sequence(loader: Loader, node: yaml.SequenceNode) -> LineList:
-        result = LineList(loader.construct_object(child, deep=True) for child in node.value)
-        result.line = node.start_mark.line + 1
-        result.lines = [child.start_mark.line + 1 for child in node.value]
-        return result
-
-    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, construct_mapping)
-    Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, construct_sequence)
-    return SimpleNamespace(yaml=yaml, Refused=Refused, Parser=parser, Loader=Loader)
+class Refused(yaml.MarkedYAMLError):
+    """YAML that parses but that no gm file needs, refused before it is built."""
 
 
-def __getattr__(name: str) -> Any:
-    # Refused (YAML no gm file needs, a yaml.MarkedYAMLError) as this module's name, made
-    # with PyYAML when first asked for
-    if name == "Refused":
-        return _yaml().Refused
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+# libyaml's parser when PyYAML has it: it reads a full-size board six times faster than the
+# pure-Python one, and both give the same values and lines
+_Parser = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_Parser):  # type: ignore[misc, valid-type]
+    """The safe loader, building LineDict and LineList with their lines."""
+
+
+def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
+    loader.flatten_mapping(node)
+    result = LineDict()
+    result.line = node.start_mark.line + 1
+    for key_node, value_node in node.value:
+        key = loader.construct_object(key_node, deep=True)
+        if isinstance(key, list | dict):
+            key = str(key)
+        line = key_node.start_mark.line + 1
+        if key in result:
+            result.duplicates.append((key, line))
+        result[key] = loader.construct_object(value_node, deep=True)
+        result.lines[key] = line
+    return result
+
+
+def _construct_sequence(loader: _Loader, node: yaml.SequenceNode) -> LineList:
+    result = LineList(loader.construct_object(child, deep=True) for child in node.value)
+    result.line = node.start_mark.line + 1
+    result.lines = [child.start_mark.line + 1 for child in node.value]
+    return result
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _construct_sequence)
 
 
 def _check_events(text: str, parser: type | None = None) -> None:
@@ -115,8 +101,7 @@ def _check_events(text: str, parser: type | None = None) -> None:
     gigabytes when built), explicit tag, nesting beyond MAX_DEPTH (recursion) or value
     beyond MAX_VALUES (time). Reads parser events only, so it stops at the first offence
     having built nothing."""
-    machinery = _yaml()
-    yaml, parser = machinery.yaml, parser or machinery.Parser
+    parser = parser or _Parser
     events = parser(text)
     depth = values = 0
     try:
@@ -139,8 +124,8 @@ def _check_events(text: str, parser: type | None = None) -> None:
             if values > MAX_VALUES:
                 problem = f"more than {MAX_VALUES:,} values: no board or campaign needs that many"
             if problem:
-                raise machinery.Refused(problem=problem, problem_mark=event.start_mark)
-    except machinery.Refused:
+                raise Refused(problem=problem, problem_mark=event.start_mark)
+    except Refused:
         raise
     except yaml.YAMLError:
         # Some libyaml builds scan far ahead and stop at their own nesting limit before
@@ -157,37 +142,7 @@ def parse(text: str) -> Any:
     """Parse YAML text into LineDict/LineList values; raises yaml.YAMLError on bad syntax
     or on YAML no gm file needs (Refused)."""
     _check_events(text)
-    machinery = _yaml()
-    return machinery.yaml.load(text, Loader=machinery.Loader)  # noqa: S506 - a safe loader subclass
-
-
-class ParseCache(Protocol):
-    """Where files parsed once are kept (gm.campaign.store.ParsedFiles): bytes by key."""
-
-    def get(self, key: str) -> bytes | None: ...
-
-    def put(self, key: str, value: bytes) -> None: ...
-
-
-# the cache `read` uses, while `parsed_once` holds it
-_parsed: ParseCache | None = None
-# what a kept parse is: change it whenever LineDict, LineList or the loader change what a
-# file parses to, and every kept parse is parsed again
-PARSE_FORMAT = b"gm-yaml-1\n"
-
-
-@contextlib.contextmanager
-def parsed_once(kept: ParseCache) -> Iterator[None]:
-    """While it holds, `read` takes a file whose bytes were parsed before from `kept`
-    instead of parsing them again: a campaign's campaign.yaml (500 players) and boards
-    are parsed once per content, not at every command (issue 27). Only what parsed
-    without fault is kept; what a file's values mean is checked by its reader every time."""
-    global _parsed
-    before, _parsed = _parsed, kept
-    try:
-        yield
-    finally:
-        _parsed = before
+    return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader subclass
 
 
 def read(path: Path, error: type[ProblemsError]) -> Any:
@@ -203,29 +158,19 @@ def read(path: Path, error: type[ProblemsError]) -> Any:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise error(str(path), ["not UTF-8 text"]) from None
-    kept, key = _parsed, ""
-    if kept is not None:
-        key = hashlib.sha256(PARSE_FORMAT + data).hexdigest()
-        value = kept.get(key)
-        if value is not None:
-            return pickle.loads(value)  # noqa: S301 - gm's own parse, in the campaign's own store
     try:
-        parsed = parse(text)
-    except _yaml().yaml.YAMLError as failure:
+        return parse(text)
+    except yaml.YAMLError as failure:
         raise error(str(path), [syntax_problem(failure)]) from None
-    if kept is not None:
-        kept.put(key, pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL))
-    return parsed
 
 
 def syntax_problem(error: Any) -> str:
     """A yaml.YAMLError in one line, with its line."""
-    machinery = _yaml()
     mark = getattr(error, "problem_mark", None)
     what = getattr(error, "problem", None) or str(error)
-    if isinstance(error, machinery.yaml.reader.ReaderError):  # its text spans two lines
+    if isinstance(error, yaml.reader.ReaderError):  # its text spans two lines
         what = f"character #x{error.character:04x} at position {error.position} is not allowed in YAML"
-    if isinstance(error, machinery.Refused):
+    if isinstance(error, Refused):
         return f"line {mark.line + 1}: {what}"
     return f"line {mark.line + 1}: YAML syntax: {what}" if mark else f"YAML syntax: {what}"
 

@@ -18,7 +18,7 @@ from typing import Any
 from click.testing import CliRunner
 
 from gm.audit.source import AUDIT_FILE
-from gm.boards.board import Board
+from gm.boards.model import Board
 from gm.cli import cli
 from gm.rules.base import Setup, rules_end
 from gm.rules.chance import SeededChance

@@ -11,7 +11,7 @@ import hashlib
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from gm.boards.board import Board
+from gm.boards.model import Board
 from gm.rules.base import Outcome as TurnResult
 from gm.rules.base import Setup
 from gm.rules.chance import SeededChance

@@ -26,7 +26,8 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from gm.boards.board import Board, load_board
+from gm.boards.board import load_board
+from gm.boards.model import Board
 from gm.boards.text import Window, draw, item_marks
 from gm.cli import cli
 from gm.rules.advanced.drawing import SEVERAL, fits_mail, piece_marks

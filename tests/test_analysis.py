@@ -19,17 +19,14 @@ from hypothesis import strategies as st
 
 import gm.cli.analysis  # noqa: F401 - registers design/analyze/draw on the board group
 from gm.boards import analysis as analysis_module
-from gm.boards.analysis import (
-    AnalysisError,
-    StepChain,
-    analyze,
-    classic,
-    doubles,
-    landing_table,
-    one_die,
-)
-from gm.boards.board import Board, load_board
+from gm.boards import chain as chain_module
+from gm.boards import dicechains as dicechains_module
+from gm.boards.analysis import analyze
+from gm.boards.board import load_board
+from gm.boards.chain import AnalysisError, landing_table, reachable_from, sweep_solve
 from gm.boards.design import board_yaml
+from gm.boards.dicechains import StepChain, classic, doubles, doubles_throws, one_die
+from gm.boards.model import Board
 from gm.cli.board import board as board_group
 from gm.errors import BoardError
 from gm.rules.postal.analysis import postal
@@ -419,7 +416,7 @@ def test_postal_beyond_the_dense_limit_propagates_and_agrees_with_the_solve(milt
     solved = postal(milton_bradley)
     trap = Board.build(60, ladders=[(5, 8)], snakes=[(42, 21)])
     solved_trap = postal(trap).length
-    monkeypatch.setattr(analysis_module, "DENSE_LIMIT", 10)
+    monkeypatch.setattr(chain_module, "DENSE_LIMIT", 10)
     summed = postal(milton_bradley)
     assert summed.length.expected == pytest.approx(solved.length.expected, abs=1e-9)
     assert summed.landed == pytest.approx(solved.landed, abs=1e-9)
@@ -496,7 +493,7 @@ def _random_board(squares: int, seed: int = 1) -> Board:
 
 
 def _doubles_chain(board: Board) -> StepChain:
-    return StepChain.build(board, landing_table(board), "bounce", analysis_module._doubles_throws())
+    return StepChain.build(board, landing_table(board), "bounce", doubles_throws())
 
 
 def test_4_3_doubles_chain_stores_a_fixed_number_of_moves_per_square():
@@ -515,14 +512,14 @@ def test_the_exact_solve_of_a_tangled_doubles_board_equals_a_dense_solve():
                         ladders=[(2, 90), (90, 130), (35, 145), (7, 33)])
     chain = _doubles_chain(board)
     start = int(chain.standing(0))
-    keep = analysis_module._reachable(chain.size, chain.moves, start)
+    keep = reachable_from(chain.size, chain.moves, start)
     moves = chain.moves.restricted(keep)
     size = int(keep.sum())
     system = np.eye(size)
     system[moves.dst, moves.src] -= moves.prob
     visits = np.linalg.solve(system, np.eye(size)[int(np.cumsum(keep)[start] - 1)])
     dense = visits @ chain.counts[keep]
-    swept = analysis_module._sweep(moves, int(np.cumsum(keep)[start] - 1), chain.counts[keep][None, :])[0]
+    swept = sweep_solve(moves, int(np.cumsum(keep)[start] - 1), chain.counts[keep][None, :])[0]
     assert swept == pytest.approx(dense, rel=1e-12)
     assert doubles(board).expected == pytest.approx(dense, rel=1e-12)
 
@@ -547,7 +544,7 @@ def test_a_board_whose_snakes_pile_over_one_square_is_refused_before_any_work(tm
         raise AssertionError("analysed before refusing")
 
     monkeypatch.setattr(analysis_module, "one_die", no_work)
-    monkeypatch.setattr(analysis_module, "StepChain", no_work)
+    monkeypatch.setattr(dicechains_module, "StepChain", no_work)
     result = CliRunner().invoke(board_group, ["analyze", str(path)])
     assert result.exit_code == 1
     assert result.output.strip().splitlines() == [

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import click
@@ -27,7 +28,8 @@ from gm.cli import GmGroup
 from gm.cli.archive import COMMANDS
 from gm.cli.publish import COMMANDS as PUBLISH
 from gm.commitment import commitment, seed_text
-from gm.publish.archive import build_site, load_archive
+from gm.publish.archive import build_site
+from gm.publish.archive_load import load_archive
 from gm.publish.render import render_page
 from gm.publish.write import write_site
 
@@ -274,7 +276,11 @@ def test_golden_archive_of_a_fixed_revealed_campaign(tmp_path, monkeypatch):
     expected = {p.name: p.read_bytes() for p in GOLDEN.iterdir()}
     assert sorted(produced) == sorted(expected), "pages added or gone: regenerate (see the module docstring)"
     for name in sorted(expected):
-        assert produced[name].decode() == expected[name].decode(), f"{name} differs from its golden copy"
+        # the feed as a reader parses it: feedgen may write the same content in other bytes
+        made, kept = produced[name].decode(), expected[name].decode()
+        if name.endswith(".xml"):
+            made, kept = (ET.canonicalize(text, strip_text=True) for text in (made, kept))
+        assert made == kept, f"{name} differs from its golden copy"
 
 
 @pytest.mark.parametrize(

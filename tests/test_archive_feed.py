@@ -19,7 +19,9 @@ from test_leaks import campaign as leaks_campaign  # noqa: F401  (a fixture: the
 from test_leaks import hidden_strings, other_world, scramble
 from toyrules import Step
 
-from gm.publish.archive import FEED, Holder, build_site, load_archive, rules_html, rules_text
+from gm.publish.archive import FEED, build_site, rules_html
+from gm.publish.archive_load import load_archive, rules_text
+from gm.publish.archive_values import Holder
 from gm.publish.render import render_page
 from gm.publish.write import write_site
 

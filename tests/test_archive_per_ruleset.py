@@ -22,15 +22,19 @@ import pytest
 from campaignkit import BOARDS
 from toyrules import Step, StepOrder
 
-from gm.boards.board import Board, load_board
+from gm.boards.board import load_board
+from gm.boards.model import Board
 from gm.commitment import commitment, seed_text
-from gm.publish.archive import PlayedTurn, Secrets, assemble, build_site, template_rulesets
-from gm.publish.render import RulesetLoader, render_page, template_candidates
+from gm.publish.archive import build_site
+from gm.publish.archive_load import assemble
+from gm.publish.archive_values import PlayedTurn, Secrets, template_rulesets
+from gm.publish.render import render_page
 from gm.publish.write import write_site
 from gm.rules.base import Setup
 from gm.rules.chance import SeededChance
 from gm.rules.postal import Postal
 from gm.rules.postal.state import PostalOrder
+from gm.templating import TemplateLoader, candidates
 
 ROOT = Path(__file__).resolve().parent.parent
 ARCHIVE_TEMPLATES = ROOT / "templates" / "archive"
@@ -83,10 +87,9 @@ class House(Postal):
 
 
 def test_lookup_rule_ruleset_folders_first_most_specific_first_then_the_generic_template():
-    assert template_candidates("archive/turn.html", ("house", "postal")) == (
+    assert candidates("archive/turn.html", ("house", "postal")) == (
         "archive/house/turn.html", "archive/postal/turn.html", "archive/turn.html")
-    assert template_candidates("archive/turn.html", ()) == ("archive/turn.html",)
-    assert template_candidates("mail/report.txt", ("postal",)) == ("mail/report.txt",)  # the archive's rule only
+    assert candidates("archive/turn.html", ()) == ("archive/turn.html",)
 
 
 def test_lookup_rule_a_ruleset_looks_up_its_own_name_then_those_it_derives_from():
@@ -101,8 +104,8 @@ def test_lookup_rule_loads_the_rulesets_copy_where_there_is_one(tmp_path):
     (tmp_path / "archive" / "_part.html").write_text("generic part")
     (tmp_path / "archive" / "postal" / "_part.html").write_text("postal part")
     inner = jinja2.FileSystemLoader(str(tmp_path))
-    postal = jinja2.Environment(loader=RulesetLoader(inner, ("house", "postal")))
-    plain = jinja2.Environment(loader=RulesetLoader(inner, ("step",)))
+    postal = jinja2.Environment(loader=TemplateLoader((inner,), ("house", "postal")))
+    plain = jinja2.Environment(loader=TemplateLoader((inner,), ("step",)))
     # the frame is generic for both; the part it includes is looked up by the same rule
     assert postal.get_template("archive/page.html").render() == "generic postal part"
     assert plain.get_template("archive/page.html").render() == "generic generic part"

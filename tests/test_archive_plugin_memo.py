@@ -11,7 +11,8 @@ from toyrules import Step
 
 from gm.campaign.folder import Campaign
 from gm.cli import cli
-from gm.publish.archive import build_site, load_archive
+from gm.publish.archive import build_site
+from gm.publish.archive_load import load_archive
 from gm.publish.memo import Memo, campaign_code_digest, code_digest
 from gm.rules import registry
 from gm.ruleset_files import lineage

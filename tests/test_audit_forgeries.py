@@ -18,7 +18,7 @@ import pytest
 from auditforger import canonical, forge, gm_audit, published, sha256, standings
 
 from gm.audit.replay import load_record
-from gm.boards.board import Board
+from gm.boards.model import Board
 from gm.demo import run as demo_run
 from gm.errors import RulesError
 from gm.rules.base import Setup

@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 import gm.cli.analysis  # noqa: F401 - registers design/analyze/draw on the board group
 from gm.boards.analysis import analyze
-from gm.boards.board import Board, load_board
+from gm.boards.board import load_board
+from gm.boards.model import Board
 from gm.boards.plot import length_plot
 from gm.boards.svg import CELL, MARGIN, Mark, board_svg
 from gm.cli.board import board as board_group

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 import gm.cli.analysis  # noqa: F401 - registers design/analyze/draw on the board group
 from gm.boards.board import load_board
-from gm.boards.design import DesignError, build_design, design_from_data, load_design
+from gm.boards.design import build_design
+from gm.boards.designfile import DesignError, design_from_data, load_design
 from gm.cli.board import board as board_group
 from gm.rules.postal.analysis import postal_expected_turns
 from gm.yamlfile import parse

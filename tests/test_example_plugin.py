@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from gm.boards.board import Board
+from gm.boards.model import Board
 from gm.mail.orderlang import parse_orders
 from gm.rules import OptionsError, registry
 from gm.rules.base import Setup

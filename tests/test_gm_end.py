@@ -128,7 +128,7 @@ def test_5_a_ruleset_without_its_own_end_refuses_in_one_line():
     one) keeps working and refuses `gm end` with one line instead of a traceback."""
     from toyrules import Step
 
-    from gm.boards.board import Board
+    from gm.boards.model import Board
 
     toy = Step()
     setup = Setup({"A": Board.build(10)}, ("ann", "ben"), toy.parse_options({"silent": "random"}), 7)

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 import yaml
 
-from gm.boards.board import Board
+from gm.boards.model import Board
 from gm.rules import registry
 from gm.rules.base import Outcome, Ruleset, Setup
 from gm.rules.chance import ReplayChance, SeededChance

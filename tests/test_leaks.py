@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from campaignkit import BOARDS, HOSTILE_PLAYERS, CampaignKit
 
-from gm.boards.board import Board
+from gm.boards.model import Board
 from gm.campaign import campaign as start_module
 from gm.campaign import turns as turns_module
 from gm.campaign.desk import inbound as desk_module
@@ -29,7 +29,8 @@ from gm.campaign.desk import reply as reply_module
 from gm.campaign.desk import reset as reset_module
 from gm.mail.mailout import render
 from gm.mail.views import BoardSize, PlayerMail, PlayerRef
-from gm.publish.archive import build_site, load_archive
+from gm.publish.archive import build_site
+from gm.publish.archive_load import load_archive
 from gm.publish.render import render_page
 from gm.rules.base import Setup
 from gm.rules.moving import Step

@@ -171,7 +171,7 @@ def test_the_page_s_ruleset_plays_a_campaign_by_mail_to_the_end_and_its_archive_
 
 
 def test_the_page_s_end_gives_what_resolve_gives_had_max_turns_been_that_turn(installed):
-    from gm.boards.board import Board
+    from gm.boards.model import Board
     from gm.rules.base import Setup
     from gm.rules.registry import find_ruleset
 

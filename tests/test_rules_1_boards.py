@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from rulehelpers import RULES, board, campaign, moved, order, play, square, start_state, state
 
-from gm.boards.board import Board, board_from_data, default_levels, load_board
+from gm.boards.board import board_from_data, load_board
+from gm.boards.model import Board, default_levels
 from gm.commitment import commitment, matches, new_salt, seed_text
 from gm.errors import BoardError
 from gm.yamlfile import parse

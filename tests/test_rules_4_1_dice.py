@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from gm.boards.board import Board
+from gm.boards.model import Board
 from gm.errors import ProblemsError, RulesError
 from gm.rules.base import Outcome, Setup
 from gm.rules.chance import ReplayChance, ScriptedChance, SeededChance

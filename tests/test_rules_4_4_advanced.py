@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from gm.boards.board import Board, load_board
+from gm.boards.board import load_board
+from gm.boards.model import Board
 from gm.errors import ProblemsError
 from gm.mail.orderlang import parse_orders
 from gm.rules.advanced import Advanced

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from gm.boards.board import Board, load_board
+from gm.boards.board import load_board
+from gm.boards.model import Board
 from gm.rules.geometry import neighbours, steps, within
 
 BOARDS = Path(__file__).resolve().parent.parent / "boards"

@@ -23,7 +23,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from gm.boards.board import Board
+from gm.boards.model import Board
 from gm.cli import cli
 from gm.mail.orderlang import parse_orders
 from gm.mail.words import problem_text

@@ -8,7 +8,7 @@ import pytest
 from maildirkit import START, MaildirGame
 from toyrules import Step, StepOrder
 
-from gm.boards.board import Board
+from gm.boards.model import Board
 from gm.mail.orderlang import parse_orders
 from gm.rules import registry
 from gm.rules.base import Setup

@@ -24,7 +24,8 @@ from campaignkit import BOARDS, PLAIN_PLAYERS, CampaignKit, KitPlayer
 from click.testing import CliRunner
 
 from gm import yamlfile
-from gm.boards.board import Board, load_board
+from gm.boards.board import load_board
+from gm.boards.model import Board
 from gm.campaign.config.reading import load_config
 from gm.cli import cli
 from gm.errors import BoardError, ConfigError

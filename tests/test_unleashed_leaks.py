@@ -40,7 +40,8 @@ from gm.campaign.folder import Campaign
 from gm.demo.run import play
 from gm.mail.mailout import render
 from gm.mail.views import BoardSize, PlayerMail, PlayerRef
-from gm.publish.archive import build_site, load_archive
+from gm.publish.archive import build_site
+from gm.publish.archive_load import load_archive
 from gm.publish.render import render_page
 from gm.publish.write import publish
 from gm.rules.unleashed import Unleashed

@@ -24,7 +24,7 @@ from campaignkit import PLAIN_PLAYERS, CampaignKit, KitPlayer
 from click.testing import CliRunner
 from test_unleashed_differential import diff, make_orders
 
-from gm.boards.board import Board
+from gm.boards.model import Board
 from gm.cli import cli
 from gm.errors import ProblemsError
 from gm.rules.base import Setup

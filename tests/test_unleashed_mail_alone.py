@@ -37,7 +37,8 @@ from gm.campaign.turns import remind, resolve
 from gm.mail.mailout import render
 from gm.mail.orderlang import parse_orders
 from gm.mail.views import BoardSize, PlayerMail, PlayerRef
-from gm.publish.archive import build_site, load_archive
+from gm.publish.archive import build_site
+from gm.publish.archive_load import load_archive
 from gm.publish.render import render_page
 from gm.rules.base import Setup
 from gm.rules.chance import SeededChance

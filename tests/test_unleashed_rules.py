@@ -25,7 +25,7 @@ from unleashedkit import (
     state,
 )
 
-from gm.boards.board import Board
+from gm.boards.model import Board
 from gm.errors import ProblemsError, RulesError
 from gm.rules.base import Setup
 from gm.rules.chance import ScriptedChance, SeededChance

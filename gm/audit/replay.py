@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..boards.board import Board
+from ..boards.model import Board
 from ..commitment import commitment, seed_text
 from ..errors import ProblemsError, RulesError
 from ..rules.base import Setup

@@ -1,8 +1,8 @@
 """Exact game-length analysis of a board for one player alone (`gm board analyze`,
-CONTRACT.md): one d6 under three finishes, and each ruleset's own figures
+docs/campaign.md): one d6 under three finishes, and each ruleset's own figures
 (Ruleset.board_figures: the dice rulesets' lengths here, a ruleset's own chain in its
-package). Nothing here is sampled, and no array grows faster than the board: RULES.md 1
-allows 10,000 squares.
+package). Nothing here is sampled, and no array grows faster than the board: a board may
+have 10,000 squares.
 
 Method. Every game here is an absorbing Markov chain over the squares 0..N, observed
 once per *period*: one roll for a die, one turn (a go with its extra throws) for the dice
@@ -24,12 +24,12 @@ rulesets, or whatever a ruleset's chain says. Two things are asked of it.
   e_Start (I - Q)^-1, and E[T] = v . r, r being what a period started on each square
   counts.
 
-Landing follows RULES.md 1 through `gm.rules.moving.landing` (effects at most once per
+Landing follows the rules of boards (docs/campaign.md) through `gm.rules.moving.landing` (effects at most once per
 move). Finishes: one die `exact` stays put on a roll past N and wins by ending a move on
 N; `bounce` reflects a roll past N back from N (and, on a board shorter than a roll, off
 Start again) and wins likewise; `crossing` finishes when p + k > N. `classic` is `bounce`
-plus a six rolling again (RULES.md 4.2), `doubles` two dice with a double throwing again
-and the third double six in a row not moved (RULES.md 4.3), both counted in turns.
+plus a six rolling again (docs/rules/classic.md), `doubles` two dice with a double throwing again
+and the third double six in a row not moved (docs/rules/doubles.md), both counted in turns.
 A board where the piece can be caught forever (every way on leads back) has no finite
 expected length: `expected` is then None and percentiles beyond the reachable mass too.
 """
@@ -39,52 +39,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..rules.moving import landing as landing
-from .board import START as START
-from .board import Board
-from .chain import DENSE_LIMIT as DENSE_LIMIT
-from .chain import EXACT as EXACT
-from .chain import MAX_OVERLAP as MAX_OVERLAP
-from .chain import MAX_PERIODS as MAX_PERIODS
-from .chain import UNTIL as UNTIL
-from .chain import AnalysisError as AnalysisError
-from .chain import Chain as Chain
-from .chain import Stage as Stage
-from .chain import check_size as check_size
-from .chain import landing_table as landing_table
-from .chain import reachable_from, sweep_solve
-from .dicechains import DEPTH as DEPTH
-from .dicechains import DOUBLES as DOUBLES
-from .dicechains import NOT_DOUBLES as NOT_DOUBLES
-from .dicechains import SIX as SIX
-from .dicechains import SIX_TOTALS as SIX_TOTALS
-from .dicechains import StepChain as StepChain
-from .dicechains import Throws as Throws
-from .dicechains import classic as classic
-from .dicechains import classic_expected as classic_expected
-from .dicechains import doubles as doubles
-from .dicechains import doubles_expected as doubles_expected
-from .dicechains import doubles_throws
-from .dicechains import one_die as one_die
-from .figures import FINISHES as FINISHES
-from .figures import BoardAnalysis as BoardAnalysis
-from .figures import Distribution as Distribution
-from .figures import Figures as Figures
-from .figures import Finish as Finish
-from .figures import LengthFigures as LengthFigures
-
-# the solver's internals, under the names the tests reach them by
-_reachable = reachable_from
-_sweep = sweep_solve
-_doubles_throws = doubles_throws
+from ..rules.base import Ruleset
+from ..rules.registry import loadable
+from .chain import UNTIL, AnalysisError, check_size
+from .chain import Stage as Stage  # a ruleset package imports it from here (examples/pig-race)
+from .chain import landing_table as landing_table  # the same
+from .dicechains import one_die
+from .figures import FINISHES, BoardAnalysis
+from .figures import Distribution as Distribution  # the same
+from .model import Board
 
 
 def analysing_rulesets() -> dict[str, Any]:
     """The rulesets that analyse boards (Ruleset.board_figures), by name, in the
     registry's order."""
-    from ..rules.base import Ruleset
-    from ..rules.registry import loadable
-
     found = {}
     for name, ruleset in loadable():  # an installed package that fails to load analyses nothing: a note
         if type(ruleset).board_figures is not Ruleset.board_figures:

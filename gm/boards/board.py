@@ -1,7 +1,7 @@
-"""Board files (RULES.md 1, CONTRACT.md): a board read from YAML, every problem named with
-its line, and a file that is no board at all told so plainly. The board itself (shape,
+"""Board files (docs/campaign.md, Board files): a board read from YAML, every problem named
+with its line, and a file that is no board at all told so plainly. The board itself (shape,
 snakes and ladders, geometry, the canonical text commitments are made over) is
-gm.boards.model's, and importable from here as ever."""
+gm.boards.model's."""
 
 from __future__ import annotations
 
@@ -11,17 +11,15 @@ from typing import Any
 
 from ..errors import BoardError
 from ..yamlfile import LineDict, LineList, is_int, key_problems, quotable_key, read
-from .model import CANONICAL_KEYS as CANONICAL_KEYS
-from .model import MAX_OFFSET as MAX_OFFSET
-from .model import MAX_SHARED_LISTED as MAX_SHARED_LISTED
-from .model import MAX_SQUARES as MAX_SQUARES
-from .model import START as START
-from .model import Board as Board
-from .model import default_levels as default_levels
-from .model import item_limit as item_limit
-from .model import shown as shown
-from .model import too_many_items as too_many_items
-from .model import too_many_squares as too_many_squares
+from .model import (
+    MAX_SQUARES,
+    Board,
+    default_levels,
+    shown,
+    too_many_items,
+    too_many_squares,
+)
+from .model import START as START  # a ruleset package imports it from here (docs/plugins.md)
 
 BOARD_KEYS = ("name", "squares", "shape", "snakes", "ladders", "chains")
 SHAPE_KEYS = ("levels", "offsets", "serpentine")
@@ -83,34 +81,9 @@ def board_from_data(data: Any, source: str, extra_keys: tuple[str, ...] = (), ch
         # not a word of it is quoted: the path may name any file, a password file too
         raise BoardError(source, [NOT_A_BOARD])
     problems = key_problems(data, BOARD_KEYS + tuple(extra_keys))
-    squares = data.get("squares")
-    if squares is None:
-        problems.append(f"line {data.line}: missing key 'squares'")
-    elif not is_int(squares) or squares < 1:
-        problems.append(f"line {data.line_of('squares')}: squares must be a positive whole number, not {shown(squares)}")
-    elif too_many_squares(squares):
-        problems.append(f"line {data.line_of('squares')}: {too_many_squares(squares)}")
-    name = data.get("name", "")
-    if name is None:
-        name = ""
-    if isinstance(name, list | dict):
-        problems.append(f"line {data.line_of('name')}: name must be text, not {shown(name)}")
-        name = ""
-    elif not isinstance(name, str):
-        name = str(name)  # a bare number or date is still a readable title
-    levels = offsets = None
-    serpentine = True
-    shape = data.get("shape")
-    if shape is not None:
-        if not isinstance(shape, LineDict):
-            problems.append(f"line {data.line_of('shape')}: shape must be a mapping with levels")
-        else:
-            problems += key_problems(shape, SHAPE_KEYS, "shape")
-            levels = _int_list(shape, "levels", problems)
-            offsets = _int_list(shape, "offsets", problems)
-            serpentine = _bool(shape, "serpentine", True, problems, "shape ")
-            if "levels" not in shape and offsets is not None:
-                problems.append(f"line {shape.line}: shape gives offsets but no levels")
+    squares = _squares(data, problems)
+    name = _name(data, problems)
+    levels, offsets, serpentine = _shape(data, problems)
     chains = _bool(data, "chains", chains, problems)
     sound_squares = is_int(squares) and 1 <= squares <= MAX_SQUARES
     count = sum(len(data[key]) for key in ("snakes", "ladders") if isinstance(data.get(key), list))
@@ -122,15 +95,7 @@ def board_from_data(data: Any, source: str, extra_keys: tuple[str, ...] = (), ch
     snakes = _pairs(data, "snakes", problems, item_lines)
     ladders = _pairs(data, "ladders", problems, item_lines)
 
-    def with_line(problem: str) -> str:
-        label = " ".join(problem.split(" ", 2)[:2])  # "snake 12->30" starts every item problem
-        line = item_lines.get(label.rstrip(":"))
-        if line is None and problem.startswith("name:"):
-            line = data.line_of("name")
-        if line is None and problem.startswith("shape") and isinstance(shape, LineDict):
-            line = shape.line_of("offsets" if " offsets for " in problem else "levels")
-        return f"line {line}: {problem}" if line else problem
-
+    with_line = _with_line(data, item_lines)
     if not sound_squares:
         # without N, still judge what does not need it: directions and shared squares (on
         # the largest board, so that no item is outside it)
@@ -162,6 +127,62 @@ def board_from_data(data: Any, source: str, extra_keys: tuple[str, ...] = (), ch
     if listed:
         extra["listed"] = {"snakes": [list(p) for p in snakes], "ladders": [list(p) for p in ladders]}
     return board.with_extra(**extra)
+
+
+def _squares(data: LineDict, problems: list[str]) -> Any:
+    """The value of `squares`, with a problem added unless it is a size a board may have."""
+    squares = data.get("squares")
+    if squares is None:
+        problems.append(f"line {data.line}: missing key 'squares'")
+    elif not is_int(squares) or squares < 1:
+        problems.append(f"line {data.line_of('squares')}: squares must be a positive whole number, not {shown(squares)}")
+    elif too_many_squares(squares):
+        problems.append(f"line {data.line_of('squares')}: {too_many_squares(squares)}")
+    return squares
+
+
+def _name(data: LineDict, problems: list[str]) -> str:
+    """The board's name as text ("" when none)."""
+    name = data.get("name", "")
+    if name is None:
+        return ""
+    if isinstance(name, list | dict):
+        problems.append(f"line {data.line_of('name')}: name must be text, not {shown(name)}")
+        return ""
+    return name if isinstance(name, str) else str(name)  # a bare number or date is still a readable title
+
+
+def _shape(data: LineDict, problems: list[str]) -> tuple[list[int] | None, list[int] | None, bool]:
+    """The shape's levels and offsets (None where not given) and whether it is serpentine."""
+    shape = data.get("shape")
+    if shape is None:
+        return None, None, True
+    if not isinstance(shape, LineDict):
+        problems.append(f"line {data.line_of('shape')}: shape must be a mapping with levels")
+        return None, None, True
+    problems += key_problems(shape, SHAPE_KEYS, "shape")
+    levels = _int_list(shape, "levels", problems)
+    offsets = _int_list(shape, "offsets", problems)
+    serpentine = _bool(shape, "serpentine", True, problems, "shape ")
+    if "levels" not in shape and offsets is not None:
+        problems.append(f"line {shape.line}: shape gives offsets but no levels")
+    return levels, offsets, serpentine
+
+
+def _with_line(data: LineDict, item_lines: dict[str, int]) -> Any:
+    """A board problem prefixed with the line of the item, name or shape it is about."""
+    shape = data.get("shape")
+
+    def with_line(problem: str) -> str:
+        label = " ".join(problem.split(" ", 2)[:2])  # "snake 12->30" starts every item problem
+        line = item_lines.get(label.rstrip(":"))
+        if line is None and problem.startswith("name:"):
+            line = data.line_of("name")
+        if line is None and problem.startswith("shape") and isinstance(shape, LineDict):
+            line = shape.line_of("offsets" if " offsets for " in problem else "levels")
+        return f"line {line}: {problem}" if line else problem
+
+    return with_line
 
 
 def _board_from_plain(data: dict[Any, Any], source: str, extra_keys: tuple[str, ...], chains: bool,
@@ -200,6 +221,6 @@ def _board_like(key: Any) -> bool:
 
 
 def load_board(path: str | Path) -> Board:
-    """Read and validate a board file (CONTRACT.md); raises BoardError. A ruleset with
+    """Read and validate a board file (docs/campaign.md); raises BoardError. A ruleset with
     board keys of its own reads its files with Ruleset.read_board."""
     return board_from_data(read(Path(path), BoardError), str(path))

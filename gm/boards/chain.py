@@ -1,7 +1,7 @@
 """The chain engine of board analysis (the method is gm.boards.analysis's docstring): an
 absorbing Markov chain over the squares, its mass carried forward period by period, and its
 expectation solved exactly by a sweep over the squares, with the limits that keep both
-within what RULES.md 1's 10,000 squares allow."""
+within the 10,000 squares a board may have (docs/campaign.md)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import numpy as np
 
 from ..errors import GmError
 from ..rules.moving import landing
-from .board import START, Board
 from .figures import Distribution
+from .model import START, Board
 
 UNTIL = 1e-3  # propagation stops when less mass than this is still in play
 MAX_PERIODS = 200_000  # a guard for pathological boards whose mass barely drains
@@ -29,7 +29,7 @@ class AnalysisError(GmError):
 
 def landing_table(board: Board) -> np.ndarray:
     """Where a piece that comes to each square 0..N ends after its snakes and ladders
-    (RULES.md 1, effects once per move; none of what a ruleset adds in play). No item
+    (docs/campaign.md, Board files: effects once per move; none of what a ruleset adds in play). No item
     starts where one of the other kind ends, so where a piece ends holds no item of its
     own: land[land[s]] == land[s]."""
     return np.array([landing(s, board.jumps)[0] for s in range(board.squares + 1)], dtype=np.int64)

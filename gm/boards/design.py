@@ -16,28 +16,16 @@ import numpy as np
 
 from ..errors import BoardError
 from ..rules.registry import DEFAULT, find_ruleset
-from .analysis import analysing_rulesets as analysing_rulesets
-from .board import Board
-from .board import board_from_data as board_from_data
-from .designfile import DEFAULT_TRIES as DEFAULT_TRIES
-from .designfile import DESIGN_KEYS as DESIGN_KEYS
-from .designfile import RANDOM_KEYS as RANDOM_KEYS
-from .designfile import RULE_KEYS as RULE_KEYS
-from .designfile import SHAPE_PART as SHAPE_PART
-from .designfile import TARGET_SUFFIX as TARGET_SUFFIX
-from .designfile import VALUE_SELECTORS as VALUE_SELECTORS
-from .designfile import WORD_SELECTORS as WORD_SELECTORS
-from .designfile import Design as Design
-from .designfile import DesignError as DesignError
-from .designfile import DesignSpec as DesignSpec
-from .designfile import Kind as Kind
-from .designfile import NoRoom as NoRoom
-from .designfile import RandomPlacement as RandomPlacement
-from .designfile import Rule as Rule
-from .designfile import Target as Target
-from .designfile import design_from_data as design_from_data
-from .designfile import load_design as load_design
-from .designfile import target_keys as target_keys
+from .designfile import (
+    DEFAULT_TRIES,
+    Design,
+    DesignError,
+    DesignSpec,
+    Kind,
+    NoRoom,
+    Rule,
+)
+from .model import Board
 
 # -- placing items ----------------------------------------------------------------------
 
@@ -84,7 +72,7 @@ def end_square(shape: Board, kind: Kind, start: int, to: tuple[str, int]) -> int
 
 
 def clash(item: Item, placed: list[Item], chains: bool) -> Item | None:
-    """The first placed item that `item` may not stand beside (RULES.md 1), or None."""
+    """The first placed item that `item` may not stand beside (docs/campaign.md, Board files), or None."""
     kind, start, end = item
     for other in placed:
         other_kind, other_start, other_end = other
@@ -269,7 +257,7 @@ def _span(bounds: tuple[float, float]) -> str:
 
 
 def board_yaml(board: Board, *, header: list[str] = ()) -> str:
-    """A board file (CONTRACT.md) for `board`, in the style of boards/*.yaml."""
+    """A board file (docs/campaign.md) for `board`, in the style of boards/*.yaml."""
 
     def pairs(items: tuple[tuple[int, int], ...]) -> str:
         return "[" + ", ".join(f"[{a}, {b}]" for a, b in items) + "]"

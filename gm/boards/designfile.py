@@ -13,7 +13,8 @@ from ..errors import BoardError, ProblemsError
 from ..rules.registry import DEFAULT
 from ..yamlfile import LineDict, LineList, is_int, key_problems, read
 from .analysis import analysing_rulesets
-from .board import Board, board_from_data
+from .board import board_from_data
+from .model import Board
 
 Kind = Literal["snake", "ladder"]
 SHAPE_PART = ("name", "squares", "shape", "chains")  # read as a board file reads them

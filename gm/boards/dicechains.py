@@ -1,5 +1,6 @@
-"""The dice games as chains (RULES.md 1, 4.2, 4.3): one die under each finish, classic's six
-that throws again and doubles' doubles, a throw moving the mass of every square at once."""
+"""The dice games as chains (docs/rules/classic.md, docs/rules/doubles.md): one die under each
+finish, classic's six that throws again and doubles' doubles, a throw moving the mass of
+every square at once."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from typing import Any
 
 import numpy as np
 
-from .board import START, Board
 from .chain import (
     UNTIL,
     Solution,
@@ -23,6 +23,7 @@ from .chain import (
     spans_of,
 )
 from .figures import Distribution, Finish
+from .model import START, Board
 
 SIX = (1, 2, 3, 4, 5, 6)
 
@@ -228,7 +229,7 @@ SIX_TOTALS = {roll: 1 / 6 for roll in SIX}
 
 
 def one_die(board: Board, finish: Finish, *, until: float = UNTIL) -> Distribution:
-    """One d6, no extra roll on a six, counting rolls (CONTRACT.md `one_die`)."""
+    """One d6, no extra roll on a six, counting rolls (`one_die`, docs/campaign.md, Board analysis as JSON)."""
     n = board.squares
     throw = _Throw.of(n, _landing_index(n, landing_table(board), finish, 6), SIX_TOTALS, finish)
     return _dice(board, finish, [Throws(0, SIX_TOTALS)], throw.apply, until)
@@ -239,7 +240,7 @@ def classic_throws() -> list[Throws]:
 
 
 def classic(board: Board, *, until: float = UNTIL) -> Distribution:
-    """RULES.md 4 `classic`: bounce finish, and a six rolls again as long as sixes come;
+    """`classic` (docs/rules/classic.md): bounce finish, and a six rolls again as long as sixes come;
     counting turns. A turn is a run of sixes and then a roll of 1-5. Where a six takes a
     piece is one square for each square (a map f), so a run is the sum over j of
     6^-j f^j: with f, f^2, f^4, f^8 and f^16 made once, five passes give every run of up
@@ -278,7 +279,7 @@ def doubles_throws() -> list[Throws]:
 
 
 def doubles(board: Board, *, until: float = UNTIL) -> Distribution:
-    """RULES.md 4.3 `doubles`: two d6 moving their sum with the bounce finish; a double
+    """`doubles` (docs/rules/doubles.md): two d6 moving their sum with the bounce finish; a double
     that has not finished throws again, and the third double six in a row is not moved
     and ends the turn; counting turns. A turn is followed throw by throw over three
     layers of mass (the double sixes in a row so far), every square at once, for DEPTH

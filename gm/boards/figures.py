@@ -1,6 +1,7 @@
-"""What a board analysis finds (`gm board analyze`, CONTRACT.md): the exact distribution of a
-game's length with its expectation and percentiles, a ruleset's figures, and the whole
-analysis of one board as text and JSON. How they are computed is gm.boards.chain's."""
+"""What a board analysis finds (`gm board analyze`, docs/campaign.md, Board analysis as JSON):
+the exact distribution of a game's length with its expectation and percentiles, a ruleset's
+figures, and the whole analysis of one board as text and JSON. How they are computed is
+gm.boards.chain's."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any, Literal, Protocol
 
 import numpy as np
 
-from .board import Board
+from .model import Board
 
 Finish = Literal["exact", "bounce", "crossing"]
 FINISHES: tuple[Finish, ...] = ("exact", "bounce", "crossing")
@@ -32,7 +33,7 @@ class Distribution:
     caught_on: tuple[int, ...] = ()  # squares where a piece, at a period start, is caught for good
 
     def percentile(self, x: float) -> int | None:
-        """The smallest t with P(T <= t) >= x/100 (CONTRACT.md); None when never reached."""
+        """The smallest t with P(T <= t) >= x/100 (docs/campaign.md); None when never reached."""
         cumulative = np.cumsum(self.probabilities)
         # summing in floating point can leave 0.5 as 0.49999999999999994: allow for it
         reached = np.nonzero(cumulative >= x / 100 - 1e-12)[0]
@@ -53,7 +54,7 @@ class Distribution:
             f"median_{unit}": self.median,
             f"p90_{unit}": self.p90,
         }
-        if self.caught_on:  # CONTRACT.md allows extra keys: say why the length is unbounded
+        if self.caught_on:  # the JSON allows extra keys (docs/campaign.md): say why the length is unbounded
             summary["never_finishes"] = round(self.never, 6)
             summary["caught_on"] = list(self.caught_on)
         return summary
@@ -97,7 +98,7 @@ class BoardAnalysis:
     one_die: Mapping[Finish, Distribution]
 
     def to_json(self) -> dict[str, Any]:
-        """The CONTRACT.md form (plus what it allows: each ruleset's extra figures)."""
+        """The JSON form of docs/campaign.md (plus what it allows: each ruleset's extra figures)."""
         result = {
             "squares": self.board.squares,
             **{name: figures.to_json() for name, figures in self.rulesets.items()},

@@ -1,7 +1,7 @@
-"""A board (RULES.md 1) as a value: its squares and shape, snakes and ladders, the limits on
-both, its geometry (levels, columns, the square below each square) and the canonical text that
-commitments are made over (CONTRACT.md). Reading one from a board file is
-gm.boards.board's."""
+"""A board (docs/campaign.md, Board files) as a value: its squares and shape, snakes and
+ladders, the limits on both, its geometry (levels, columns, the square below each square)
+and the canonical text that commitments are made over (docs/campaign.md, Commitments).
+Reading one from a board file is gm.boards.board's."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from ..yamlfile import is_int
 
 CANONICAL_KEYS = ("chains", "ladders", "levels", "name", "offsets", "serpentine", "snakes", "squares")
 START = 0
-MAX_SQUARES = 10_000  # RULES.md 1
+MAX_SQUARES = 10_000  # docs/campaign.md, Board files
 MAX_OFFSET = MAX_SQUARES  # a level further out than the board is long is no real shape
 MAX_SHARED_LISTED = 100  # items sharing squares listed before "more items share squares"
 
@@ -71,7 +71,7 @@ def _listed(values: tuple[int, ...]) -> str:
 
 
 def default_levels(squares: int) -> tuple[int, ...]:
-    """Levels of 10, the top level holding the rest (RULES.md 1)."""
+    """Levels of 10, the top level holding the rest (docs/campaign.md, Board files)."""
     full, rest = divmod(squares, 10)
     return (10,) * full + ((rest,) if rest else ())
 
@@ -142,7 +142,7 @@ class Board:
     # -- validation -----------------------------------------------------------------
 
     def problems(self) -> list[str]:
-        """Every way this board breaks RULES.md 1 (empty when it is sound)."""
+        """Every way this board breaks the rules of boards (docs/campaign.md, Board files) (empty when it is sound)."""
         problems: list[str] = []
         n = self.squares
         items = [("snake", h, t) for h, t in self.snakes] + [("ladder", f, t) for f, t in self.ladders]
@@ -247,8 +247,8 @@ class Board:
         return offset, offset + self.levels[level - 1] - 1
 
     def drop_target(self, square: int) -> int:
-        """The square one level below `square` (RULES.md 2.2): same column, else that
-        level's end nearest the column; below level 1, Start."""
+        """The square one level below `square` (docs/campaign.md, Board files: levels): same
+        column, else that level's end nearest the column; below level 1, Start."""
         level, column = self._positions[square]
         if level == 1:
             return START
@@ -268,7 +268,7 @@ class Board:
         spans = [self.columns(level) for level in range(1, len(self.levels) + 1)]
         return min(lo for lo, _ in spans), max(hi for _, hi in spans)
 
-    # -- canonical text (CONTRACT.md, Commitments) ------------------------------------
+    # -- canonical text (docs/campaign.md, Commitments) ------------------------------------
 
     def canonical_object(self) -> dict[str, Any]:
         return {

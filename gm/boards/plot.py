@@ -9,7 +9,7 @@ from html import escape
 
 import numpy as np
 
-from .analysis import BoardAnalysis, Distribution
+from .figures import BoardAnalysis, Distribution
 
 PANEL_W, PANEL_H = 360, 200
 PAD_L, PAD_R, PAD_T, PAD_B = 46, 12, 40, 34

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from html import escape
 
-from .board import Board
+from .model import Board
 
 CELL = 48  # px per square: numbers at 14 px stay above 10 px at phone width
 MARGIN = 10

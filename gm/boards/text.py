@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .board import Board
+from .model import Board
 
 __all__ = ["MARKS", "Window", "draw", "item_marks", "render", "rows"]
 

@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from ..boards.board import Board
+from ..boards.model import Board
 from .config.values import CampaignConfig
 
 

@@ -14,13 +14,12 @@ from .. import clock
 from ..commitment import matches, seed_text
 from ..errors import GmError
 from ..mail.maildir import make_mailboxes
-from ..yamlfile import parsed_once
 from .campaign_end import end_of
 from .config.reading import load_config
 from .config.values import CampaignConfig, PlayerConfig
 from .fixed import Fixed, differences, played_config
 from .names import clean
-from .store import DB_NAME, ParsedFiles, Store
+from .store import DB_NAME, Store
 
 
 @dataclass
@@ -50,11 +49,7 @@ class Campaign:
             store.migrate()
             # players who joined by mail are the stored game's, not campaign.yaml's
             started = _started(store)
-            # campaign.yaml and the boards parsed once per content; checked as always
-            parsed = ParsedFiles(store)
-            with parsed_once(parsed):
-                config = load_config(folder, joined=joined_players(store) if started else None)
-            parsed.save()
+            config = load_config(folder, joined=joined_players(store) if started else None)
             campaign = cls(folder, config, store)
             if started:
                 campaign.config = campaign._played_config()

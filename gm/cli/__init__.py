@@ -3,7 +3,6 @@ calls one core function and turns a GmError into a one-line refusal (exit 1)."""
 
 from __future__ import annotations
 
-import gc
 import importlib
 import os
 import sys
@@ -15,8 +14,8 @@ from ..errors import GmError, ProblemsError
 
 # Where each command is defined, as module:attribute under gm.cli. A command's module is
 # imported only when the command runs (or help lists them all), so `gm publish` does not
-# pay for the imports of `gm ingest` or `gm board analyze`; tests/test_cli_docs.py
-# checks this table against the commands each module defines.
+# pay for the imports of `gm ingest` or `gm board analyze`; tests/test_cli_docs.py checks
+# this table against the commands each module defines.
 COMMANDS: Mapping[str, str] = {
     "board": "analysis:board",  # gm.cli.analysis adds design, analyze and draw to gm.cli.board's group
     "campaign": "campaign:campaign_group",
@@ -81,11 +80,6 @@ def cli(ctx: click.Context, campaign_dir: str) -> None:
 
 
 def main() -> None:
-    # A command lives a second or less and leaves little garbage that only the collector
-    # frees, but the default threshold runs the collector over and over through its imports,
-    # parsed files and events; with the exit's freeze below, 15-20 ms of the 0.25 s of CPU
-    # of a weekly gm publish (docs/benchmarks.md). Garbage is still collected.
-    gc.set_threshold(10_000)
     try:
         cli(prog_name="gm")
     except KeyboardInterrupt:
@@ -96,12 +90,6 @@ def main() -> None:
             raise
         click.echo(f"Error: internal error: {type(error).__name__}: {error} (set GM_DEBUG=1 for details)", err=True)
         sys.exit(1)
-    finally:
-        # The interpreter's exit then skips its last collections over every object a
-        # command made (a publish's templates, parsed files, a turn's events). Everything
-        # else of the exit runs as before: files and the store are closed by the command,
-        # atexit and the threads' join still run (os._exit saved no more than this).
-        gc.freeze()
 
 
 if __name__ == "__main__":

@@ -62,7 +62,8 @@ def board_design(spec: str, output: str | None) -> None:
     Example: gm board design designs/primes.yaml -o boards/designed-primes.yaml
     """
     # imported here: numpy, which they need, is a tenth of a second at every gm start
-    from ..boards.design import board_yaml, build_design, design_header, load_design
+    from ..boards.design import board_yaml, build_design, design_header
+    from ..boards.designfile import load_design
 
     design = build_design(load_design(spec))
     text = board_yaml(design.board, header=design_header(design, spec))
@@ -91,7 +92,7 @@ def _cell(summary: dict[str, Any], unit: str) -> str:
 def side_by_side(named: list[tuple[str, Any]]) -> str:
     """The terminal table of `gm board analyze`: one column per board, a block of rows per
     ruleset analysed (its length, then its own rows), then one die."""
-    from ..boards.analysis import FINISHES  # here, not at every gm board command (numpy)
+    from ..boards.figures import FINISHES
 
     rulesets = list(dict.fromkeys(r for _, result in named for r in result.rulesets))
     rows: list[tuple[str, list[str]]] = [("squares", [str(result.board.squares) for _, result in named])]

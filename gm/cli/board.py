@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ..boards.board import Board
+from ..boards.model import Board
 from ..boards.text import render
 from ..counts import count
 from ..errors import BoardError, ProblemsError

@@ -30,7 +30,8 @@ import jinja2.ext
 from .. import templating
 from ..counts import count, ordinal
 from ..pagenames import turn_page
-from ..templating import lineage, rules_file, ruleset_templates
+from ..ruleset_files import lineage, rules_file
+from ..templating import ruleset_templates
 from .mime import Mail, Part
 
 # A subject longer than this is cut at a word: mail apps show about 60 characters, and a

@@ -19,7 +19,7 @@ from typing import Any
 import jinja2
 
 from ..rules.problem import Problem
-from ..templating import lineage
+from ..ruleset_files import lineage
 from .mailout import environment
 
 COMMON = "generic:mail/problems.txt"  # gm.templating: this file itself, never a ruleset's

@@ -6,9 +6,8 @@ to `assemble`, which asks the campaign's ruleset for its public views into an
 touching a file, so the whole site can be checked before a byte is written
 (gm.publish.write writes it; Pelican's two phases).
 
-Three modules, one concern each, every name importable from here: the values
-(gm.publish.archive_values), reading a campaign into them (gm.publish.archive_load) and,
-here, the pages made of them (`build_site`).
+This module owns the pages (`build_site`); the values are gm.publish.archive_values's
+and reading a campaign into them gm.publish.archive_load's.
 
 The archive knows no ruleset. It asks the ruleset, through gm.rules.base:
 
@@ -18,7 +17,8 @@ The archive knows no ruleset. It asks the ruleset, through gm.rules.base:
   and the ruleset's own `view` for its templates);
 * `archive_standings(setup, state, names)`: the standings now;
 * `archive_boards(setup, state, history)`: every board drawn, asked for before the reveal
-  only when the ruleset's `hidden_boards` is false (RULES.md 2.6, 4.1);
+  only when the ruleset's `hidden_boards` is false (its page under docs/rules/, What
+  players see);
 * its standings (Ruleset.standings): the turn, whether it is over, each
   board's `closed` and each piece's square.
 
@@ -26,9 +26,10 @@ Each has a default in gm.rules.base that reads the ruleset's typed standings, so
 ruleset with nothing of its own gets a plain archive from the generic templates. Pages name
 their templates generically; `template_rulesets` gives the lookup order (gm.publish.render).
 
-While the boards are hidden the input holds only what RULES.md 2.6 lets players see:
-board ids and sizes, commitments and the public turns. Board names and drawings enter
-only once revealed, with the salts and the seed. Nobody's secret orders ever do.
+While the boards are hidden the input holds only what players may see (the ruleset's page
+under docs/rules/, What players see): board ids and sizes, commitments and the public
+turns. Board names and drawings enter only once revealed, with the salts and the seed.
+Nobody's secret orders ever do.
 """
 
 from __future__ import annotations
@@ -37,8 +38,11 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import markdown
+from markdown.treeprocessors import Treeprocessor
 from markupsafe import Markup
 
+from ..audit.source import AUDIT_FILE
 from ..pagenames import numbered_page, turn_page
 from ..rules.base import (
     INLINE_PLAYERS,
@@ -46,39 +50,16 @@ from ..rules.base import (
     ArchiveStanding,
     ArchiveTurn,
 )
-from .archive_load import SUMMARY_FORMAT as SUMMARY_FORMAT
-from .archive_load import GmEnd as GmEnd
-from .archive_load import _audit_bytes as _audit_bytes
-from .archive_load import _ended as _ended
-from .archive_load import _formers as _formers
-from .archive_load import _names_at as _names_at
-from .archive_load import assemble as assemble
-from .archive_load import load_archive as load_archive
-from .archive_load import positions_of as positions_of
-from .archive_load import rules_text as rules_text
-from .archive_values import ArchiveInput as ArchiveInput
-from .archive_values import BoardPublic as BoardPublic
-from .archive_values import BoardSummary as BoardSummary
-from .archive_values import FormerHolder as FormerHolder
-from .archive_values import HistoryRow as HistoryRow
-from .archive_values import Holder as Holder
-from .archive_values import Lazy as Lazy
-from .archive_values import Page as Page
-from .archive_values import PlayedTurn as PlayedTurn
-from .archive_values import PlayerBoardHistory as PlayerBoardHistory
-from .archive_values import PlayerPublic as PlayerPublic
-from .archive_values import Position as Position
-from .archive_values import Revealed as Revealed
-from .archive_values import RevealedBoard as RevealedBoard
-from .archive_values import Secrets as Secrets
-from .archive_values import TurnRecord as TurnRecord
-from .archive_values import TurnSummary as TurnSummary
-from .archive_values import digest as digest
-from .archive_values import summarize as summarize
-from .archive_values import summary_from_json as summary_from_json
-from .archive_values import summary_to_json as summary_to_json
-from .archive_values import template_rulesets as template_rulesets
-from .archive_values import turn_positions as turn_positions
+from .archive_values import (
+    ArchiveInput,
+    BoardSummary,
+    HistoryRow,
+    Page,
+    PlayerBoardHistory,
+    TurnSummary,
+    digest,
+    turn_positions,
+)
 from .chart import COLOURS, Chart, FieldAt, Series, race_chart
 
 # -- the pure step: pages -------------------------------------------------------------------
@@ -88,25 +69,25 @@ RULES_PAGE = "rules.html"
 SAFE_LINK = re.compile(r"^(https?://|mailto:|#|[A-Za-z0-9_./-]*(#[A-Za-z0-9_.-]*)?\Z)")
 
 
+class _SafeLinks(Treeprocessor):
+    """Drops a link's or an image's target unless SAFE_LINK allows it."""
+
+    def run(self, root):
+        for element in root.iter():
+            for attribute in ("href", "src"):
+                value = element.get(attribute)
+                if value is not None and not SAFE_LINK.match(value.strip()):
+                    del element.attrib[attribute]
+
+
 def rules_html(text: str) -> Markup:
     """The rules' Markdown as HTML for the archive's frame. The docs are ours, but raw HTML in
     them is shown as text rather than passed through, and a link or image to anything but
     the web, mail, an anchor or a relative path loses its target (no javascript: URL)."""
-    import markdown
-    from markdown.treeprocessors import Treeprocessor
-
-    class SafeLinks(Treeprocessor):
-        def run(self, root):
-            for element in root.iter():
-                for attribute in ("href", "src"):
-                    value = element.get(attribute)
-                    if value is not None and not SAFE_LINK.match(value.strip()):
-                        del element.attrib[attribute]
-
     md = markdown.Markdown(extensions=["tables", "toc"], output_format="html")
     md.preprocessors.deregister("html_block")
     md.inlinePatterns.deregister("html")
-    md.treeprocessors.register(SafeLinks(md), "safe_links", 0)
+    md.treeprocessors.register(_SafeLinks(md), "safe_links", 0)
     return Markup(md.convert(text))
 
 
@@ -242,9 +223,43 @@ def feed_entry(data: ArchiveInput, index: int) -> dict[str, Any]:
 def build_site(data: ArchiveInput) -> tuple[Page, ...]:
     """Every page of the archive, with its context. Pure: same input, same pages. A page
     whose digest is known is made only if it must be rendered (gm.publish.write)."""
-    turn_links = tuple((turn_label(t), turn_page(t)) for t in data.summaries)
-    # what every page gets; the list of turns goes to the index only
-    site = {
+    site = _site(data)
+    # a turn's page shows its own record, not the boards as they stand now
+    turn_site = {name: value for name, value in site.items() if name != "boards"}
+    site_digest = digest(repr(site)) if data.turn_digests else ""
+    turn_site_digest = digest(repr(turn_site)) if data.turn_digests else ""
+    board_charts = charts(data)
+    pages = [
+        *_front_pages(data, site, site_digest, board_charts),
+        *_turn_pages(data, turn_site, turn_site_digest),
+        *_player_pages(data, site, site_digest, board_charts),
+    ]
+    if data.rules is not None:
+        rules = data.rules
+        pages.append(Page(RULES_PAGE, "archive/rules.html", lambda: site | {
+            "page": "rules", "rules": rules_html(rules),
+        }, rulesets=data.template_rulesets, digest=_digest(data, site_digest, rules)))
+    feed = {
+        "archive_url": data.archive_url,
+        "seed_commitment": data.seed_commitment,
+        "started_at": data.started_at,
+        "entries": tuple(feed_entry(data, index) for index in range(len(data.summaries))),
+        "ended": data.ended,  # the GM's end (gm end): an entry of its own, the newest
+    }
+    pages.append(Page(FEED, None, _with_site(site, feed, "feed"), rulesets=data.template_rulesets, kind="atom",
+                      digest=_digest(data, site_digest, repr(feed))))
+    if data.revealed:
+        for board in data.revealed.boards:
+            # the exact canonical text, byte for byte, so anyone can hash the file itself
+            pages.append(Page(board.canonical_file, None, data=board.canonical.encode("utf-8")))
+        if data.revealed.record is not None:
+            pages.append(Page(AUDIT_FILE, None, data=data.revealed.record))  # the file gm audit reads
+    return tuple(pages)
+
+
+def _site(data: ArchiveInput) -> dict[str, Any]:
+    """What every page gets; the list of turns goes to the index only."""
+    return {
         "campaign": data.campaign,
         "title": data.title,
         "ruleset": data.ruleset,
@@ -260,21 +275,23 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
         "rules_page": RULES_PAGE if data.rules is not None else None,
         "archive_url": data.archive_url,
     }
-    standing_of = {s.player: s for s in data.standings}
-    board_charts = charts(data)
-    # a turn's page shows its own record, not the boards as they stand now
-    turn_site = {name: value for name, value in site.items() if name != "boards"}
-    digests = bool(data.turn_digests)
-    site_digest = digest(repr(site)) if digests else ""
-    turn_site_digest = digest(repr(turn_site)) if digests else ""
-    rulesets = data.template_rulesets
 
-    def with_digest(base_digest: str, own: Mapping[str, Any]) -> str | None:
-        """The digest of a page that shows `own` beside what every page gets."""
-        return digest(base_digest, repr(own)) if digests else None
 
+def _digest(data: ArchiveInput, base_digest: str, *parts: str) -> str | None:
+    """The digest of a page that shows `parts` beside what its `base_digest` covers; None
+    when the input has no digests (the page is always rendered)."""
+    return digest(base_digest, *parts) if data.turn_digests else None
+
+
+def _turn_links(data: ArchiveInput) -> tuple[tuple[str, str], ...]:
+    return tuple((turn_label(t), turn_page(t)) for t in data.summaries)
+
+
+def _front_pages(data: ArchiveInput, site: Mapping[str, Any], site_digest: str,
+                 board_charts: Sequence[Chart]) -> list[Page]:
+    """The index (standings, charts, the turns) and the boards page."""
     index = {
-        "turn_links": turn_links,
+        "turn_links": _turn_links(data),
         "opening": data.opening,
         "standings": data.standings,
         "charts": board_charts,
@@ -286,36 +303,49 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
         "ended": data.ended,
         "positions": data.positions,
     }
-    pages = [
-        Page("index.html", "archive/index.html", _with_site(site, index, "index"), rulesets=rulesets,
-             digest=with_digest(site_digest, index)),
-        Page("boards.html", "archive/boards.html", site | {
-            "page": "boards",
-            "seed_commitment": data.seed_commitment,
-            "game_commitment": data.game_commitment,
-        }, rulesets=rulesets,
-            digest=digest(site_digest, data.seed_commitment, data.game_commitment or "") if digests else None),
+    boards = site | {"page": "boards", "seed_commitment": data.seed_commitment,
+                     "game_commitment": data.game_commitment}
+    return [
+        Page("index.html", "archive/index.html", _with_site(site, index, "index"), rulesets=data.template_rulesets,
+             digest=_digest(data, site_digest, repr(index))),
+        Page("boards.html", "archive/boards.html", boards, rulesets=data.template_rulesets,
+             digest=_digest(data, site_digest, data.seed_commitment, data.game_commitment or "")),
     ]
+
+
+def _turn_pages(data: ArchiveInput, turn_site: Mapping[str, Any], turn_site_digest: str) -> list[Page]:
+    """A page per resolved turn, and one for the turn still being played."""
+    turn_links = _turn_links(data)
     # the turn still being played: its page is named now, so the last page's link to it
     # stays right when it is resolved
     upcoming = None
     if data.next_turn is not None and not data.over:
         upcoming = (str(data.next_turn), numbered_page(data.next_turn))
+    pages = []
     for index, summary in enumerate(data.summaries):
         previous = turn_links[index - 1] if index > 0 else None
         following = turn_links[index + 1] if index + 1 < len(turn_links) else upcoming
         pages.append(Page(
             turn_page(summary), "archive/turn.html",
             _turn_context(data, index, turn_site | {"page": "turn", "previous": previous, "next": following}),
-            rulesets=rulesets,
-            digest=digest(turn_site_digest, data.turn_digests[index], repr((previous, following))) if digests else None,
+            rulesets=data.template_rulesets,
+            digest=_digest(data, turn_site_digest, data.turn_digests[index] if data.turn_digests else "",
+                           repr((previous, following))),
         ))
     if upcoming is not None:
         coming = {"label": upcoming[0], "deadline": data.deadline, "previous": turn_links[-1] if turn_links else None}
-        pages.append(Page(upcoming[1], "archive/next.html", _with_site(turn_site, coming, "turn"), rulesets=rulesets,
-                          digest=with_digest(turn_site_digest, coming)))
+        pages.append(Page(upcoming[1], "archive/next.html", _with_site(turn_site, coming, "turn"),
+                          rulesets=data.template_rulesets, digest=_digest(data, turn_site_digest, repr(coming))))
+    return pages
+
+
+def _player_pages(data: ArchiveInput, site: Mapping[str, Any], site_digest: str,
+                  board_charts: Sequence[Chart]) -> list[Page]:
+    """A page per player; a crowded campaign lists each one's history only once it is over."""
+    standing_of = {s.player: s for s in data.standings}
     listed = not crowded(data) or data.over
     pieces = _pieces_by_player(data) if listed else ()
+    pages = []
     for player in data.players:
         line = standing_of[player.id]
         own = {
@@ -326,31 +356,8 @@ def build_site(data: ArchiveInput) -> tuple[Page, ...]:
         }
         # the whole context made only for a page rendered: a weekly publish renders few of 500
         pages.append(Page(player_page(player.id), "archive/player.html", _with_site(site, own, "player"),
-                          rulesets=rulesets, digest=with_digest(site_digest, own)))
-    if data.rules is not None:
-        rules = data.rules
-        pages.append(Page(RULES_PAGE, "archive/rules.html", lambda: site | {
-            "page": "rules", "rules": rules_html(rules),
-        }, rulesets=rulesets, digest=digest(site_digest, rules) if digests else None))
-    feed = {
-        "archive_url": data.archive_url,
-        "seed_commitment": data.seed_commitment,
-        "started_at": data.started_at,
-        "entries": tuple(feed_entry(data, index) for index in range(len(data.summaries))),
-        "ended": data.ended,  # the GM's end (gm end): an entry of its own, the newest
-    }
-    pages.append(Page(FEED, None, _with_site(site, feed, "feed"), rulesets=rulesets, kind="atom",
-                      digest=with_digest(site_digest, feed)))
-    if data.revealed:
-        for board in data.revealed.boards:
-            # the exact canonical text, byte for byte, so anyone can hash the file itself
-            pages.append(Page(board.canonical_file, None, data=board.canonical.encode("utf-8")))
-        if data.revealed.record is not None:
-            # the file gm audit reads: its module imported only once there is one to write
-            from ..audit.source import AUDIT_FILE
-
-            pages.append(Page(AUDIT_FILE, None, data=data.revealed.record))
-    return tuple(pages)
+                          rulesets=data.template_rulesets, digest=_digest(data, site_digest, repr(own))))
+    return pages
 
 
 def _with_site(site: Mapping[str, Any], own: Mapping[str, Any], page: str) -> Callable[[], Mapping[str, Any]]:

@@ -1,7 +1,6 @@
-"""The archive's input, read from a campaign (issue 26: split from gm.publish.archive, which
-re-exports every name): `load_archive(campaign)` reads what may be published from the
-store and passes it to `assemble`, which asks the ruleset for its public views (see
-gm.publish.archive for what it asks)."""
+"""The archive's input, read from a campaign: `load_archive(campaign)` reads what may be
+published from the store and passes it to `assemble`, which asks the ruleset for its
+public views (see gm.publish.archive for what it asks) and makes the `ArchiveInput`."""
 
 from __future__ import annotations
 
@@ -10,6 +9,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..campaign.audit_record import audit_record
+from ..campaign.deadlines import deadline_text
+from ..campaign.campaign_end import how_it_ended
 from ..campaign.holders import holder_aliases as _holder_aliases
 from ..campaign.holders import ids_as_now as _ids_as_now
 from ..campaign.holders import stored_events_as_now as _events_as_now
@@ -35,6 +37,7 @@ from .archive_values import (
     RevealedBoard,
     Secrets,
     TurnRecord,
+    TurnSummary,
     digest,
     summarize,
     template_rulesets,
@@ -48,8 +51,6 @@ def load_archive(campaign: Any, memo: Any = None) -> ArchiveInput:
     only once `gm reveal` has run. A turn is read from the store and derived only when a
     page needs it: `memo` (gm.publish.memo.Memo) keeps each turn's summary from the last
     publish under the digest of its stored record, so only new or changed turns are."""
-    from ..campaign.deadlines import deadline_text
-
     config, setup, ruleset = campaign.config, campaign.setup, campaign.ruleset
     row = campaign.row()
     board_rows = {b["id"]: b for b in campaign.store.rows("select * from boards")}
@@ -74,7 +75,7 @@ def load_archive(campaign: Any, memo: Any = None) -> ArchiveInput:
             _ids_as_now(json.loads(turn_row["receipts"]), aliases) if turn_row["receipts"] else None,
         )
 
-    # a turn's page shows its record (RULES.md 5): its record hash is in the digest, and
+    # a turn's page shows its record (docs/audit.md, the record chain): its record hash is in the digest, and
     # binds the receipts played with it
     digests = tuple(
         digest(SUMMARY_FORMAT, ruleset.name, r["digest"], r["record_hash"] or "", json.dumps(sorted(aliases.items())),
@@ -140,17 +141,13 @@ class GmEnd:
 def _ended(campaign: Any, state: Any) -> GmEnd | None:
     """The GM's end of the campaign, or None while it runs or when its rules ended it."""
     if not state.over:
-        return None  # as how_it_ended says, without importing gm end's mail and turn machinery
-    from ..campaign.campaign_end import how_it_ended
-
+        return None  # as how_it_ended says
     end = how_it_ended(campaign, state)
     return GmEnd(end.turn, end.reason, end.at) if end is not None and end.by == "gm" else None
 
 
 def _audit_bytes(campaign: Any) -> bytes:
     """The revealed campaign's audit record (docs/audit.md), as published."""
-    from ..campaign.audit_record import audit_record
-
     return (json.dumps(audit_record(campaign), ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
 
@@ -202,7 +199,7 @@ def _formers(holders: Sequence[Holder]) -> dict[str, tuple[FormerHolder, ...]]:
 
 def positions_of(setup: Setup, now: Standings | Mapping[str, Any]) -> dict[str, tuple[Position, ...]]:
     """Each player's piece on every board, from the standings (or, as before typed standings,
-    the CONTRACT.md keys of a `state_json`)."""
+    the keys of a `state_json`, docs/campaign.md)."""
     now = now if isinstance(now, Standings) else standings_from_json(now)
     return {
         p: tuple(Position(now.boards[b].pieces[p].square, bool(now.boards[b].pieces[p].finished))
@@ -243,75 +240,20 @@ def assemble(
     told under the names of the seats' holders of that turn (`holders`), and derived
     when first read; its summary comes from `memo` when kept there under its digest."""
 
-    def derive(index: int) -> ArchiveTurn:
-        t = played[index]
-        return ruleset.archive_turn(setup, t.before, t.after, t.events, _names_at(names, holders, t.before.turn))
-
-    turns = Lazy(len(played), derive)
-
-    def record(index: int) -> TurnRecord | None:
-        t = played[index]
-        if t.record_hash is None or t.receipts is None:
-            return None
-        at = _names_at(names, holders, t.before.turn)
-        seats = [p for p in setup.players if p in t.receipts] + [p for p in t.receipts if p not in setup.players]
-        return TurnRecord(t.before.turn, t.record_hash, tuple((p, at.get(p, p), t.receipts[p]) for p in seats))
-
-    records = Lazy(len(played), record)
-    summaries = []
-    for index in range(len(turns)):
-        kept = memo.summary(index, turn_digests[index]) if memo is not None and turn_digests else None
-        if kept is None:
-            kept = summarize(turns[index])
-            if memo is not None and turn_digests:
-                memo.keep_summary(index, turn_digests[index], kept)
-        summaries.append(kept)
-    # the standings now; a mapping is a state_json's CONTRACT.md keys, as callers gave it before
+    turns, records = _turns(ruleset, setup, played, names, holders)
+    summaries = _summaries(turns, memo, turn_digests)
+    # the standings now; a mapping is a state_json's keys (docs/campaign.md), as callers gave it before
     if now is None:
         now = ruleset.standings(setup, state)
     elif not isinstance(now, Standings):
         now = standings_from_json(now)
-    shown = secrets is not None or not ruleset.hidden_boards
-    pictures: dict[str, ArchivePicture] = {}
-    if shown:
-        history = tuple((t.before, t.after) for t in played)
-        pictures = {p.board: p for p in ruleset.archive_boards(setup, state, history)}
-    boards = tuple(
-        BoardPublic(
-            id=b,
-            squares=board.squares,
-            commitment=commitments[b],
-            closed=now.boards[b].closed,
-            name=board.name if shown else None,
-            picture=pictures.get(b),
-        )
-        for b, board in setup.boards.items()
-    )
+    pictures, boards = _boards(ruleset, setup, state, played, commitments, now, secrets is not None)
     formers = _formers(holders)
     revealed = None
     if secrets is not None:
-        revealed = Revealed(
-            seed=secrets.seed,
-            seed_salt=secrets.seed_salt,
-            seed_commitment=seed_commitment,
-            revealed_at=secrets.revealed_at,
-            boards=tuple(
-                RevealedBoard(
-                    id=b,
-                    name=board.name,
-                    squares=board.squares,
-                    salt=secrets.salts[b],
-                    canonical=secrets.canonical[b],
-                    commitment=commitments[b],
-                    canonical_file=f"board-{b}.json",
-                    picture=pictures.get(b),
-                )
-                for b, board in setup.boards.items()
-            ),
-            # what was dealt, named as the seats were held at gm start
-            deal=ruleset.archive_deal(setup, played[0].before if played else state, _names_at_start(names, holders)),
-            record=audit,
-        )
+        # what was dealt, named as the seats were held at gm start
+        deal = ruleset.archive_deal(setup, played[0].before if played else state, _names_at_start(names, holders))
+        revealed = _revealed(setup, secrets, seed_commitment, commitments, pictures, deal, audit)
     return ArchiveInput(
         campaign=campaign,
         title=title,
@@ -338,4 +280,73 @@ def assemble(
         game_commitment=game_commitment,
         records=records,
         ended=ended,
+    )
+
+
+def _turns(ruleset: Ruleset, setup: Setup, played: Sequence[PlayedTurn], names: Mapping[str, str],
+           holders: Sequence[Holder]) -> tuple[Lazy, Lazy]:
+    """Each played turn as the archive tells it and its record's proof, each derived when
+    first read, under the names of the seats' holders of that turn."""
+
+    def derive(index: int) -> ArchiveTurn:
+        t = played[index]
+        return ruleset.archive_turn(setup, t.before, t.after, t.events, _names_at(names, holders, t.before.turn))
+
+    def record(index: int) -> TurnRecord | None:
+        t = played[index]
+        if t.record_hash is None or t.receipts is None:
+            return None
+        at = _names_at(names, holders, t.before.turn)
+        seats = [p for p in setup.players if p in t.receipts] + [p for p in t.receipts if p not in setup.players]
+        return TurnRecord(t.before.turn, t.record_hash, tuple((p, at.get(p, p), t.receipts[p]) for p in seats))
+
+    return Lazy(len(played), derive), Lazy(len(played), record)
+
+
+def _boards(ruleset: Ruleset, setup: Setup, state: Any, played: Sequence[PlayedTurn], commitments: Mapping[str, str],
+            now: Standings, revealed: bool) -> tuple[dict[str, ArchivePicture], tuple[BoardPublic, ...]]:
+    """Every board's drawing, by id, and what the archive shows of each board: its name and
+    drawing only when the ruleset's boards are public or the campaign has been revealed."""
+    shown = revealed or not ruleset.hidden_boards
+    pictures: dict[str, ArchivePicture] = {}
+    if shown:
+        history = tuple((t.before, t.after) for t in played)
+        pictures = {p.board: p for p in ruleset.archive_boards(setup, state, history)}
+    return pictures, tuple(
+        BoardPublic(id=b, squares=board.squares, commitment=commitments[b], closed=now.boards[b].closed,
+                    name=board.name if shown else None, picture=pictures.get(b))
+        for b, board in setup.boards.items()
+    )
+
+
+def _summaries(turns: Lazy, memo: Any, turn_digests: Sequence[str]) -> list[TurnSummary]:
+    """Each turn's summary: the memo's where it keeps one under the turn's digest, else
+    derived from the turn (and kept)."""
+    summaries = []
+    for index in range(len(turns)):
+        kept = memo.summary(index, turn_digests[index]) if memo is not None and turn_digests else None
+        if kept is None:
+            kept = summarize(turns[index])
+            if memo is not None and turn_digests:
+                memo.keep_summary(index, turn_digests[index], kept)
+        summaries.append(kept)
+    return summaries
+
+
+def _revealed(setup: Setup, secrets: Secrets, seed_commitment: str, commitments: Mapping[str, str],
+              pictures: Mapping[str, ArchivePicture], deal: Any, audit: bytes | None) -> Revealed:
+    """What the reveal adds: the seed, every board's name, salt and canonical text."""
+    return Revealed(
+        seed=secrets.seed,
+        seed_salt=secrets.seed_salt,
+        seed_commitment=seed_commitment,
+        revealed_at=secrets.revealed_at,
+        boards=tuple(
+            RevealedBoard(id=b, name=board.name, squares=board.squares, salt=secrets.salts[b],
+                          canonical=secrets.canonical[b], commitment=commitments[b],
+                          canonical_file=f"board-{b}.json", picture=pictures.get(b))
+            for b, board in setup.boards.items()
+        ),
+        deal=deal,
+        record=audit,
     )

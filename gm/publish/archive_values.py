@@ -1,6 +1,5 @@
-"""The archive's values (issue 26: split from gm.publish.archive, which re-exports every
-name): what may be published of a campaign (`ArchiveInput` and its parts), a turn's
-summary as the memo keeps it, and a page to render (`Page`). Pure data: no store, no
+"""The archive's values: what may be published of a campaign (`ArchiveInput` and its parts), a
+turn's summary as the memo keeps it, and a page to render (`Page`). Pure data: no store, no
 templates."""
 
 from __future__ import annotations
@@ -219,8 +218,8 @@ class ArchiveInput:
     deadline: str | None
     revealed: Revealed | None = None
     opening: Any = None  # the ruleset's public view of the start (Ruleset.opening_view)
-    game_commitment: str | None = None  # RULES.md 5; None for a campaign started before it
-    # RULES.md 5: each turn's record hash and receipts played (None for a campaign started
+    game_commitment: str | None = None  # docs/audit.md; None for a campaign started before it
+    # docs/audit.md, the record chain: each turn's record hash and receipts played (None for a campaign started
     # before the proof existed), made when read, like `turns`
     records: Sequence[TurnRecord | None] = ()
     # each player's piece per board now, in board order, for the standings during play
@@ -274,7 +273,7 @@ class PlayerBoardHistory:
 
 @dataclass(frozen=True)
 class TurnRecord:
-    """A turn's link of RULES.md 5's record chain, as its page shows it: the record hash,
+    """A turn's link of the record chain (docs/audit.md), as its page shows it: the record hash,
     and each seat's receipt played (None: no order) in seat order, under the name of whoever
     held the seat then. Salted with the secret seed, they tell nothing of an order."""
 
@@ -290,7 +289,7 @@ class PlayedTurn:
     before: Any
     after: Any
     events: tuple[Any, ...]
-    # RULES.md 5: its record hash and each seat's receipt played (None: no order), keyed by
+    # the record chain (docs/audit.md): its record hash and each seat's receipt played (None: no order), keyed by
     # the seat's current holder; None for a campaign started before the proof existed
     record_hash: str | None = None
     receipts: Mapping[str, str | None] | None = None

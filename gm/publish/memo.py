@@ -21,7 +21,7 @@ from typing import Any
 from .. import __version__
 from ..resources import shipped
 from ..ruleset_files import rules_file, template_folders
-from .archive import Page, TurnSummary, digest, summary_from_json, summary_to_json
+from .archive_values import Page, TurnSummary, digest, summary_from_json, summary_to_json
 
 CODE_SUFFIXES = (".html", ".txt", ".py", ".ics", ".md", ".svg", ".xml")
 

@@ -1,12 +1,10 @@
 """The published archive's pages rendered: the templates (templates/archive/, each
 ruleset's own copy first, from its own `templates` folder or gm's: gm.templating), their
-filters, and the page bytes. Imported only by a publish that has a page to render
-(gm.publish.write): one with nothing new imports no Jinja."""
+filters, and the page bytes (the feed's from gm.publish.feed)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
@@ -15,31 +13,15 @@ from markupsafe import Markup, escape
 
 from ..boards.svg import isolated
 from ..counts import ordinal
-from ..templating import TemplateLoader, candidates, environment, template_folders
-from .archive import Page, RevealedBoard
-
-
-def template_candidates(name: str, rulesets: Sequence[str]) -> tuple[str, ...]:
-    """Where the archive looks for the template `name`, first match wins: for a name under
-    archive/, each ruleset's own copy (archive/<ruleset>/<rest>, most specific ruleset
-    first), then the generic one (archive/<rest>). The archive's view of the one lookup
-    (gm.templating.candidates), kept for callers; the archive names only archive/ pages."""
-    if not name.startswith("archive/"):
-        return (name,)
-    return candidates(name, tuple(rulesets))
-
-
-class RulesetLoader(TemplateLoader):
-    """The one lookup (gm.templating.TemplateLoader) over a single loader `inner`."""
-
-    def __init__(self, inner: jinja2.BaseLoader, rulesets: tuple[str, ...]):
-        super().__init__((inner,), tuple(rulesets))
-        self.inner = inner
+from ..ruleset_files import template_folders
+from ..templating import environment
+from .archive_values import Page, RevealedBoard
+from .feed import render_feed, render_signup_feed
 
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
     """The archive's templates compiled once for every publish, as Python keeps .pyc files:
-    compiling them was a tenth of a second of each publish that renders a page (issue 27).
+    compiling them was a tenth of a second of each publish that renders a page.
     Jinja's own cache, in a folder of the temporary directory it makes private to the user
     (it refuses one anyone else could write to); each template's entry is checked against
     its source, so an edited template is compiled again."""
@@ -93,12 +75,8 @@ def render_page(page: Page) -> bytes:
     if page.data is not None:
         return page.data
     if page.kind == "atom":
-        from .feed import render_feed
-
         return render_feed(page.made_context(), _environment(page.rulesets))
     if page.kind == "signup-atom":
-        from .feed import render_signup_feed
-
         return render_signup_feed(page.made_context(), _environment(page.rulesets))
     assert page.template is not None
     return _environment(page.rulesets).get_template(page.template).render(page.made_context()).encode("utf-8")

@@ -1,17 +1,23 @@
-"""The archive before `gm start` (RULES.md 3.1): the game's front page, announcing it and
-saying how to join, its rules page and its feed, which says when sign-up opened and
-when it closes. Phase one like gm.publish.archive: `load_signup` reads what may be shown
-(public facts only: the names of those in, never an address), `signup_site` makes the
-pages without touching a file; gm.publish.write writes them."""
+"""The archive before `gm start` (sign-up by mail, docs/campaign.md): the game's front page,
+announcing it and saying how to join, its rules page and its feed, which says when sign-up
+opened and when it closes. Phase one like gm.publish.archive: `load_signup` reads what may
+be shown (public facts only: the names of those in, never an address), `signup_site` makes
+the pages without touching a file; gm.publish.write writes them."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
+from .. import clock
+from ..campaign.deadlines import deadline_text
 from ..campaign.names import clean
+from ..campaign.signup import standing
+from ..campaign.signup.language import key_forms
 from ..mail.mailout import mailto
-from .archive import FEED, RULES_PAGE, Page, rules_text, template_rulesets
+from .archive import FEED, RULES_PAGE, rules_html
+from .archive_load import rules_text
+from .archive_values import Page, template_rulesets
 
 
 @dataclass(frozen=True)
@@ -43,11 +49,6 @@ class SignupInput:
 
 def load_signup(campaign: Any) -> SignupInput:
     """The front page's input from an opened campaign taking sign-ups."""
-    from .. import clock
-    from ..campaign.deadlines import deadline_text
-    from ..campaign.signup import standing
-    from ..campaign.signup.language import key_forms
-
     config, ruleset = campaign.config, campaign.ruleset
     settings = config.signup
     rows = campaign.store.rows("select name from signups where status = ? order by id", (standing.IN,))
@@ -94,8 +95,6 @@ def signup_site(data: SignupInput) -> tuple[Page, ...]:
     }
     pages = [Page("index.html", "archive/signup.html", site | {"page": "index"}, rulesets=data.template_rulesets)]
     if data.rules is not None:
-        from .archive import rules_html
-
         rules = data.rules
         pages.append(Page(RULES_PAGE, "archive/rules.html", lambda: site | {"page": "rules", "rules": rules_html(rules)},
                           rulesets=data.template_rulesets))

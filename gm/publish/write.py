@@ -11,9 +11,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..campaign.signup.standing import refresh
 from ..ruleset_files import lineage
-from .archive import Page, player_page
+from .archive import build_site, player_page
+from .archive_load import load_archive
+from .archive_values import Page
 from .memo import Memo
+from .render import render_page
+from .signup import load_signup, signup_site
 
 
 @dataclass(frozen=True)
@@ -32,8 +37,6 @@ def write_site(pages: Iterable[Page], out: Path, memo: Memo | None = None) -> Wr
         if memo is not None and memo.fresh(page):
             unchanged.append(page.path)
             continue
-        from .render import render_page  # Jinja, only once a page must be rendered
-
         data = render_page(page)
         target = out / page.path
         try:
@@ -62,14 +65,9 @@ def write_site(pages: Iterable[Page], out: Path, memo: Memo | None = None) -> Wr
 
 def publish(campaign, out: Path | None = None) -> tuple[Path, WriteReport]:
     """Build and write a campaign's archive (default: DIR/archive); before the start, the
-    game's front page for those joining by mail (RULES.md 3.1)."""
-    from .archive import build_site, load_archive
-
+    game's front page for those joining by mail (docs/campaign.md, signup)."""
     out = out or campaign.folder / "archive"
     if not campaign.started() and campaign.config.signup is not None:
-        from ..campaign.signup.standing import refresh
-        from .signup import load_signup, signup_site
-
         refresh(campaign)  # campaign.yaml as it is now: the page tells it
         return out, write_site(signup_site(load_signup(campaign)), out)
     memo = Memo(campaign.store, out, lineage(campaign.ruleset))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..boards.board import Board
+from ..boards.model import Board
 
 __all__ = ["neighbours", "steps", "within"]
 

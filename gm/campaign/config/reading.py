@@ -11,7 +11,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ...boards.board import Board
+from ...boards.model import Board
 from ...clock import ZONE_EXAMPLE
 from ...errors import BoardError, ConfigError, ProblemsError
 from ...mail.settings import imap_settings, mail_auth, smtp_settings

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from ...boards.board import Board
+from ...boards.model import Board
 from ...rules.base import Ruleset, Setup
 from ...rules.registry import find_ruleset
 

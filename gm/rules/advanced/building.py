@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ...boards.board import Board
+from ...boards.model import Board
 from ..geometry import steps
 from .events import Built
 

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from string import ascii_uppercase
 
-from ...boards.board import START, Board
+from ...boards.model import START, Board
 from ...boards.text import MARKS, Window, draw, item_marks, rows
 from ..base import Setup
 from ..dice.views import Named

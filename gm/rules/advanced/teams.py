@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...boards.board import Board
+from ...boards.model import Board
 from ..ranking import competition_places
 from ..roles.core import Setup
 

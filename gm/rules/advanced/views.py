@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...boards.board import START, Board
+from ...boards.model import START, Board
 from ...boards.text import Window
 from ..base import ArchiveBoard, ArchivePicture, ArchivePiece, ArchiveStanding, Setup
 from ..dice.views import Named

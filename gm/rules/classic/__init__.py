@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ...boards.board import Board
+from ...boards.model import Board
 from ...resources import shipped_file
 from ..base import Setup
 from ..chance import Chance
@@ -35,14 +35,15 @@ class Classic(Dice):
 
     def board_figures(self, board: Board, *, until: float) -> Any:
         """Turns for one player alone under the default options (`gm board analyze`)."""
-        from ...boards.analysis import LengthFigures, classic
+        from ...boards.dicechains import classic
+        from ...boards.figures import LengthFigures
 
         return LengthFigures(classic(board, until=until))
 
     def board_expected(self, board: Board) -> float | None:
         """The expected turns alone, for `gm board design`'s targets: the exact solve
         without the law of the length."""
-        from ...boards.analysis import classic_expected
+        from ...boards.dicechains import classic_expected
 
         return classic_expected(board)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ...boards.board import Board
+from ...boards.model import Board
 from ...resources import shipped_file
 from ..base import Setup
 from ..chance import Chance
@@ -29,14 +29,15 @@ class Doubles(Dice):
 
     def board_figures(self, board: Board, *, until: float) -> Any:
         """Turns for one player alone under the default options (`gm board analyze`)."""
-        from ...boards.analysis import LengthFigures, doubles
+        from ...boards.dicechains import doubles
+        from ...boards.figures import LengthFigures
 
         return LengthFigures(doubles(board, until=until))
 
     def board_expected(self, board: Board) -> float | None:
         """The expected turns alone, for `gm board design`'s targets: the exact solve
         without the law of the length."""
-        from ...boards.analysis import doubles_expected
+        from ...boards.dicechains import doubles_expected
 
         return doubles_expected(board)
 

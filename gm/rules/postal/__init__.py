@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from ...boards.board import Board
+from ...boards.model import Board
 from ...resources import shipped_file
 from ..base import Ruleset
 from ..chance import Chance

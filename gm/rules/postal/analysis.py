@@ -23,8 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from ...boards.analysis import SIX, UNTIL, AnalysisError, Chain, Distribution, Stage, landing_table
-from ...boards.board import START, Board
+from ...boards.chain import UNTIL, AnalysisError, Chain, Stage, landing_table
+from ...boards.dicechains import SIX
+from ...boards.figures import Distribution
+from ...boards.model import START, Board
 
 __all__ = ["PostalAnalysis", "fewest_postal", "postal", "postal_expected_turns"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ...boards.board import Board
+from ...boards.model import Board
 from ..moving import Step, landing
 from ..ranking import competition_places
 from .events import BoardClosed, Placed

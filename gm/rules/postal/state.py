@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from ...boards.board import START
+from ...boards.model import START
 from ..ranking import competition_places
 from .options import PostalOptions
 

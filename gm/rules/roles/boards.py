@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from ...boards.board import Board
+from ...boards.model import Board
 
 __all__ = ["BoardTools"]
 

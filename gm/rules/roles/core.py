@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, ClassVar
 
-from ...boards.board import Board
+from ...boards.model import Board
 from ...errors import RulesError
 from ..chance import Chance, Draw
 from ..codec import from_json, to_json

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ...boards.board import Board
+from ...boards.model import Board
 from .cards import expanded, less, read_code
 from .items import Grid, ends_ok, fits_reach, oriented
 from .options import UnleashedOptions
