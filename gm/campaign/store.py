@@ -142,37 +142,6 @@ def refuse_newer(path: Path) -> None:
                       f"migration {', '.join(unknown)}): upgrade gm (pip install -U gm) to open it; nothing was changed")
 
 
-class ParsedFiles:
-    """A campaign's YAML files as parsed, kept in its store (gm.yamlfile.ParseCache): what
-    one opening read is written at its end, with `save`, and the contents no longer read
-    go, so the table holds one campaign.yaml and its boards."""
-
-    def __init__(self, store: Store):
-        self.store = store
-        self.read: set[str] = set()
-        self.new: dict[str, bytes] = {}
-
-    def get(self, key: str) -> bytes | None:
-        self.read.add(key)
-        row = self.store.one("select value from parsed_files where key = ?", (key,))
-        return row["value"] if row else None
-
-    def put(self, key: str, value: bytes) -> None:
-        self.read.add(key)
-        self.new[key] = value
-
-    def save(self) -> None:
-        if not self.new:
-            return
-        try:
-            with self.store.writing() as db:
-                kept = [row[0] for row in db.execute("select key from parsed_files")]
-                db.executemany("delete from parsed_files where key = ?", [(k,) for k in kept if k not in self.read])
-                db.executemany("insert or replace into parsed_files values (?, ?)", self.new.items())
-        except sqlite3.OperationalError:
-            pass  # a store not writable now (busy past the wait, read-only): parsed again next time
-        self.new.clear()
-
 
 def insert(db: sqlite_utils.Database, table: str, row: dict[str, Any]) -> int:
     """Insert one row into a table the migrations made; its rowid. For the inserts made
