@@ -41,7 +41,7 @@ HISTORY = {
         "the audit record's key for the players who sent no order, as issue 17 names them (docs/audit.md)",
     ("gm/audit/checks.py", 'SILENT = "nmr"'): "the audit record's key, as above, which gm audit checks",
     ("gm/rules/registry.py", 'BUILT_IN = {'): "the registry lists every built-in ruleset",
-    ("gm/rules/registry.py", 'DEFAULT = "postal"  # campaign.yaml without `ruleset:` plays RULES.md 2'):
+    ("gm/rules/registry.py", 'DEFAULT = "postal"  # campaign.yaml without `ruleset:` plays docs/rules/postal.md'):
         "the ruleset a campaign.yaml without `ruleset:` plays",
     ("gm/rules/registry.py", '"postal": "gm.rules.postal:Postal",'): "the registry lists every built-in ruleset",
 }

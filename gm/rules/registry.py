@@ -32,7 +32,7 @@ BUILT_IN = {
     "advanced": "gm.rules.advanced:Advanced",
     "unleashed": "gm.rules.unleashed:Unleashed",
 }
-DEFAULT = "postal"  # campaign.yaml without `ruleset:` plays RULES.md 2
+DEFAULT = "postal"  # campaign.yaml without `ruleset:` plays docs/rules/postal.md
 _registered: dict[str, type[Ruleset]] = {}
 
 
