@@ -43,10 +43,10 @@ sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
-from gm.boards import analysis  # noqa: E402
+from gm.analysis import analyze as analysis  # noqa: E402
+from gm.analysis.design import build_design  # noqa: E402
+from gm.analysis.designfile import load_design  # noqa: E402
 from gm.boards.board import load_board  # noqa: E402
-from gm.boards.design import build_design  # noqa: E402
-from gm.boards.designfile import load_design  # noqa: E402
 from gm.boards.model import Board  # noqa: E402
 from gm.rules.postal import analysis as postal_analysis  # noqa: E402
 

@@ -168,7 +168,7 @@ def render_floor(folder: Path) -> tuple[float, float]:
     from gm.publish.archive_load import load_archive
     from gm.publish.memo import Memo
     from gm.publish.render import render_page
-    from gm.ruleset_files import lineage
+    from gm.rules.files import lineage
 
     campaign = Campaign.open(folder)
     try:

@@ -1,7 +1,7 @@
 """Where the files that ship with gm live: templates/, boards/ and docs/ beside the package
 in a checkout, or inside the installed `gm.data` package from a wheel. A ruleset's own
 files (its templates, rules page and boards, gm's or a plugin's) are found by
-gm.ruleset_files, which looks here last."""
+gm.rules.files, which looks here last."""
 
 from __future__ import annotations
 

@@ -18,13 +18,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gm.cli.analysis  # noqa: F401 - registers design/analyze/draw on the board group
-from gm.boards import analysis as analysis_module
+from gm.analysis import analyze as analysis_module
+from gm.analysis.analyze import analyze
+from gm.analysis.design import board_yaml
 from gm.boards import chain as chain_module
 from gm.boards import dicechains as dicechains_module
-from gm.boards.analysis import analyze
 from gm.boards.board import load_board
 from gm.boards.chain import AnalysisError, landing_table, reachable_from, sweep_solve
-from gm.boards.design import board_yaml
 from gm.boards.dicechains import StepChain, classic, doubles, doubles_throws, one_die
 from gm.boards.model import Board
 from gm.cli.board import board as board_group

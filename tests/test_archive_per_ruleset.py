@@ -34,7 +34,7 @@ from gm.rules.base import Setup
 from gm.rules.chance import SeededChance
 from gm.rules.postal import Postal
 from gm.rules.postal.state import PostalOrder
-from gm.templating import TemplateLoader, candidates
+from gm.rules.templating import TemplateLoader, candidates
 
 ROOT = Path(__file__).resolve().parent.parent
 ARCHIVE_TEMPLATES = ROOT / "templates" / "archive"

@@ -15,7 +15,7 @@ from gm.publish.archive import build_site
 from gm.publish.archive_load import load_archive
 from gm.publish.memo import Memo, campaign_code_digest, code_digest
 from gm.rules import registry
-from gm.ruleset_files import lineage
+from gm.rules.files import lineage
 
 
 @pytest.fixture

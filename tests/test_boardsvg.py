@@ -12,7 +12,7 @@ import yaml
 from click.testing import CliRunner
 
 import gm.cli.analysis  # noqa: F401 - registers design/analyze/draw on the board group
-from gm.boards.analysis import analyze
+from gm.analysis.analyze import analyze
 from gm.boards.board import load_board
 from gm.boards.model import Board
 from gm.boards.plot import length_plot

@@ -1,4 +1,4 @@
-"""Board design by rules (gm.boards.design, `gm board design`; docs/design-format.md)."""
+"""Board design by rules (gm.analysis.design, `gm board design`; docs/design-format.md)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gm.cli.analysis  # noqa: F401 - registers design/analyze/draw on the board group
+from gm.analysis.design import build_design
+from gm.analysis.designfile import DesignError, design_from_data, load_design
 from gm.boards.board import load_board
-from gm.boards.design import build_design
-from gm.boards.designfile import DesignError, design_from_data, load_design
 from gm.cli.board import board as board_group
 from gm.rules.postal.analysis import postal_expected_turns
 from gm.yamlfile import parse

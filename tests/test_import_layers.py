@@ -1,5 +1,5 @@
-"""Issue 26: the house's shape. gm's modules import each other without a circle and in one
-direction, layer by layer, so that a module (or a house ruleset) can be read, tested and loaded
+"""The house's shape: gm's folders are layers. Its modules import each other without a circle
+and in one direction, folder by folder, so that a module (or a house ruleset) can be read, tested and loaded
 without dragging in everything above it.
 
 Every import counts: at the top of a module, inside a function (a lazy import only hides a
@@ -20,61 +20,31 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# gm's layers, lowest first, as the code stands (measured from the graph, not wished): a
-# module may import from its own layer and from lower ones, never from a higher one. An entry
-# "a.b" is that module alone; "a.b.*" is a.b and everything under it. A module belongs to the
-# layer of its most specific entry (the exact name, else the longest prefix), so that
-# gm.rules.dice.robot (a demo player) sits above gm.rules.dice (the game).
-LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    # leaf helpers every layer uses; no game, no mail, no campaign
-    ("foundations", (
-        "gm", "gm.errors", "gm.clock", "gm.counts", "gm.yamlfile", "gm.commitment",
-        "gm.progress", "gm.resources", "gm.pagenames",
-        # reading a published audit record, before anything checks it
-        "gm.audit.source",
-        # gm's releases: what a store and an audit record need to know of versions
-        "gm.releases",
-        # a campaign's store on disk, its schema's migrations and the digests they fill in
-        "gm.campaign.store", "gm.campaign.migrations", "gm.campaign.digests",
-    )),
-    # a board as data and as a picture: what a ruleset moves pieces on
-    ("boards", ("gm.boards", "gm.boards.board", "gm.boards.model", "gm.boards.svg", "gm.boards.text")),
-    # the ruleset interface and its parts (grammar, chance, events, problems, registry)
-    ("rules", ("gm.rules.*",
-               # a ruleset's own files and the one template lookup: they ask the registry
-               "gm.ruleset_files", "gm.templating")),
-    # board tools that play a ruleset over a board (analysis, design, plots)
-    ("board tools", ("gm.boards.*",)),
-    # the games themselves, built on the interface and the board tools
-    ("rulesets", (
-        "gm.rules.postal.*", "gm.rules.dice.*", "gm.rules.classic.*", "gm.rules.doubles.*",
-        "gm.rules.advanced.*", "gm.rules.unleashed.*",
-    )),
-    # reading and writing mail: servers, order language, templates, calendars
-    ("mail", ("gm.mail.*",)),
-    # a campaign: sign-up, turns, the desk that answers orders, the ending; the outbox the
-    # mail it composes is queued in
-    ("campaign", ("gm.campaign.*", "gm.campaign.outbox")),
-    # sending a campaign's outbox (uses the campaign's log and seats)
-    ("delivery", ("gm.campaign.delivery",)),
-    # checking a finished campaign's record
-    ("audit", ("gm.audit.*",)),
-    # the archive web pages, feed and memo
-    ("publish", ("gm.publish.*",)),
-    # the weekly turn: ingest, resolve when due, send, publish
-    ("weekly turn", ("gm.campaign.weekly",)),
-    # demo players: gm's and each ruleset's robot
-    ("robots", (
-        "gm.demo.robots", "gm.rules.postal.robot", "gm.rules.dice.robot",
-        "gm.rules.classic.robot", "gm.rules.doubles.robot", "gm.rules.advanced.robot",
-        "gm.rules.unleashed.robot",
-    )),
-    # what a user runs
-    ("commands", ("gm.cli.*", "gm.demo.*", "gm.__main__")),
+# gm's layers, lowest first: folders. A module may import from its own layer and from lower
+# ones, never from a higher one. A module belongs to the layer of its folder (a sub-folder to
+# its parent's, save the rulesets' own folders under gm/rules); gm's own top-level modules are
+# the foundations.
+LAYERS: list[tuple[str, str]] = [
+    ("gm", "foundations: errors, the clock, counts, YAML, commitments, releases"),
+    ("gm/boards", "a board as data and drawings, moving a piece, the exact analysis engine"),
+    ("gm/rules", "the ruleset interface, its defaults, the registry and a ruleset's files and templates"),
+    ("gm/rules/*", "the games, one folder each (and each game's demo players)"),
+    ("gm/mail", "reading and writing mail: servers, the order language, composing"),
+    ("gm/campaign", "a campaign: its store and outbox, sign-up, the desk, turns, the end"),
+    ("gm/audit", "checking a finished campaign's record"),
+    ("gm/publish", "the archive's pages, feed and memo"),
+    ("gm/analysis", "boards analysed and designed for every ruleset that analyses them"),
+    ("gm/weekly", "the weekly turn over one campaign: ingest, resolve, send, publish"),
+    ("gm/demo", "the demonstration: robots by mail, a whole campaign"),
+    ("gm/cli", "what a user runs"),
 ]
+# the games under gm/rules that are not a game: the interface's own parts
+INTERFACE_FOLDERS = ("roles",)
+# a game's robot plays it by mail in the demo: it imports the demo's robot machinery
+ROBOT = "robot"
 
-# the mail a turn sends is composed without the archive's pages (issue 26): mailout links to
-# the archive by address only
+# the mail a turn sends is composed without the archive's pages: mailout links to the archive
+# by address only
 NEVER = [("gm.mail.mailout", "gm.publish")]
 
 
@@ -216,19 +186,24 @@ def describe(chain: list[str]) -> str:
     return " -> ".join(steps + [chain[-1]])
 
 
+def folder_of(name: str) -> str:
+    """The layer folder of a module: gm/<folder> (or gm/rules/* for a game's folder), "gm"
+    for a top-level module."""
+    path, package = MODULES[name]
+    parts = path.relative_to(ROOT).parent.parts  # ("gm", "rules", "postal", ...)
+    if len(parts) == 1:
+        return "gm/cli" if name == "gm.__main__" else "gm"
+    if parts[1] == "rules" and len(parts) > 2 and parts[2] not in INTERFACE_FOLDERS:
+        return "gm/demo" if path.stem == ROBOT else "gm/rules/*"
+    return f"gm/{parts[1]}"
+
+
+FOLDERS = [folder for folder, _ in LAYERS]
+
+
 def layer_of(name: str) -> int | None:
-    best: tuple[int, int] | None = None  # (specificity, layer)
-    for number, (_, entries) in enumerate(LAYERS):
-        for entry in entries:
-            if entry == name:
-                specificity = 10_000
-            elif entry.endswith(".*") and (name == entry[:-2] or name.startswith(entry[:-1])):
-                specificity = len(entry)
-            else:
-                continue
-            if best is None or specificity > best[0]:
-                best = (specificity, number)
-    return None if best is None else best[1]
+    folder = folder_of(name)
+    return FOLDERS.index(folder) if folder in FOLDERS else None
 
 
 def test_gm_modules_import_each_other_without_a_circle():
@@ -237,13 +212,13 @@ def test_gm_modules_import_each_other_without_a_circle():
 
 
 def test_every_module_has_a_layer():
-    # a new module is placed on purpose, not by accident of its name
+    # a new folder is placed among the layers on purpose
     assert [name for name in MODULES if layer_of(name) is None] == []
 
 
 def test_imports_point_down_the_layers():
     upward = [
-        f"{name} ({LAYERS[layer_of(name)][0]}) imports {target} ({LAYERS[layer_of(target)][0]})"
+        f"{name} ({FOLDERS[layer_of(name)]}) imports {target} ({FOLDERS[layer_of(target)]})"
         f" at line {line}"
         for name, targets in sorted(GRAPH.items())
         for target, line in sorted(targets.items())

@@ -22,6 +22,7 @@ import pytest
 from campaignkit import BOARDS, HOSTILE_PLAYERS, CampaignKit
 
 from gm.boards.model import Board
+from gm.boards.moving import Step
 from gm.campaign import campaign as start_module
 from gm.campaign import turns as turns_module
 from gm.campaign.desk import inbound as desk_module
@@ -33,7 +34,6 @@ from gm.publish.archive import build_site
 from gm.publish.archive_load import load_archive
 from gm.publish.render import render_page
 from gm.rules.base import Setup
-from gm.rules.moving import Step
 from gm.rules.postal.events import Moved, NumberPlayed, TrapdoorElection
 
 PLAYER_TEMPLATES = {"welcome", "ack", "refusal", "help", "reminder", "report", "final"}

@@ -205,7 +205,7 @@ def test_the_page_s_unit_tests_pass_under_pytest(installed):
 
 
 def test_the_page_s_board_analysis_is_the_always_toss_chain_solved_by_hand(installed, tmp_path):
-    from gm.boards.designfile import target_keys
+    from gm.analysis.designfile import target_keys
     from gm.rules.registry import find_ruleset
 
     path = installed / PACKAGE / "boards" / "toss-track.yaml"

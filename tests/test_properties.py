@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from rulehelpers import RULES, by_hand_index, campaign, play, start_state
 
 from gm.boards.model import START, Board
-from gm.rules.moving import landing
+from gm.boards.moving import landing
 from gm.rules.postal.events import Moved, NumberPlayed, Placed
 from gm.rules.postal.options import FULL_HAND, SHARED
 from gm.rules.postal.state import PostalOrder, aggregates

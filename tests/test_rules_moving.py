@@ -1,11 +1,11 @@
-"""The moving mechanics every ruleset shares (gm.rules.moving, gm.rules.ranking): the
+"""The moving mechanics every ruleset shares (gm.boards.moving, gm.rules.ranking): the
 three finishes of RULES.md 2.3 and 4.1, and competition ranking."""
 
 from __future__ import annotations
 
 import pytest
 
-from gm.rules.moving import Aim, Finish, aim, bounce
+from gm.boards.moving import Aim, Finish, aim, bounce
 from gm.rules.ranking import competition_places
 
 

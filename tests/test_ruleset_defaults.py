@@ -15,6 +15,7 @@ from typing import ClassVar
 import pytest
 
 from gm.boards.board import Board
+from gm.boards.moving import Step
 from gm.errors import ProblemsError
 from gm.rules import OptionsError
 from gm.rules.advanced import Advanced
@@ -25,7 +26,6 @@ from gm.rules.codec import from_json, to_json
 from gm.rules.dice.events import Resigned, Thrown
 from gm.rules.dice.state import DiceOrder
 from gm.rules.grammar import Command
-from gm.rules.moving import Step
 from gm.rules.options import option, parse_dataclass_options
 from gm.rules.postal import Postal
 from gm.rules.postal.state import PostalOrder, aggregates

@@ -2,7 +2,7 @@
 outside gm (tests/toyrules.py's Step, derived at run time with its own folders) brings its
 mail, calendar and archive templates, its rules page and its boards; gm's mail, archive,
 `gm campaign new` and the rules attached to mail find them through one lookup
-(gm.templating, gm.ruleset_files)."""
+(gm.rules.templating, gm.rules.files)."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ from gm.mail.mailout import find_template
 from gm.publish.render import _environment
 from gm.resources import shipped
 from gm.rules import registry
-from gm.ruleset_files import lineage, rules_file, ruleset_board, template_folders
-from gm.templating import GENERIC, TemplateLoader, candidates
+from gm.rules.files import lineage, rules_file, ruleset_board, template_folders
+from gm.rules.templating import GENERIC, TemplateLoader, candidates
 
 RULES_TEXT = "# Toy Steps\n\nEach turn every player steps one, two or three squares (toy rules page).\n"
 BOARD = "name: Toy Lane\nsquares: 8\n"
@@ -100,7 +100,7 @@ def test_a_rulesets_copy_naming_the_part_it_replaces_gets_the_next_one(tmp_path)
     (tmp_path / "mail" / "page.txt").write_text("generic page")
     (tmp_path / "mail" / "toy" / "page.txt").write_text('{% extends "mail/page.txt" %}')
     (tmp_path / "mail" / "frame.txt").write_text('[{% include "mail/page.txt" %}]')
-    from gm.templating import Environment
+    from gm.rules.templating import Environment
 
     env = Environment(loader=TemplateLoader((jinja2.FileSystemLoader(str(tmp_path)),), ("toy",)))
     assert env.get_template("mail/page.txt").render() == "generic page"
@@ -220,8 +220,8 @@ def test_mail_imports_nothing_from_publish_and_the_lookup_nothing_from_either():
     for path in sorted((GM / "mail").glob("*.py")):
         imported = _imported_modules(path, "gm.mail." + path.stem)
         assert not {m for m in imported if m.startswith("gm.publish")}, path.name
-    for name in ("templating", "ruleset_files", "pagenames", "resources"):
-        imported = _imported_modules(GM / f"{name}.py", f"gm.{name}")
+    for name in ("rules.templating", "rules.files", "pagenames", "resources"):
+        imported = _imported_modules(GM / f"{name.replace('.', '/')}.py", f"gm.{name}")
         assert not {m for m in imported if m.startswith(("gm.mail", "gm.publish", "gm.campaign"))}, name
 
 

@@ -7,8 +7,8 @@ import sqlite3
 
 import pytest
 
-import gm.campaign.weekly
 import gm.mail.maildir
+import gm.weekly.turn
 
 
 class Crash(BaseException):
@@ -55,7 +55,7 @@ def test_turn_failing_after_resolve_then_rerun_finishes_and_never_resolves_twice
     if step == "send":
         monkeypatch.setattr(gm.mail.maildir.os, "fsync", crash_once(gm.mail.maildir.os.fsync))
     else:
-        monkeypatch.setattr(gm.campaign.weekly, "publish", crash_once(gm.campaign.weekly.publish))
+        monkeypatch.setattr(gm.weekly.turn, "publish", crash_once(gm.weekly.turn.publish))
     with pytest.raises(Crash):
         campaign("turn", now="2027-01-02T12:00:00Z")
     assert campaign.state()["turn"] == 2

@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import GmError
-from ..rules.moving import landing
 from .figures import Distribution
 from .model import START, Board
+from .moving import landing
 
 UNTIL = 1e-3  # propagation stops when less mass than this is still in play
 MAX_PERIODS = 200_000  # a guard for pathological boards whose mass barely drains

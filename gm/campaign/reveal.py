@@ -12,7 +12,7 @@ from .. import clock
 from ..boards.board import Board, load_board
 from ..commitment import matches, seed_text
 from ..errors import GmError
-from ..ruleset_files import lineage, rules_file, rules_label
+from ..rules.files import lineage, rules_file, rules_label
 
 
 def reveal(campaign) -> str:

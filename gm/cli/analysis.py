@@ -1,6 +1,6 @@
 """`gm board design`, `gm board analyze` and `gm board draw`: designing a board from rules,
 knowing exactly how long it plays, and seeing it drawn. Each command calls one core
-function (gm.boards.design, gm.boards.analysis, gm.boards.svg) and turns a GmError into a refusal."""
+function (gm.analysis, gm.boards.svg) and turns a GmError into a refusal."""
 
 from __future__ import annotations
 
@@ -62,8 +62,8 @@ def board_design(spec: str, output: str | None) -> None:
     Example: gm board design designs/primes.yaml -o boards/designed-primes.yaml
     """
     # imported here: numpy, which they need, is a tenth of a second at every gm start
-    from ..boards.design import board_yaml, build_design, design_header
-    from ..boards.designfile import load_design
+    from ..analysis.design import board_yaml, build_design, design_header
+    from ..analysis.designfile import load_design
 
     design = build_design(load_design(spec))
     text = board_yaml(design.board, header=design_header(design, spec))
@@ -138,7 +138,10 @@ def board_analyze(files: tuple[str, ...], as_json: bool, plot: str | None, rules
 
     Example: gm board analyze boards/milton-bradley.yaml boards/small.yaml --plot lengths.svg
     """
-    from ..boards.analysis import analysing_rulesets, analyze  # here, not at every gm start (numpy)
+    from ..analysis.analyze import (  # here, not at every gm start (numpy)
+        analysing_rulesets,
+        analyze,
+    )
     from ..boards.plot import length_plot
 
     names = list(analysing_rulesets())

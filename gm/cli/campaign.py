@@ -19,8 +19,8 @@ from ..campaign.turns import order_statuses, remind, resolve, resolved_summary, 
 from ..counts import count, one_or_many
 from ..errors import GmError
 from ..rules.base import Ruleset
+from ..rules.files import lineage, rules_file, rules_label, ruleset_board
 from ..rules.registry import DEFAULT, UnknownRuleset, find_ruleset
-from ..ruleset_files import lineage, rules_file, rules_label, ruleset_board
 from .opening import opened
 from .status import awaited_mark, orders_in
 

@@ -10,7 +10,7 @@ import jinja2
 from ..counts import count
 from ..errors import GmError
 from ..publish.write import publish
-from ..templating import template_problem
+from ..rules.templating import template_problem
 from .opening import opened
 
 

@@ -1,12 +1,12 @@
 """`gm turn` and `gm send`: the weekly turn the GM runs by hand or from cron, and its
 delivery step on its own. Each opens the campaign under its lock, calls
-gm.campaign.weekly and prints its lines."""
+gm.weekly.turn and prints its lines."""
 
 from __future__ import annotations
 
 import click
 
-from ..campaign.weekly import run_send, run_turn, send_summary
+from ..weekly.turn import run_send, run_turn, send_summary
 from .opening import opened
 
 

@@ -5,7 +5,7 @@ asked for (sample boards copied beside it), played on the Maildir transport. Wha
 ruleset's robots order, and the campaign's boards, options and cast, are the ruleset's
 own (its package's `robot` module, gm/demo/robots.py's `robots_of`). The robots read what
 gm delivered to `mail/outbox` and write order mail into `mail/inbox`; the GM's side is
-exactly `gm turn` (gm.campaign.weekly.run_turn).
+exactly `gm turn` (gm.weekly.turn.run_turn).
 Weeks pass through clock.frozen: the robots write before each deadline, and the turn runs
 at it.
 """
@@ -29,13 +29,13 @@ from ..campaign.folder import Campaign
 from ..campaign.reveal import reveal
 from ..campaign.signup import admission, standing
 from ..campaign.store import command_lock
-from ..campaign.weekly import TurnRun, run_send, run_turn, send_summary
 from ..counts import count, one_or_many
 from ..errors import GmError
 from ..mail import maildir
 from ..publish.write import publish
 from ..rules import registry
-from ..ruleset_files import ruleset_board
+from ..rules.files import ruleset_board
+from ..weekly.turn import TurnRun, run_send, run_turn, send_summary
 from .robots import DemoSetup, Postman, Robot, post, robots_of
 
 DEFAULT_SEED = 20270301

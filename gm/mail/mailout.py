@@ -10,7 +10,7 @@ another (a GM's house rules) falls back to that one's templates before the gener
 The ruleset is named by the context (`ruleset`: every mail context says which campaign it
 is about). A ruleset kept outside gm brings its templates in the folder its `templates`
 names, laid out the same and searched before gm's own. The parts a template names
-(`{% import "mail/_turn.txt" %}`) are looked up by the same rule (gm.templating).
+(`{% import "mail/_turn.txt" %}`) are looked up by the same rule (gm.rules.templating).
 """
 
 from __future__ import annotations
@@ -27,11 +27,11 @@ from urllib.parse import quote
 import jinja2
 import jinja2.ext
 
-from .. import templating
 from ..counts import count, ordinal
 from ..pagenames import turn_page
-from ..ruleset_files import lineage, rules_file
-from ..templating import ruleset_templates
+from ..rules import templating
+from ..rules.files import lineage, rules_file
+from ..rules.templating import ruleset_templates
 from .mime import Mail, Part
 
 # A subject longer than this is cut at a word: mail apps show about 60 characters, and a
@@ -65,7 +65,7 @@ class _FirstLineKeepsItsNewline(jinja2.ext.Extension):
 def environment(kind: str, ruleset: str | None = None) -> jinja2.Environment:
     """The environment of `kind` (text: mail and calendar texts; html) for a campaign of
     `ruleset`: its templates and every part they name looked up along the ruleset's lineage
-    in its own folders, then gm's (gm.templating). No ruleset: gm's templates as named."""
+    in its own folders, then gm's (gm.rules.templating). No ruleset: gm's templates as named."""
     rulesets, folders = ruleset_templates(ruleset)
     return _environment(kind, rulesets, folders)
 
@@ -121,7 +121,7 @@ def _once():
 
 def find_template(kind: str, folder: str, name: str, context: Mapping[str, Any]) -> jinja2.Template:
     """`folder/<ruleset>/name` for the context's ruleset, then for each ruleset it derives
-    from, else the generic `folder/name` (gm.templating), loaded under the name it was
+    from, else the generic `folder/name` (gm.rules.templating), loaded under the name it was
     found at."""
     ruleset = context.get("ruleset")
     if not isinstance(ruleset, str) or not ruleset:

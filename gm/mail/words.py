@@ -3,7 +3,7 @@
 Each code is a macro of the same name in `templates/mail/<ruleset>/problems.txt`, looked
 up for the campaign's ruleset, then for each ruleset it derives from, then in the common
 `templates/mail/problems.txt` (the order envelope's and the desk's own codes); each in the
-ruleset's own `templates` folder, then gm's (gm.templating). The macro
+ruleset's own `templates` folder, then gm's (gm.rules.templating). The macro
 is called with the problem's facts as keyword arguments; `line` prefixes "line N: ".
 
 A reply to a stranger (an address no player registered) quotes nothing the sender wrote
@@ -18,11 +18,11 @@ from typing import Any
 
 import jinja2
 
+from ..rules.files import lineage
 from ..rules.problem import Problem
-from ..ruleset_files import lineage
 from .mailout import environment
 
-COMMON = "generic:mail/problems.txt"  # gm.templating: this file itself, never a ruleset's
+COMMON = "generic:mail/problems.txt"  # gm.rules.templating: this file itself, never a ruleset's
 # The facts of the common problems that hold what the sender wrote (a line's value, a
 # word taken for a command, a game's id or a board's as written)
 SAID = frozenset({"rest", "value", "text", "first_text", "game", "word", "target"})

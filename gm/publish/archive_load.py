@@ -22,8 +22,8 @@ from ..rules.base import (
     Ruleset,
     Setup,
 )
+from ..rules.files import rules_file
 from ..rules.standings import Standings, standings_from_json
-from ..ruleset_files import rules_file
 from .archive_values import (
     ArchiveInput,
     BoardPublic,
@@ -158,7 +158,7 @@ SUMMARY_FORMAT = "summary 1"
 def rules_text(rulesets: Sequence[str]) -> str | None:
     """The rules page's Markdown: the first of `rulesets` (a lineage) that has rules, its
     own `rules_page` or gm's docs/rules/<ruleset>.md (a house ruleset shows the rules of the
-    one it derives from), or None (gm.ruleset_files.rules_file)."""
+    one it derives from), or None (gm.rules.files.rules_file)."""
     path = rules_file(rulesets)
     return path.read_text(encoding="utf-8") if path else None
 

@@ -17,7 +17,7 @@ from ..rules.base import (
     ArchiveTurn,
     Ruleset,
 )
-from ..ruleset_files import lineage
+from ..rules.files import lineage
 
 
 @dataclass(frozen=True)
@@ -241,7 +241,7 @@ class ArchiveInput:
 class Page:
     """One file of the site: rendered from `template` with `context`, or raw `data`.
     `template` is a generic name (archive/turn.html); the rulesets in `rulesets` have
-    their own copy looked up first (gm.templating, the one lookup)."""
+    their own copy looked up first (gm.rules.templating, the one lookup)."""
 
     path: str
     template: str | None
@@ -309,7 +309,7 @@ class Secrets:
 def template_rulesets(ruleset: Ruleset) -> tuple[str, ...]:
     """The ruleset's name, then the names of the rulesets it is derived from: a GM's house
     ruleset derived from a built-in one shows that one's pages where it has none of its own
-    (gm.ruleset_files.lineage, the one rule of every template lookup)."""
+    (gm.rules.files.lineage, the one rule of every template lookup)."""
     return lineage(ruleset)
 
 

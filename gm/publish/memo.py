@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import __version__
 from ..resources import shipped
-from ..ruleset_files import rules_file, template_folders
+from ..rules.files import rules_file, template_folders
 from .archive_values import Page, TurnSummary, digest, summary_from_json, summary_to_json
 
 CODE_SUFFIXES = (".html", ".txt", ".py", ".ics", ".md", ".svg", ".xml")
@@ -40,7 +40,7 @@ def code_digest() -> str:
 def campaign_code_digest(rulesets: Iterable[str]) -> str:
     """`code_digest` plus what a campaign of the first of `rulesets` (a lineage) draws its
     pages with beyond gm: each ruleset's own template folder and the rules page
-    (gm.ruleset_files), so editing a house ruleset's template or rules re-renders its kept
+    (gm.rules.files), so editing a house ruleset's template or rules re-renders its kept
     pages. Read at each publish, never remembered: a plugin's files change while gm does not."""
     names = tuple(rulesets)
     hasher = hashlib.sha256(code_digest().encode("ascii"))
@@ -76,7 +76,7 @@ def _hash_part(hasher: Any, part: bytes) -> None:
 
 class Memo:
     def __init__(self, store: Any, out: Path, rulesets: Iterable[str]):
-        """`rulesets`: the campaign's ruleset lineage (gm.ruleset_files.lineage), whose own
+        """`rulesets`: the campaign's ruleset lineage (gm.rules.files.lineage), whose own
         templates and rules page are part of every page's key (campaign_code_digest); every
         memo of one campaign is given the same, so they key pages alike."""
         self.store = store

@@ -1,5 +1,5 @@
 """The published archive's pages rendered: the templates (templates/archive/, each
-ruleset's own copy first, from its own `templates` folder or gm's: gm.templating), their
+ruleset's own copy first, from its own `templates` folder or gm's: gm.rules.templating), their
 filters, and the page bytes (the feed's from gm.publish.feed)."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from markupsafe import Markup, escape
 
 from ..boards.svg import isolated
 from ..counts import ordinal
-from ..ruleset_files import template_folders
-from ..templating import environment
+from ..rules.files import template_folders
+from ..rules.templating import environment
 from .archive_values import Page, RevealedBoard
 from .feed import render_feed, render_signup_feed
 
@@ -33,7 +33,7 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
 
 def _environment(rulesets: tuple[str, ...] = ()) -> jinja2.Environment:
     """The archive's environment for a campaign of the first of `rulesets` (a lineage): its
-    templates looked up in each ruleset's own folder, then gm's (gm.templating)."""
+    templates looked up in each ruleset's own folder, then gm's (gm.rules.templating)."""
     return _made_environment(tuple(rulesets), template_folders(rulesets))
 
 

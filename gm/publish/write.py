@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..campaign.signup.standing import refresh
-from ..ruleset_files import lineage
+from ..rules.files import lineage
 from .archive import build_site, player_page
 from .archive_load import load_archive
 from .archive_values import Page

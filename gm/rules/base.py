@@ -74,13 +74,13 @@ class Ruleset(RulesCore, OrdersByMail, MailViews, ArchiveRules, BoardTools, ABC)
     # -- the files a ruleset ships ------------------------------------------------------
     # a folder laid out like gm's templates/ (mail/<name>/..., archive/<name>/...,
     # calendar/<name>/...), searched before gm's own for mail, calendar texts and the
-    # archive alike (gm.templating): for a ruleset installed or registered from outside gm
+    # archive alike (gm.rules.templating): for a ruleset installed or registered from outside gm
     templates: ClassVar[str | None] = None
     # the ruleset's rules in Markdown: the archive's rules page, attached to help and welcome
-    # mail (gm.ruleset_files.rules_file). None: gm's docs/rules/<name>.md along the lineage
+    # mail (gm.rules.files.rules_file). None: gm's docs/rules/<name>.md along the lineage
     rules_page: ClassVar[str | None] = None
     # a folder searched before gm's boards/ for `starter_board` and the demo's boards
-    # (gm.ruleset_files.ruleset_board). None: gm's boards/ only
+    # (gm.rules.files.ruleset_board). None: gm's boards/ only
     boards_folder: ClassVar[str | None] = None
     # what gm's generic words call the game (the welcome, the archive's pages, the sender
     # `gm campaign new` writes): "a game of Snakes and Ladders by email"

@@ -49,7 +49,7 @@ __all__ = ["Advanced"]
 
 class Advanced(Ruleset):
     name = "advanced"
-    # its files, named as a plugin names its own (gm.ruleset_files, docs/plugins.md)
+    # its files, named as a plugin names its own (gm.rules.files, docs/plugins.md)
     templates = shipped_file("templates")
     rules_page = shipped_file("docs", "rules", "advanced.md")
     boards_folder = shipped_file("boards")

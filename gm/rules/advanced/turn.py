@@ -9,10 +9,10 @@ from dataclasses import replace
 from typing import Any
 
 from ...boards.board import START, Board
+from ...boards.moving import Step, landing
 from ...errors import RulesError
 from ..chance import Chance
 from ..dice.events import OpeningThrow, OrderOfPlay
-from ..moving import Step, landing
 from ..roles.core import Outcome, Setup, last_resolved
 from .building import build_reason, die_for, jumps, least_successful_face
 from .events import BuildTried, Built, CampaignOver, Moved, TeamPlaced

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...boards.model import START, Board
+from ...boards.moving import Step
 from ...boards.text import Window
 from ..base import ArchiveBoard, ArchivePicture, ArchivePiece, ArchiveStanding, Setup
 from ..dice.views import Named
 from ..geometry import within
-from ..moving import Step
 from .building import item_ends, least_successful_face
 from .drawing import (
     BoardDrawing,

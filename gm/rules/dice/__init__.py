@@ -48,7 +48,7 @@ class Dice(Ruleset):
     """docs/rules/classic.md, common to classic and doubles; not a ruleset a campaign names."""
 
     name = "dice"
-    # its files, named as a plugin names its own (gm.ruleset_files, docs/plugins.md)
+    # its files, named as a plugin names its own (gm.rules.files, docs/plugins.md)
     templates = shipped_file("templates")
     boards_folder = shipped_file("boards")
     options_type: ClassVar[type] = DiceOptions

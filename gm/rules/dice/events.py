@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..moving import Step
+from ...boards.moving import Step
 
 
 @dataclass(frozen=True)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...boards.moving import Finish, Step, aim, landing
 from ..base import (
     Setup,
 )
-from ..moving import Finish, Step, aim, landing
 from ..ranking import competition_places
 from .events import CampaignOver, Placed, Resigned, Thrown
 from .options import DiceOptions

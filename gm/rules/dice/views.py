@@ -9,8 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...boards.moving import Step
 from ..base import ArchiveStanding, Ruleset, Setup
-from ..moving import Step
 from .events import CampaignOver, OpeningThrow, OrderOfPlay, Placed, Resigned, Thrown
 from .state import DiceState
 

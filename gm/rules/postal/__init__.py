@@ -33,7 +33,7 @@ __all__ = ["Postal"]
 
 class Postal(Ruleset):
     name = "postal"
-    # its files, named as a plugin names its own (gm.ruleset_files, docs/plugins.md)
+    # its files, named as a plugin names its own (gm.rules.files, docs/plugins.md)
     templates = shipped_file("templates")
     rules_page = shipped_file("docs", "rules", "postal.md")
     boards_folder = shipped_file("boards")

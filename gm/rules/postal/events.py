@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from ..moving import Step
+from ...boards.moving import Step
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...boards.model import Board
-from ..moving import Step, landing
+from ...boards.moving import Step, landing
 from ..ranking import competition_places
 from .events import BoardClosed, Placed
 from .state import BoardState, Piece

@@ -54,7 +54,7 @@ def _board(setup: Setup) -> Board:
 
 class Unleashed(Ruleset):
     name = "unleashed"
-    # its files, named as a plugin names its own (gm.ruleset_files, docs/plugins.md)
+    # its files, named as a plugin names its own (gm.rules.files, docs/plugins.md)
     templates = shipped_file("templates")
     rules_page = shipped_file("docs", "rules", "unleashed.md")
     boards_folder = shipped_file("boards")

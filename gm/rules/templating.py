@@ -26,7 +26,7 @@ from typing import Any
 
 import jinja2
 
-from .ruleset_files import lineage, ruleset_class, template_folders
+from .files import lineage, ruleset_class, template_folders
 
 AREAS = ("mail", "archive", "calendar")
 GENERIC = "generic:"

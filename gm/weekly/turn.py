@@ -13,16 +13,16 @@ from dataclasses import dataclass, field
 
 import jinja2
 
+from ..campaign.delivery import SendReport, send
+from ..campaign.due import NOT_STARTED, PAUSED, due, early
+from ..campaign.folder import Campaign
+from ..campaign.ingest import ingest_mail
+from ..campaign.turns import resolve, resolved_summary
 from ..counts import count, one_or_many
 from ..errors import GmError
 from ..progress import Progress
 from ..publish.write import publish
-from ..templating import template_problem
-from .delivery import SendReport, send
-from .due import NOT_STARTED, PAUSED, due, early
-from .folder import Campaign
-from .ingest import ingest_mail
-from .turns import resolve, resolved_summary
+from ..rules.templating import template_problem
 
 
 @dataclass

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..boards.model import Board
 from ..errors import BoardError
 from ..rules.registry import DEFAULT, find_ruleset
 from .designfile import (
@@ -25,7 +26,6 @@ from .designfile import (
     NoRoom,
     Rule,
 )
-from .model import Board
 
 # -- placing items ----------------------------------------------------------------------
 

@@ -18,8 +18,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .resources import shipped
-from .rules.registry import UnknownRuleset, ruleset_type
+from ..resources import shipped
+from .registry import UnknownRuleset, ruleset_type
 
 
 def ruleset_class(name: str) -> type | None:

@@ -1,6 +1,6 @@
 """A board design file read (docs/design-format.md): its shape, its placement rules (by
 square number, by layout or at random) and its target length, each problem named with its
-line. Placing the items and meeting the target is gm.boards.design's."""
+line. Placing the items and meeting the target is gm.analysis.design's."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from ..boards.board import board_from_data
+from ..boards.model import Board
 from ..errors import BoardError, ProblemsError
 from ..rules.registry import DEFAULT
 from ..yamlfile import LineDict, LineList, is_int, key_problems, read
-from .analysis import analysing_rulesets
-from .board import board_from_data
-from .model import Board
+from .analyze import analysing_rulesets
 
 Kind = Literal["snake", "ladder"]
 SHAPE_PART = ("name", "squares", "shape", "chains")  # read as a board file reads them
