@@ -8,6 +8,8 @@ from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any
 
+import jinja2
+
 from .. import clock
 from ..counts import count, one_or_many
 from ..errors import GmError
@@ -150,8 +152,6 @@ def _table(config: Any, basics: dict[str, Any], view: Any,
     once for every copy; None when the body lists everyone (a small campaign, or a
     ruleset without a table.txt). It also holds every seat's receipt played (`proof`,
     docs/audit.md), which such a report's body does not (ProofView.listed)."""
-    import jinja2
-
     if len(config.players) <= INLINE_PLAYERS:
         return None
     context = {"ruleset": basics["ruleset"], "campaign": basics["campaign"], "title": basics["title"], "view": view,

@@ -11,6 +11,7 @@ input, not a side effect)."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -35,7 +36,6 @@ def pick_index(seed: int, turn: int, kind: str, key: str, n: int) -> int:
 @dataclass(frozen=True)
 class Draw:
     """One random choice as made: `candidates[index]` was chosen."""
-
     turn: int
     kind: str
     key: str
@@ -148,8 +148,6 @@ def played(outcome: Any, chance: Chance) -> Any:
     was made: gm collects them itself, so a ruleset need not return them. An outcome that
     names draws while the chance recorded none (a ruleset drawing through a chance of its
     own) keeps its own."""
-    import dataclasses
-
     if not chance.draws:
         return outcome
     return dataclasses.replace(outcome, draws=tuple(chance.draws))

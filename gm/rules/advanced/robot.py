@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ...counts import ordinal
 from ...demo.robots import DemoSetup, Robot
 
 __all__ = ["CAST", "DEMO", "AdvancedDemo", "AdvancedRobot"]
@@ -33,7 +34,6 @@ class AdvancedRobot(Robot):
     """An advanced player: its team, what it builds (`builds`: snake, ladder or nothing)
     and at most how many items; and what it has read: that its piece is in End (its
     report says), and the reasons of its last refusal."""
-
     team: str | None = None
     builds: str | None = None
     most: int = 3  # the items it builds at most: each makes the next harder
@@ -107,7 +107,6 @@ CAST = (
 
 class AdvancedDemo(DemoSetup):
     """The seed's board, three teams; the first team all in End wins."""
-
     robot = AdvancedRobot
     cast = CAST
     boards = {"A": "advanced.yaml"}
@@ -127,7 +126,6 @@ class AdvancedDemo(DemoSetup):
         return {"board": board, "players": players}
 
     def standings(self, campaign: Any) -> list[str]:
-        from ...counts import ordinal
 
         data = campaign.state_json()
         (board,) = data["boards"].values()

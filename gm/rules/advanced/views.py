@@ -23,6 +23,7 @@ from typing import Any
 
 from ...boards.model import START, Board
 from ...boards.moving import Step
+from ...boards.svg import board_svg
 from ...boards.text import Window
 from ..base import ArchiveBoard, ArchivePicture, ArchivePiece, ArchiveStanding, Setup
 from ..dice.views import Named
@@ -58,7 +59,6 @@ class Reach:
     """The squares a BUILD from the player's square could end on at `steps` steps (lower,
     free of item ends), and the least throw that builds there: the least successful face,
     or twice the steps when that is more (a throw of r reaches r // 2 steps)."""
-
     steps: int
     least_throw: int
     targets: tuple[int, ...]
@@ -68,7 +68,6 @@ class Reach:
 class GoLine:
     """One go: a MOVE (`steps`: the square the throw reached, then each snake or ladder)
     or a BUILD (`item` from `start` to `target`, `built` or the failed check `reason`)."""
-
     player: str
     name: str
     team: str
@@ -92,7 +91,6 @@ class GoLine:
 class ItemLine:
     """A snake or ladder on the board, `start` to `end` in the direction of travel; a
     built one with its builder and turn."""
-
     item: str
     start: int
     end: int
@@ -114,7 +112,6 @@ class TeamLine:
 class BoardItems:
     """What the archive says beside the board's drawing: every item, built ones with
     builder and turn."""
-
     items: tuple[ItemLine, ...]
 
     @property
@@ -125,7 +122,6 @@ class BoardItems:
 @dataclass(frozen=True)
 class AdvancedTurn:
     """The public report of one resolved turn."""
-
     campaign: str
     title: str
     turns: tuple[int, ...]
@@ -152,7 +148,6 @@ class AdvancedTurn:
 class OwnFacts:
     """What only the addressed player knows or needs: their order as played, and what
     they may order next (their square, die, next construction and its least face)."""
-
     player: str
     name: str
     in_play: bool
@@ -326,8 +321,6 @@ def _reach(board: Board, square: int, most: int, needed: int, ends: Mapping[int,
 def board_pictures(setup: Setup, state: AdvancedState, history: Sequence[tuple[Any, Any]]) -> tuple[ArchivePicture, ...]:
     """The board with every snake and ladder in play, built ones included; the view lists
     each item, built ones with builder and turn (gm.boards.svg draws items, not labels)."""
-    from ...boards.svg import board_svg
-
     board_id, board = next(iter(setup.boards.items()))
     drawn = with_items(setup, state.built)
     lines = _item_lines(setup, state.built, setup.names)

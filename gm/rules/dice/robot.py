@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ...counts import ordinal
 from ...demo.robots import DemoSetup, Robot, RobotConfused
 
 __all__ = ["CAST", "DEMO", "DiceDemo", "DiceRobot"]
@@ -26,7 +27,6 @@ STANDING = re.compile(r"^Your order for turn \d+:\n\s*(\S.*)$", re.MULTILINE)
 class DiceRobot(Robot):
     """A classic or doubles player, and what it has read: whether its RESIGN stands (its
     acknowledgement says), whether it is still in play (its report says)."""
-
     resigns: int | None = None  # the turn it mails RESIGN
     wavers: int | None = None  # the turn it mails RESIGN, then withdraws it once acknowledged
     asks_help: int | None = None  # the turn it mails HELP with its password
@@ -103,7 +103,6 @@ CAST = (
 
 class DiceDemo(DemoSetup):
     """One sample board; the game ends once three robots have finished."""
-
     robot = DiceRobot
     cast = CAST
     boards = {"A": "ziggurat.yaml"}
@@ -114,7 +113,6 @@ class DiceDemo(DemoSetup):
     heading = "Final standings (finishers first, then by square):"
 
     def standings(self, campaign: Any) -> list[str]:
-        from ...counts import ordinal
 
         data = campaign.state_json()
         (board,) = data["boards"].values()

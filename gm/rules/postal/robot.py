@@ -10,7 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ...counts import ordinal
 from ...demo.robots import DemoSetup, Robot, RobotConfused
+from .views import standings
 
 __all__ = ["CAST", "DEMO", "PostalDemo", "PostalRobot"]
 
@@ -23,7 +25,6 @@ TRAP_AHEAD = 3  # plotters nominate this many squares ahead of the leader: a lik
 class PostalRobot(Robot):
     """A postal player: how it picks its number, whether it plots trapdoors, and the
     numbers it still holds (learnt from its reports; the welcome mail says 1 to 6)."""
-
     strategy: str = "random"
     plotter: bool = False  # nominates a trapdoor ahead of the leader with the other plotters
     held: tuple[int, ...] = FULL_SET
@@ -103,7 +104,6 @@ CAST = (
 
 class PostalDemo(DemoSetup):
     """Two sample boards, trapdoors from three nominations, an NMR played at random."""
-
     robot = PostalRobot
     cast = CAST
     boards = {"A": "small.yaml", "B": "ziggurat.yaml"}
@@ -116,8 +116,6 @@ class PostalDemo(DemoSetup):
     heading = "Final standings (aggregate of placings, lowest wins):"
 
     def standings(self, campaign: Any) -> list[str]:
-        from ...counts import ordinal
-        from .views import standings
 
         board_ids = list(campaign.config.boards)
         lines = []

@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ...boards.svg import board_svg
+
 if TYPE_CHECKING:
     from ..standings import Standings
     from .core import Setup
@@ -37,7 +39,6 @@ class ArchivePiece:
     """One player's piece on one board over one resolved turn, as everyone may see it:
     where it started and ended (0 is Start; a finished piece keeps the last square it
     stood on), whether it has finished, and its placing."""
-
     player: str
     name: str
     start: int
@@ -70,7 +71,6 @@ class ArchiveStanding:
 @dataclass(frozen=True)
 class ArchiveTurn:
     """One resolved turn as the archive shows it."""
-
     turns: tuple[int, ...]  # the campaign turns it played: (5,), or (5, 6) when one resolve plays two
     boards: tuple[ArchiveBoard, ...]  # in board order
     standings: tuple[ArchiveStanding, ...]  # after the turn, placed players first
@@ -88,7 +88,6 @@ class ArchiveTurn:
 @dataclass(frozen=True)
 class ArchivePicture:
     """A board drawn for the archive."""
-
     board: str
     svg: str  # self-contained, every text in it escaped (gm.boards.svg)
     view: Any = None  # what the ruleset's templates say beside the drawing
@@ -96,7 +95,6 @@ class ArchivePicture:
 
 class ArchiveRules:
     """What a ruleset gives gm's archive."""
-
     if TYPE_CHECKING:
         def standings(self, setup: Setup, state: Any) -> Standings: ...
 
@@ -158,8 +156,6 @@ class ArchiveRules:
         """Every board drawn, in board order, from the current state and the (before,
         after) states of every resolved turn. With `hidden_boards` it is asked only once
         the campaign is revealed; otherwise on every publish."""
-        from ...boards.svg import board_svg
-
         return tuple(
             ArchivePicture(board_id, board_svg(board, title=board.name or None))
             for board_id, board in setup.boards.items()

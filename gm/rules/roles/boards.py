@@ -7,16 +7,19 @@ writes none."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, ClassVar
 
+from ...boards.board import board_from_data
 from ...boards.model import Board
+from ...errors import BoardError
+from ...yamlfile import read
 
 __all__ = ["BoardTools"]
 
 
 class BoardTools:
     """A ruleset's declarations and defaults for boards."""
-
     board_keys: ClassVar[tuple[str, ...]] = ()  # extra keys a board file may have
     # only N is public until the reveal (docs/rules/<ruleset>.md, The board)
     hidden_boards: ClassVar[bool] = False
@@ -40,17 +43,10 @@ class BoardTools:
         """A board file's parsed YAML read with this ruleset's keys and defaults: gm's own
         reader's, or a plain mapping from any YAML reader (its problems then name no line);
         raises BoardError. `source` names the file in problems."""
-        from ...boards.board import board_from_data
-
         return board_from_data(data, source, self.board_keys, self.board_chains, self.board_listed)
 
     def read_board(self, path: Any) -> Board:
         """A board file read with this ruleset's keys and defaults; raises BoardError."""
-        from pathlib import Path
-
-        from ...errors import BoardError
-        from ...yamlfile import read
-
         return self.board_from_data(read(Path(path), BoardError), str(path))
 
     def campaign_boards(self, boards: Mapping[str, Board], players: int,

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from ...boards.model import Board
 from ...errors import RulesError
+from ...yamlfile import LineDict
 from ..chance import Chance, Draw
 from ..codec import from_json, to_json
 from ..options import (
@@ -43,7 +44,6 @@ class Setup:
     values of the ruleset's `player_keys` (advanced: `{"bob": {"team": "red"}}`; a player
     who gives none is absent). `names` holds the players' display names, for the views a
     player reads (the rules never read them; absent, views show ids)."""
-
     boards: Mapping[str, Board]
     players: tuple[str, ...]
     options: Any
@@ -68,7 +68,6 @@ class Outcome:
     happened (opening throws, moves, elections...). `draws` need not be given: gm takes
     every random choice from the `Chance` it handed over (gm.rules.chance.played); a
     ruleset that fills it, as rulesets once had to, gives `tuple(chance.draws)`."""
-
     state: Any
     events: tuple[Any, ...]
     draws: tuple[Draw, ...] = ()
@@ -112,7 +111,6 @@ def _abstract(cls: type) -> bool:
 
 class RulesCore(ABC):
     """A game's rules: its options, start, turns, end and standings, and its state kept."""
-
     # the ruleset's name in campaign.yaml (`ruleset:`) and gm.rules.registry
     name: ClassVar[str]
     # a dataclass whose fields (all with defaults) are the campaign.yaml options beside the
@@ -180,8 +178,6 @@ class RulesCore(ABC):
 
     def options_from_json(self, data: Mapping[str, Any]) -> Any:
         """Options read back from options_to_json: the defaults with `data`'s fields."""
-        from ...yamlfile import LineDict
-
         defaults = self.parse_options(LineDict())
         if not dataclasses.is_dataclass(defaults):
             return dict(data)

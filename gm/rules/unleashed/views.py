@@ -39,6 +39,7 @@ from .options import options_of
 from .ready import ready_order
 from .state import ItemLine, UnleashedState, item_lines
 from .svg import board_svg
+from .words import REACTIONS
 
 __all__ = ["OwnView", "UnleashedOpening", "UnleashedTurn", "opening_view", "own_view", "public_turn"]
 
@@ -77,7 +78,6 @@ class PawnLine:
 class BoardView:
     """The board as everyone sees it after a turn: rows top level first, each in the
     columns it is drawn in; every item; the pawns in seat order."""
-
     board: str
     rows: tuple[tuple[Cell, ...], ...]
     items: tuple[ItemLine, ...]
@@ -131,7 +131,6 @@ class PickLine:
 @dataclass(frozen=True)
 class UnleashedTurn:
     """One resolved turn as everyone sees it."""
-
     campaign: str
     title: str
     turns: tuple[int, ...]
@@ -157,7 +156,6 @@ class UnleashedTurn:
 @dataclass(frozen=True)
 class UnleashedOpening:
     """The start as everyone sees it: the seats, how the items are set up, the board."""
-
     seats: tuple[Named, ...]
     setup: str  # players, random, board
     picks: tuple[PickLine, ...]
@@ -178,7 +176,6 @@ class SkippedLine:
 class OwnView:
     """What only the addressee sees (6.14): hand, cards drawn, skipped lines with the
     reason, standing reactions; and the generic shape's `in_play` and `facts`."""
-
     player: str
     name: str
     in_play: bool
@@ -341,7 +338,6 @@ def own_view(setup: Setup, player: str, name: str, state: UnleashedState, events
                                 tuple(why.get(str(n), ())))
                     for n, reason in mine.get("skipped", []))
     go = next((e for e in events if isinstance(e, GoBegun) and e.player == player), None)
-    from .words import REACTIONS
 
     reactions = state.reactions.get(player, {})
     return OwnView(
