@@ -1,6 +1,6 @@
 """A second, independent checker of gm's audit record, written from docs/audit.md alone.
 
-Issue 25 asks that docs/audit.md suffice for a checker written by someone who never read
+The project asks that docs/audit.md suffice for a checker written by someone who never read
 gm's code. This is that checker: standard library only, it reads an `audit.json` of format
 `gm-audit/2` (and optionally players' mail) and checks everything the page specifies that
 needs no rules engine: the canonical JSON, the commitments, the game text against the

@@ -1,7 +1,7 @@
-"""A dishonest GM's forger, for the tests of `gm audit` (issue 25): it changes a revealed
+"""A dishonest GM's forger, for the tests of `gm audit`: it changes a revealed
 campaign's audit record and makes it consistent again the way such a GM would, replaying
 the game with gm's own rules engine and remaking every receipt, record hash, game text and
-game commitment by RULES.md 5's formulas as docs/audit.md states them, written out here
+game commitment by docs/audit.md's formulas as docs/audit.md states them, written out here
 rather than taken from gm.commitment (so a forgery that passes proves gm uses the
 documented formulas)."""
 

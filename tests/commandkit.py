@@ -1,5 +1,5 @@
 """`gm` run in a fresh interpreter, as a GM runs it, for the tests that hold a command to
-what it imports (issue 27: every module a weekly command loads is time the GM waits)."""
+what it imports (every module a weekly command loads is time the GM waits)."""
 
 from __future__ import annotations
 

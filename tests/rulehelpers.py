@@ -1,4 +1,4 @@
-"""Small builders for the rules tests (RULES.md 1, 2, 5): a campaign set up in one line,
+"""Small builders for the rules tests (docs/rules/, The board, 2, 5): a campaign set up in one line,
 a state with pieces put where a case needs them, orders, and readers for the outcome.
 
 They go through the public names of gm.boards.board and gm.rules only, so the tests read like
@@ -183,13 +183,13 @@ def trapdoor(result: TurnResult | PostalState, board_id: str = "A") -> int | Non
 
 
 def by_hand_index(seed: int, turn: int, kind: str, key: str, n: int) -> int:
-    """RULES.md 5's formula written out again, independently of gm.chance."""
+    """docs/audit.md's formula written out again, independently of gm.chance."""
     text = f"{seed}:{turn}:{kind}:{key}"
     return int(hashlib.sha256(text.encode()).hexdigest(), 16) % n
 
 
 def find_seed(want: Any, candidates: list, turn: int, kind: str, key: str) -> int:
-    """A seed for which RULES.md 5 picks `want` out of `candidates` (so a test can show
+    """A seed for which docs/audit.md picks `want` out of `candidates` (so a test can show
     the pick is not simply the first or the lowest)."""
     for seed in range(1, 10_000):
         if candidates[by_hand_index(seed, turn, kind, key, len(candidates))] == want:

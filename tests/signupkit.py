@@ -1,6 +1,6 @@
-"""A campaign taking its players by mail (RULES.md 3.1), driven through the `gm` command
+"""A campaign taking its players by mail (docs/rules/, Joining by mail), driven through the `gm` command
 line on the Maildir transport: people mail JOIN, CONFIRM and LEAVE into mail/inbox (the
-time of receipt is the file's modification time, as RULES.md 3 says of the campaign's
+time of receipt is the file's modification time, as docs/rules/, Order mail says of the campaign's
 own inbox), the clock is GM_NOW, and what gm answered is read back from the outbox.
 
     game = SignupGame.create(tmp_path / "c", monkeypatch, signup={"max_players": 3})

@@ -1,6 +1,6 @@
 """A whole campaign by mail on the Maildir transport with every piece of administration a
 real one meets: an observer, a seat handed to a newcomer, a player who drops out, and a
-pause in the middle (issue 14's "done when"). Players read their passwords from the mail
+pause in the middle (the "done when"). Players read their passwords from the mail
 gm delivered to mail/outbox and write their orders into mail/inbox; the GM runs `gm turn`
 and the administration commands only."""
 

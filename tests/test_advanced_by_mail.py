@@ -1,4 +1,4 @@
-"""RULES.md 4.4-4.6 by mail: a whole advanced campaign with a team of two and a player on
+"""docs/rules/advanced.md by mail: a whole advanced campaign with a team of two and a player on
 their own, through `gm start`, order mail dropped in the campaign's Maildir inbox, `gm
 turn` each week (ingest, resolve, send, publish), a refusal on receipt, and `gm
 publish`, to the end. The clock is GM_NOW."""
@@ -73,7 +73,7 @@ def test_4_5_a_whole_advanced_campaign_with_teams_by_mail(tmp_path):
     assert all(f"1. {dict(ann='Ann', bob='Bob', cat='Cat')[state['order'][0]]} (d" in t for t in welcome)
 
     sent = 0
-    # week 1: ann asks to build from Start: refused on receipt (RULES.md 4.5); she then moves
+    # week 1: ann asks to build from Start: refused on receipt (docs/rules/classic.md, Order mail); she then moves
     sent += 1
     _mail(folder, sent, "ann", "BUILD LADDER 1")
     sent += 1
@@ -107,7 +107,7 @@ def test_4_5_a_whole_advanced_campaign_with_teams_by_mail(tmp_path):
     assert built_tried and refused_once
     winner = state["winner"]
     assert winner in ("ann", "red")
-    # RULES.md 4.4 End: the winning team is all in End, placed 1, the other team 2
+    # docs/rules/advanced.md End: the winning team is all in End, placed 1, the other team 2
     assert state["teams"][winner]["finished"] and state["teams"][winner]["placing"] == 1
     loser = "red" if winner == "ann" else "ann"
     assert state["teams"][loser]["placing"] == 2 and not state["teams"][loser]["finished"]

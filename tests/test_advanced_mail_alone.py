@@ -1,6 +1,6 @@
-"""Issue 24, advanced: a player can write a legal order from the text part of their last
+"""Advanced: a player can write a legal order from the text part of their last
 mail alone. Whether a BUILD is legal depends on steps across the board's staggered rows
-(RULES.md 4.4), so the welcome and every report draw the board as `gm board show` does,
+(docs/rules/advanced.md), so the welcome and every report draw the board as `gm board show` does,
 with pieces and items, and say how steps are counted.
 
 The proof reads nothing but the text parts gm sent: the drawn board (parsed back into
@@ -130,7 +130,7 @@ def own(text: str) -> tuple[int, int] | None:
 def choose(text: str, item: str) -> str:
     """The order a player writes from this mail's text alone: a BUILD one step down from
     their square when the drawing shows one free (any successful throw reaches one
-    step), else MOVE. RULES.md 4.4: not from Start, neither square holding an item end,
+    step), else MOVE. docs/rules/advanced.md: not from Start, neither square holding an item end,
     the target lower."""
     mine = own(text)
     assert mine is not None
@@ -282,7 +282,7 @@ ONE_WAY = Board.build(30, levels=(10, 10, 10), offsets=(0, 3, 1), serpentine=Fal
                                    STAGGERED, ONE_WAY], ids=["advanced", "milton-bradley", "staggered", "one-way"])
 def test_4_4_steps_read_off_the_drawing_are_the_rules_steps(board):
     """Counting steps in the drawing as the mail says (beside it in its row, straight above
-    or below) gives RULES.md 4.4's distance for every pair of squares, on staggered,
+    or below) gives docs/rules/advanced.md's distance for every pair of squares, on staggered,
     offset and one-way boards alike."""
     drawn = read_drawing(draw(board, item_marks(board)))
     assert sorted(drawn.where) == list(range(1, board.squares + 1))

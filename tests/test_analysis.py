@@ -425,7 +425,7 @@ def test_postal_beyond_the_dense_limit_propagates_and_agrees_with_the_solve(milt
 
 @functools.cache
 def _brute_doubles_turn(board: Board, square: int, sixes: int = 0, depth: int = 12) -> tuple[tuple[tuple[int, Fraction], ...], Fraction]:
-    """One doubles turn from `square` (RULES.md 4.3), written out independently: two dice
+    """One doubles turn from `square` (docs/rules/doubles.md), written out independently: two dice
     move their sum with the bounce (4.1, mod 2N on a short board), a double that has not
     finished throws again, the third double six in a row is not moved and ends the turn;
     doubles followed `depth` deep."""
@@ -478,7 +478,7 @@ def test_4_3_doubles_figures_are_in_analyze_json():
     assert result["doubles"]["expected_turns"] < result["classic"]["expected_turns"]  # two dice go further
 
 
-# -- memory linear in the board (issue 27) ----------------------------------------------
+# -- memory linear in the board ----------------------------------------------
 
 
 def _random_board(squares: int, seed: int = 1) -> Board:
@@ -525,7 +525,7 @@ def test_the_exact_solve_of_a_tangled_doubles_board_equals_a_dense_solve():
 
 
 def test_a_10000_square_board_is_solved_in_bounded_memory():
-    """RULES.md 1's largest board, a tenth of it snakes and ladders (the issue's board,
+    """docs/rules/, The board's largest board, a tenth of it snakes and ladders (the issue's board,
     whose doubles analysis was killed at 1,000 squares over 20 GB): the doubles chain and
     its exact solve hold a few dozen MB, counted from their arrays; the propagation adds
     a few arrays of N numbers (benchmarks/analysis.py measures the whole command)."""

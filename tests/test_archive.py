@@ -1,4 +1,4 @@
-"""The published archive (`gm publish`, `gm reveal`, `gm verify`; CONTRACT.md, RULES.md 2.6
+"""The published archive (`gm publish`, `gm reveal`, `gm verify`; CONTRACT.md, docs/rules/postal.md, What players see
 and 5): what it shows before and after the reveal, that it is built in two phases and
 rewrites only what changed, and a golden copy of a fixed campaign's whole archive.
 

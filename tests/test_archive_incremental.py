@@ -1,4 +1,4 @@
-"""A weekly `gm publish` (issue 15): the campaign's store keeps each turn's summary and each
+"""A weekly `gm publish`: the campaign's store keeps each turn's summary and each
 page's digest (gm.publish.memo), so publishing after one more turn derives only the new
 turn and renders only the pages it changed; a page changed by hand, a turn undone and a
 crowded campaign (more than INLINE_PLAYERS players) are all published right."""
@@ -92,7 +92,7 @@ def test_publish_after_undo_tells_the_turn_as_played_again(kit, tmp_path):
     assert [r["turn_index"] for r in rows] == [0]
 
 
-# -- the command a GM runs (issue 27) ------------------------------------------------------------
+# -- the command a GM runs ------------------------------------------------------------
 
 def files(folder: Path) -> dict[str, tuple[bytes, int]]:
     return {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in folder.iterdir()}

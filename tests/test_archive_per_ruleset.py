@@ -1,4 +1,4 @@
-"""Issue 12, the archive side: a ruleset's archive comes from its public views through the
+"""The archive side: a ruleset's archive comes from its public views through the
 ruleset interface (gm.rules.base: event_from_json, archive_turn, archive_standings,
 archive_boards, hidden_boards), rendered by its own templates under
 templates/archive/<ruleset>/ where it has them and by the generic ones where it has not.
@@ -41,7 +41,7 @@ ARCHIVE_TEMPLATES = ROOT / "templates" / "archive"
 ARCHIVE_MODULES = [*sorted((ROOT / "gm" / "publish").glob("*.py")), ROOT / "gm" / "cli" / "archive.py",
                    ROOT / "gm" / "cli" / "publish.py"]
 
-# the postal game's own words (RULES.md 2): no generic archive template or module says them
+# the postal game's own words (docs/rules/postal.md): no generic archive template or module says them
 POSTAL_WORDS = [
     re.compile(r"trapdoor", re.IGNORECASE),
     re.compile(r"\bNUMBER\b"),
@@ -201,7 +201,7 @@ def test_generic_archive_of_a_ruleset_with_no_archive_of_its_own():
     assert "Final standings" in index and "<code>step</code> rules for 3 players on 1 board." in index
     assert index.count('<svg xmlns') == 1 and "Race on board A" in index  # the race chart (the legend's keys aside)
     assert "Toy &lt;Cup&gt;" in index and "<Cup>" not in index
-    # RULES.md 4.1: the layout is public, so the board is drawn from the first publish
+    # docs/rules/classic.md, doubles.md and advanced.md: the layout is public, so the board is drawn from the first publish
     boards = site["boards.html"]
     assert SECRET_NAME in boards and boards.count("<svg") == 1 and "Commitments" in boards
     assert ">Boards</a>" in index and f"A: <bdi>{SECRET_NAME}</bdi>" in index

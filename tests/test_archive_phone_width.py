@@ -1,4 +1,4 @@
-"""The archive's board drawings fit a phone (issue 24): at 390 px a board was a 460-px strip
+"""The archive's board drawings fit a phone: at 390 px a board was a 460-px strip
 that scrolled sideways inside the page. Now each drawing scales with the page, by its
 viewBox, as `gm board draw` output does. In the real Chromium (as tests/test_browser.py),
 on the boards page and every turn page of each ruleset: the page does not scroll

@@ -1,4 +1,4 @@
-"""Issue 26: a publish keeps pages under a key of the code that draws them (gm.publish.memo).
+"""A publish keeps pages under a key of the code that draws them (gm.publish.memo).
 A house ruleset's own templates and rules page draw its pages too: editing them must make
 its kept pages stale, exactly as a change to gm's own templates does."""
 

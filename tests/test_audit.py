@@ -1,4 +1,4 @@
-"""Issue 17: anyone re-adjudicates a revealed campaign from its published archive alone.
+"""Anyone re-adjudicates a revealed campaign from its published archive alone.
 `gm audit` replays every demo exactly; before the reveal nothing of the record is
 published; each way a dishonest GM could tamper with a published archive (an order, a
 draw, a result, a board against its commitment, the seed against its commitment) fails
@@ -160,7 +160,7 @@ def test_17_an_archive_read_over_http_replays(demos):
     finally:
         server.shutdown()
     assert result.exit_code == 0 and "replays exactly" in result.output
-    assert missing.exit_code == 3 and "cannot read" in missing.output  # could not be checked (issue 25)
+    assert missing.exit_code == 3 and "cannot read" in missing.output  # could not be checked
 
 
 def test_17_no_record_before_the_reveal_and_one_after(tmp_path, monkeypatch):

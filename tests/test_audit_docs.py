@@ -1,4 +1,4 @@
-"""docs/audit.md must be enough for an independent checker (issue 25): its worked example
+"""docs/audit.md must be enough for an independent checker: its worked example
 is what gm computes, its Python check runs over a real record and agrees with it, and it
 names every key the record holds."""
 

@@ -1,7 +1,7 @@
-"""Issue 25: a dishonest GM who rewrites the record after announcing the game and mailing
+"""A dishonest GM who rewrites the record after announcing the game and mailing
 its turns is caught by anyone holding the mail. Each forgery below is made the way such a
 GM would make it: change something, then regenerate every later state and draw with gm's
-own engine and every receipt, record hash, game text and commitment by RULES.md 5's
+own engine and every receipt, record hash, game text and commitment by docs/audit.md's
 documented formulas (written out here from docs/audit.md, not taken from gm). So each one
 passes `gm audit` without mail, which proves the formulas are the documented ones, and
 fails with the players' mail (the demo's outbox Maildir) or with the game commitment

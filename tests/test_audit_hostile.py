@@ -1,4 +1,4 @@
-"""Issue 25: the auditor is safe against the archive. A player runs `gm audit` on their own
+"""The auditor is safe against the archive. A player runs `gm audit` on their own
 machine against a record the GM wrote, so a hostile record or server must end in exit 3
 ("could not be checked"), quickly and in bounded memory, never in exit 1 (a finding
 against the game), a traceback or an exhausted machine."""

@@ -1,4 +1,4 @@
-"""Issue 25: the options and boards of a record are checked against the ruleset's limits
+"""The options and boards of a record are checked against the ruleset's limits
 before anything is built from them. A GM's record of a few hundred bytes asking for a
 deck of 100,000 cards, or a board of ten million squares, would have the auditor's
 machine shuffle or build it first; made consistent with a game text that hashes to its

@@ -1,4 +1,4 @@
-"""Issue 25, RULES.md 5 "What an audit proves": `gm audit --mail` holds the record against
+"""docs/audit.md "What an audit proves": `gm audit --mail` holds the record against
 the mail a player received. For each player and turn the last acknowledgement (by its
 Date, then by the count of the message it answers: one ingest's acknowledgements share
 their Date) must be the receipt played; a seat's new holder plays the order her

@@ -1,4 +1,4 @@
-"""docs/audit.md alone suffices for a second, independent checker (issue 25).
+"""docs/audit.md alone suffices for a second, independent checker.
 
 tests/audit_reference.py was written from the page without reading gm's code. Here it
 and `gm audit` judge the same records: every ruleset's demo, with and without the players'

@@ -1,4 +1,4 @@
-"""Issue 25, docs/audit.md: seats handed over in the audit record. The start's draws keep
+"""docs/audit.md: seats handed over in the audit record. The start's draws keep
 the ids of `gm start` even when a seat changed hands before turn 1; an order a seat's new
 holder inherits keeps its former holder's receipt, which that holder's mail proves; a
 new holder who then writes supersedes it, which the audit says rather than fails."""

@@ -1,5 +1,5 @@
 """A whole three-player, two-board campaign played through the CLI from .eml files, the
-state JSON checked turn by turn against the result worked out by hand from RULES.md."""
+state JSON checked turn by turn against the result worked out by hand from docs/rules/."""
 
 from __future__ import annotations
 

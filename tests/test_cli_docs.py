@@ -48,7 +48,7 @@ def test_the_newcomer_and_weekly_commands_are_part_of_gm(name):
 
 
 def test_every_command_a_cli_module_defines_is_in_gm_clis_table():
-    """gm.cli loads a command's module only when the command is asked for (issue 27), from
+    """gm.cli loads a command's module only when the command is asked for, from
     its table COMMANDS: a command added to a module must be added there too, under its name."""
     import importlib
 

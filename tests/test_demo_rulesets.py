@@ -1,4 +1,4 @@
-"""`gm demo DIR --ruleset classic|doubles|advanced` (issue 13): each ruleset's demo is an
+"""`gm demo DIR --ruleset classic|doubles|advanced`: each ruleset's demo is an
 ordinary campaign of that ruleset, played to the end on the Maildir transport by robots
 who read their mail and write order mail through the weekly `gm turn` path, then
 published. The robots are their ruleset's (gm/rules/<name>/robot.py, found through the

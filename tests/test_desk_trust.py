@@ -1,4 +1,4 @@
-"""RULES.md 3, the order desk's trust holes: what a stranger, a broken mail or an
+"""docs/rules/, Order mail, the order desk's trust holes: what a stranger, a broken mail or an
 auto-responder can make gm do. A stranger must not drop a player's order by reusing its
 Message-ID, nor make gm answer a loop, mail-bomb a third party, answer an empty address,
 or learn or change anything by RESET."""

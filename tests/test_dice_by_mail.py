@@ -1,4 +1,4 @@
-"""A whole classic and a whole doubles campaign by mail (RULES.md 4.5, 4.6): gm start, order
+"""A whole classic and a whole doubles campaign by mail (docs/rules/classic.md, Order mail, 4.6): gm start, order
 mail dropped in the campaign's Maildir inbox (a RESIGN, a RESIGN refused once out of play,
 a HELP), gm turn each week to the end, gm status, gm publish. The reports and the archive
 say every throw."""

@@ -1,5 +1,5 @@
-"""Issue 24, classic and doubles: the welcome says in words how the order of play was
-found (RULES.md 4.2: the highest throw goes first, ties throw again, then the listing
+"""Classic and doubles: the welcome says in words how the order of play was
+found (docs/rules/classic.md: the highest throw goes first, ties throw again, then the listing
 order from that player, wrapping round; 4.3: the listing order, no throw), and the
 acknowledgement of `RESIGN NONE` says the player stays in."""
 

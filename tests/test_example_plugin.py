@@ -1,4 +1,4 @@
-"""Issue 26: a house ruleset is a package of its own. examples/pig-race (distribution
+"""A house ruleset is a package of its own. examples/pig-race (distribution
 `gm-pig-race`, ruleset `pig`) is installed with pip like any plugin, found through its
 `gm.rulesets` entry point, and played by gm's own layers: its rules core, its orders by
 mail, its templates, rules page, boards and robots, the archive and the audit.

@@ -1,4 +1,4 @@
-"""Issue 26: a whole pig race campaign (examples/pig-race, a ruleset from its own package)
+"""A whole pig race campaign (examples/pig-race, a ruleset from its own package)
 by mail on the real servers of tests/servers.py, as tests/test_rulesets_real_servers.py
 plays the built-ins. Each player submits ROLL/HOLD orders to the aiosmtpd server over SMTP
 (STARTTLS and AUTH, as a mail client does); what it accepted for the GM's address is

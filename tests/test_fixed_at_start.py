@@ -1,7 +1,7 @@
-"""CONTRACT.md "Fixed at start" and RULES.md 5's seed: after `gm start` the game is played
+"""CONTRACT.md "Fixed at start" and docs/audit.md's seed: after `gm start` the game is played
 from the stored copy of the boards, seed, options and players; every command compares
 campaign.yaml and the board files with it and refuses, naming what differs, until the
-files are restored. Also RULES.md 2.4: a turn is resolved early only once every player
+files are restored. Also docs/rules/postal.md, Orders, the deadline and missed turns: a turn is resolved early only once every player
 who still moves has an accepted message for it."""
 
 from __future__ import annotations
@@ -183,7 +183,7 @@ def test_fixed_at_start_a_campaign_started_before_the_copy_was_kept_fills_it_fro
     assert "commitment" in refused(campaign, "state", "--json")
 
 
-# -- the seed (RULES.md 5) ------------------------------------------------------------------
+# -- the seed (docs/audit.md) ------------------------------------------------------------------
 
 
 def test_5_without_a_seed_gm_start_draws_128_bits_and_commits_them(campaign_folder_without_seed):
@@ -256,7 +256,7 @@ def test_config_mail_from_with_a_line_break_is_a_config_error_with_its_line(tmp_
     assert "internal error" not in result.output
 
 
-# -- RULES.md 2.4: early resolution ---------------------------------------------------------
+# -- docs/rules/postal.md, Orders, the deadline and missed turns: early resolution ---------------------------------------------------------
 
 
 def test_2_4_a_turn_of_forced_numbers_waits_for_its_deadline(campaign_folder_without_seed):

@@ -1,6 +1,6 @@
-"""`gm end` (CONTRACT.md; RULES.md 5 "What an audit proves"): the GM ends a running
+"""`gm end` (CONTRACT.md; docs/audit.md "What an audit proves"): the GM ends a running
 campaign after its last resolved turn, as if `max_turns` had been reached there, each
-ruleset placing the players by its own rules for a campaign cut short (RULES.md 2.3 for
+ruleset placing the players by its own rules for a campaign cut short (docs/rules/postal.md, Crossing the finish and placings for
 postal, 4.1 End (c) for classic and doubles, 4.4's max_turns end for advanced, 6.10's for
 unleashed).
 
@@ -216,7 +216,7 @@ def test_end_refuses_a_campaign_already_over_and_a_reason_that_is_not_a_line(cam
 
 def test_end_places_everyone_as_max_turns_would_and_the_campaign_is_over(campaign):
     """After turn 1 the postal trio is cut short: every board closes and every piece is
-    placed by square (RULES.md 2.3), exactly as `max_turns: 1` would have; `gm state
+    placed by square (docs/rules/postal.md, Crossing the finish and placings), exactly as `max_turns: 1` would have; `gm state
     --json` and `gm status` say it is over and that the GM ended it, and why."""
     campaign("resolve", "--force", now="2027-01-03T19:00:00Z")
     out = campaign("end", "--reason", REASON, now=LATER)
@@ -411,7 +411,7 @@ def test_end_after_a_seat_changed_hands_tells_the_new_holder_and_audits(campaign
 
 
 def test_5_the_audit_record_states_the_gms_end_and_the_audit_replays_it(campaign, tmp_path):
-    """RULES.md 5: the record runs to the campaign's end, which it states: the GM's end
+    """docs/audit.md: the record runs to the campaign's end, which it states: the GM's end
     after turn 1 with the reason and the state it left, which gm audit recomputes with
     the ruleset's own end; a record whose end places anyone otherwise fails there."""
     import json

@@ -1,4 +1,4 @@
-"""GM_NOW (issue 24): the present moment for testing and replaying a campaign, documented
+"""GM_NOW: the present moment for testing and replaying a campaign, documented
 in docs/commands.md and the README; its formats; a value that is no time refuses the
 command in one line naming GM_NOW, and changes nothing."""
 

@@ -1,4 +1,4 @@
-"""Issue 24: the GM's report is written for a person, in every ruleset. It printed
+"""The GM's report is written for a person, in every ruleset. It printed
 advanced's events as `Moved(turn=1, player='dave', die=8, ...)` and its standings as bare
 names. Now every event of every ruleset is in words, and the report ends with a table of
 every player's place and square(s), in the text part and in the HTML part.

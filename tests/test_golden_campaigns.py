@@ -151,7 +151,7 @@ PLAYTHROUGHS: dict[str, dict[str, Any]] = {
         "orders": advanced_orders,
     },
     "unleashed": {
-        "boards": {},  # the default board of RULES.md 6.1 (5 x 10 for five players)
+        "boards": {},  # the default board of docs/rules/unleashed.md, The board (5 x 10 for five players)
         "players": ["ann", "ben", "cat", "dan", "eve"],
         "options": {"setup": "players", "two_card_placement": True, "snake_eyes": "evil", "compulsory_play": True},
         "seed": 2**128 + 6006,

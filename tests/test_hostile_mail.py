@@ -1,4 +1,4 @@
-"""RULES.md 3 "Hostile mail": one message cannot stop a campaign. Each bomb testers found
+"""docs/rules/, Order mail "Hostile mail": one message cannot stop a campaign. Each bomb testers found
 (and its cousins) is read by `read_mail` without raising, comes out `hostile` with the
 reason, still names its sender, and costs time and memory bounded by its size: CPU time
 by `time.process_time()`, peak memory by `tracemalloc`, never by sleeping.
@@ -190,7 +190,7 @@ def test_3_hostile_mail_random_garbage_is_unparseable_and_never_raises():
     garbage = random.Random(2027).randbytes(200_000)
     mail = bounded(garbage)
     assert (mail.hostile, mail.sender, mail.text) == ("unparseable", "", "")
-    # no sender: a bounce by RULES.md 3, never answered
+    # no sender: a bounce by docs/rules/, Order mail, never answered
     assert mail.loop == "bounce"
 
 

@@ -1,4 +1,4 @@
-"""`gm ingest` and the files it reads: RULES.md 3 "Time of receipt" (the campaign's own
+"""`gm ingest` and the files it reads: docs/rules/, Order mail "Time of receipt" (the campaign's own
 Maildir inbox is timed by delivery, files the GM names by their headers) and "Hostile
 mail" on the file side (what cannot be read is skipped with a line for the GM, nothing
 blocks, a huge file costs bounded memory, one message is read at a time).

@@ -1,4 +1,4 @@
-"""`gm ingest` looks up only the mailbox's own messages in the store (issue 27): the
+"""`gm ingest` looks up only the mailbox's own messages in the store: the
 messages table holds a whole season's mail, and reading every source it held made each
 ingest's memory grow with the season. Sizes, not times."""
 

@@ -1,4 +1,4 @@
-"""A turn's ingest is mostly password checks (RULES.md 3: a salted, slow hash per player).
+"""A turn's ingest is mostly password checks (docs/rules/, Order mail: a salted, slow hash per player).
 Mail fetched in a batch has its passwords checked ahead, on every core at once
 (Desk.check_passwords_ahead), then each message is handled alone, in order, as before:
 checking ahead decides and records nothing, and no password is hashed twice in a run."""

@@ -1,4 +1,4 @@
-"""RULES.md 2.6: players never see another player's number, a route, a snake, a ladder,
+"""docs/rules/postal.md, What players see: players never see another player's number, a route, a snake, a ladder,
 a landing square in between, the shape or a board's name. Proved three ways over a whole
 campaign in which every player-facing template is rendered:
 

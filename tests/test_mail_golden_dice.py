@@ -1,4 +1,4 @@
-"""Golden mail of the dice rulesets (issue 24): a player's welcome and a turn report of a
+"""Golden mail of the dice rulesets: a player's welcome and a turn report of a
 fixed campaign of `advanced`, `classic` and `doubles`, word for word (the text part, as
 the player reads it). The advanced ones draw the board with pieces and built items and say
 how steps are counted; the welcomes say why the order of play is what it is.

@@ -1,4 +1,4 @@
-"""The headers of every mail gm sends (RULES.md 3: replies say they are automatic), for
+"""The headers of every mail gm sends (docs/rules/, Order mail: replies say they are automatic), for
 each ruleset, from a real campaign: its welcome and GM start mail, help, an ack, a
 refusal, a RESET, a reminder, every GM administration notice, an observer's copy, every
 turn's reports and the final results. Every kind of mail the templates folder holds
@@ -107,7 +107,7 @@ def handle(kit: CampaignKit, raw: bytes) -> Any:
 
 
 def signing_up(kit: CampaignKit, ruleset: str) -> None:
-    """Before the start, sign-up by mail (RULES.md 3.1) sends its four kinds: a HELP, a JOIN
+    """Before the start, sign-up by mail (docs/rules/, Joining by mail) sends its four kinds: a HELP, a JOIN
     refused, a JOIN's code, and where the confirmed joiner stands. She leaves again (by a
     confirmed LEAVE), so the game is the same as without her."""
     import re
@@ -296,7 +296,7 @@ def test_replies_name_their_thread_and_automatic_mail_says_so(sent_mail):
         else:
             assert message["In-Reply-To"] is None and message["References"] is None, where
         if message.template in AUTOMATIC:
-            assert message["Auto-Submitted"] == "auto-replied", where  # RULES.md 3
+            assert message["Auto-Submitted"] == "auto-replied", where  # docs/rules/, Order mail
         else:
             assert message["Auto-Submitted"] is None, where
 

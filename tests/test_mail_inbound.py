@@ -1,4 +1,4 @@
-"""RULES.md 3 (order mail) and CONTRACT.md (time of receipt): reading one raw mail.
+"""docs/rules/, Order mail (order mail) and CONTRACT.md (time of receipt): reading one raw mail.
 
 One test per fixture in tests/data/mail (written by tests/mailfactory.py, which says what
 each one is), then the loop rules, then hypothesis: no bytes make read_mail raise.
@@ -350,7 +350,7 @@ def test_3_oversize_html_is_refused_before_conversion():
     assert not read_mail(raw).oversize
 
 
-# --- loops (RULES.md 3: never answered) --------------------------------------------------
+# --- loops (docs/rules/, Order mail: never answered) --------------------------------------------------
 
 
 def test_3_auto_replied_mail_is_a_loop():

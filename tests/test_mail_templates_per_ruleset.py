@@ -1,4 +1,4 @@
-"""Issue 12: each ruleset words its own mail. A mail of kind `report` in a campaign of
+"""Each ruleset words its own mail. A mail of kind `report` in a campaign of
 ruleset R is rendered from `templates/mail/R/report.*` when R has it, else from the
 generic `templates/mail/report.*`, which speak of no ruleset's concepts. Postal's live
 under `mail/postal/`; a ruleset kept outside gm brings its own folder (`Ruleset.templates`).
@@ -24,7 +24,7 @@ TEMPLATES = shipped("templates")
 KINDS = ("welcome", "gm_start", "help", "ack", "refusal", "reminder", "report", "final", "reset",
          "gm_report")
 PARTIALS = ("_order", "_turn")
-# what only the postal game speaks of (RULES.md 2): no generic template may
+# what only the postal game speaks of (docs/rules/postal.md): no generic template may
 # in mail the toy's own words may say "a whole number from 1 to 3"
 POSTAL_MAIL_WORDS = re.compile(r"\bNUMBER\b|\b[Nn]umbers\b|[Tt]rapdoor|TRAPDOOR|\bNMR\b|\b[Cc]ycles?\b|\b[Hh]ands?\b")
 

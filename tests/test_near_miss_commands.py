@@ -1,4 +1,4 @@
-"""Misspelt commands (issue 24, RULES.md 3: the reply says every problem found): a line
+"""Misspelt commands (docs/rules/, Order mail: the reply says every problem found): a line
 that is a typo of a command of the game, short commands too, refuses the message with
 "did you mean ...?", in every ruleset: the envelope every ruleset shares and each
 ruleset's own commands. `MOV` and `MOEV` used to be listed as free lines and the message

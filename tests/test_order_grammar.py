@@ -1,7 +1,7 @@
-"""RULES.md 3 and 4.5: each ruleset owns its order commands (gm.rules.grammar), read by
+"""docs/rules/, Order mail and 4.5: each ruleset owns its order commands (gm.rules.grammar), read by
 gm.mail.orderlang beside the envelope every ruleset shares; a command of another ruleset is
 refused listing this game's commands; a misspelt command is a problem, not a free line;
-postal's merge replaces only what a message names (RULES.md 2.4)."""
+postal's merge replaces only what a message names (docs/rules/postal.md, Orders, the deadline and missed turns)."""
 
 from __future__ import annotations
 
@@ -161,7 +161,7 @@ def test_grammar_declarations_are_checked():
         Grammar((CommandSpec("step", "", _read_step),))
 
 
-# --- another ruleset's command (RULES.md 4.5) ------------------------------------------
+# --- another ruleset's command (docs/rules/classic.md, Order mail) ------------------------------------------
 
 
 def test_4_5_another_rulesets_command_is_refused_listing_this_games_commands():
@@ -217,7 +217,7 @@ def test_4_5_a_ruleset_that_fails_to_load_does_not_stop_order_mail():
         registry.unregister("toy-broken")
 
 
-# --- a misspelt command (issue 14) -----------------------------------------------------
+# --- a misspelt command -----------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -240,7 +240,7 @@ def test_3_a_misspelt_command_is_a_problem_that_names_the_command(line, meant):
 
 def test_3_a_misspelt_command_of_a_toy_grammar():
     assert messages(toy("STEPP 2")) == ["line 1: STEPP is not a command; did you mean STEP?"]
-    # two letters swapped in a four-letter word are a typo too (issue 24: MOEV)
+    # two letters swapped in a four-letter word are a typo too (MOEV)
     assert messages(toy("STPE 2")) == ["line 1: STPE is not a command; did you mean STEP?"]
     assert toy("Stop 2").ignored == ((1, "Stop 2"),)  # O is not beside E: a word
 

@@ -1,4 +1,4 @@
-"""RULES.md 3 and 2.4 through the real order desk: every fixture mail in tests/data/mail
+"""docs/rules/, Order mail and 2.4 through the real order desk: every fixture mail in tests/data/mail
 gets exactly the reply it must get, or none, on a campaign whose players are the
 fixtures' senders."""
 
@@ -316,7 +316,7 @@ def test_state_json_has_the_contract_keys(gm):
     assert set(data) >= {"campaign", "ruleset", "turn", "over", "boards", "players", "commitments", "revealed"}
     assert data["turn"] == 1 and data["revealed"] is None
     assert data["players"]["alice"] == {"numbers_left": [1, 2, 3, 4, 5, 6], "aggregate": None, "place": None,
-                                        "dropped": False, "held_by": []}  # CONTRACT: issue 14's added keys
+                                        "dropped": False, "held_by": []}  # CONTRACT: the added keys
     assert len(data["commitments"]["seed"]) == 64
 
 

@@ -1,5 +1,5 @@
-"""The replies to order mail, through real mails handled by the order desk (issue 14):
-RULES.md 3 "the reply says every problem found, line by line" in every ruleset, a
+"""The replies to order mail, through real mails handled by the order desk:
+docs/rules/, Order mail "the reply says every problem found, line by line" in every ruleset, a
 misspelt command answered with the command meant, an incomplete order said so in the
 ack's subject, a late order's refusal that says nothing can be fixed and when the next
 turn opens, deadlines in the player's own time zone, and orders while the campaign is
@@ -66,7 +66,7 @@ def stranger(kit: CampaignKit, body: str):
     return kit.outbox()[-1]
 
 
-# -- RULES.md 3: every problem found, line by line --------------------------------------
+# -- docs/rules/, Order mail: every problem found, line by line --------------------------------------
 
 
 def test_3_postal_lists_every_problem_of_every_kind_each_on_its_line(tmp_path, monkeypatch):
@@ -119,7 +119,7 @@ def test_3_a_late_order_lists_its_other_problems_after_the_lateness(tmp_path, mo
 
 def test_4_5_advanced_lists_every_build_move_and_turn_problem_on_its_line(tmp_path, monkeypatch):
     kit = kit_of(tmp_path, monkeypatch, "advanced")
-    # every piece is on Start: a build from there fails the check of RULES.md 4.5
+    # every piece is on Start: a build from there fails the check of docs/rules/classic.md, Order mail
     kit.order("alice", ["BUILD LADDER 1", "MOVE 3", "BUILD SNAKE 0", "TURN 9"])
     reply = last_reply(kit)
     assert reply.kind == "refusal"

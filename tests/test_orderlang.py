@@ -1,6 +1,6 @@
-"""RULES.md 3: the order language, one test per behaviour, then hypothesis.
+"""docs/rules/, Order mail: the order language, one test per behaviour, then hypothesis.
 
-The orders here are the postal game's (RULES.md 3's NUMBER and TRAPDOOR), read through the
+The orders here are the postal game's (docs/rules/, Order mail's NUMBER and TRAPDOOR), read through the
 postal ruleset's grammar; what is common to every ruleset's grammar is in
 tests/test_order_grammar.py."""
 

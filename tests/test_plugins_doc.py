@@ -1,4 +1,4 @@
-"""docs/plugins.md is the one page a stranger writes a ruleset package from (issue 26), so
+"""docs/plugins.md is the one page a stranger writes a ruleset package from, so
 its example must work as printed: every listing marked `file: <path>` is copied out of the
 page into a package, installed by pip as a GM would install it, and played: `gm campaign
 new`, a campaign by mail on Maildir through `gm start` and `gm turn` to its end, `gm

@@ -1,4 +1,4 @@
-"""RULES.md 5: the proof is shown to people, in words, exactly as stored. Every welcome (at
+"""docs/audit.md: the proof is shown to people, in words, exactly as stored. Every welcome (at
 gm start, to a seat's new holder, to an observer), the GM's start mail and the final mail
 show the game commitment; every acknowledgement the receipt of the whole standing order;
 every turn report (players', observers', the GM's) the record hash and each seat's

@@ -1,10 +1,10 @@
-"""Invariants of RULES.md 1, 2 and 5 over random boards and random campaigns (hypothesis).
+"""Invariants of docs/rules/, The board, 2 and 5 over random boards and random campaigns (hypothesis).
 
 Boards are drawn valid by construction (random level lengths, offsets, serpentine or not,
 non-conflicting snakes and ladders, chains on or off); campaigns are played turn by turn
 with random orders (numbers held, missed turns, nominations, also for closed boards)
 until they end. Geometry and landings are checked against a small model written here
-from the words of RULES.md, not from gm.boards.board."""
+from the words of docs/rules/, not from gm.boards.board."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def boards(draw, max_squares: int = 60) -> Board:
     )
 
 
-# -- the model: RULES.md 1 and 2.2 in the plainest words ------------------------------------
+# -- the model: docs/rules/, The board and 2.2 in the plainest words ------------------------------------
 
 
 def model_positions(b: Board) -> dict[int, tuple[int, int]]:
@@ -341,11 +341,11 @@ def test_prop_shared_hand_key():
     assert set(start_state(setup).hands["ann"]) == {SHARED}
 
 
-# -- a second reading of RULES.md 2 and 5, resolving whole turns -----------------------------
+# -- a second reading of docs/rules/postal.md and 5, resolving whole turns -----------------------------
 
 
 def model_resolve(setup, data: dict, orders: dict) -> dict:
-    """One turn resolved from RULES.md 2 and 5 alone, on the CONTRACT.md state JSON (plus
+    """One turn resolved from docs/rules/postal.md and 5 alone, on the CONTRACT.md state JSON (plus
     the numbers held): written without gm.rules, to compare with Postal.resolve."""
     opts = setup.options
     per_board = opts.numbers == "per-board"
@@ -461,7 +461,7 @@ def model_resolve(setup, data: dict, orders: dict) -> dict:
 @given(campaigns(), st.data())
 def test_prop_2_resolve_agrees_with_a_second_reading(setup, data):
     """Turn by turn, gm's state JSON equals the state computed by model_resolve, a second
-    implementation of RULES.md 2 and 5 written in this file."""
+    implementation of docs/rules/postal.md and 5 written in this file."""
     state = start_state(setup)
     while not state.over:
         orders = draw_orders(data, setup, state)

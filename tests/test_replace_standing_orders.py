@@ -1,7 +1,7 @@
-"""Standing orders after a seat changes hands (`gm player replace`, RULES.md 5 "Receipts"):
+"""Standing orders after a seat changes hands (`gm player replace`, docs/audit.md "Receipts"):
 an order, reaction or list is kept as sent, so its receipt still matches, and an id of a
 seat's former holder in it is read as the seat's present holder. A line that still cannot be
-read is skipped like any other unplayable line (RULES.md 6.6), never an error.
+read is skipped like any other unplayable line (docs/rules/unleashed.md, Card plays), never an error.
 
 Only Unleashed's orders name players (6.13: PLAY squares and choices, REACT lists); the
 other rulesets' orders (NUMBER, TRAPDOOR, RESIGN, MOVE, BUILD) name none, and their

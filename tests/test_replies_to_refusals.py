@@ -1,4 +1,4 @@
-"""RULES.md 3: a message whose In-Reply-To or References names a refusal or help reply gm
+"""docs/rules/, Order mail: a message whose In-Reply-To or References names a refusal or help reply gm
 sent is a person correcting an order (the most natural thing a player does) or an
 auto-responder that ignores Auto-Submitted. It is handled like any other message when it
 authenticates (a registered sender and the player's password); otherwise it is kept, never
@@ -134,7 +134,7 @@ def test_3_reply_to_an_ack_changes_the_order_as_any_message_does(campaign):
 
 
 def test_3_a_hostile_reply_to_a_refusal_is_kept_and_never_answered(campaign):
-    """Refused unread (RULES.md 3 "Hostile mail"): its password cannot be read, so it cannot
+    """Refused unread (docs/rules/, Order mail "Hostile mail"): its password cannot be read, so it cannot
     authenticate, and a reply to a refusal that does not is never answered."""
     refusal = refused_first(campaign)
     path = reply(campaign, refusal, f"PLAYER ann\nPASSWORD {PLAYERS['ann']}\nNUMBER 2")

@@ -1,4 +1,4 @@
-"""Mail gm sends (RULES.md 2.6, 3): every message multipart/alternative with a text and an
+"""Mail gm sends (docs/rules/postal.md, What players see, 3): every message multipart/alternative with a text and an
 HTML part and proper headers; turn reports that show exactly what 2.6 allows plus the
 player's own numbers; the GM report with everything; deadlines in the player's terms with
 an .ics attachment; ready orders as mailto: links that never carry the password."""

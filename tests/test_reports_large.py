@@ -1,4 +1,4 @@
-"""Turn reports of a campaign too large to list everyone in the body (RULES.md 2.6 at
+"""Turn reports of a campaign too large to list everyone in the body (docs/rules/postal.md, What players see at
 scale): each copy shows the player's own pieces and standing, the leaders and the top of
 the standings, and attaches every player's start and end on every board once, as text;
 the HTML part repeats none of that bulk. Up to turns.INLINE_PLAYERS players the body

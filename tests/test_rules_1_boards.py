@@ -1,4 +1,4 @@
-"""RULES.md 1 (boards) and the CONTRACT.md board file and canonical text, one test per
+"""docs/rules/, The board (boards) and the CONTRACT.md board file and canonical text, one test per
 bullet or hand-worked case. Each docstring states the case; the asserts check one result
 per piece or per square."""
 
@@ -430,7 +430,7 @@ def test_1_file_sample_boards_are_sound(name):
     assert b.squares == sum(b.levels)
 
 
-# -- canonical text and commitments (CONTRACT.md, RULES.md 5) ------------------------------
+# -- canonical text and commitments (CONTRACT.md, docs/audit.md) ------------------------------
 
 
 def test_5_canonical_text_written_out_by_hand():

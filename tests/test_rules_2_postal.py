@@ -1,4 +1,4 @@
-"""RULES.md 2, the postal game: one test per bullet and per hand-worked case.
+"""docs/rules/postal.md, the postal game: one test per bullet and per hand-worked case.
 
 Unless a test says otherwise the board is the default 30-square one (levels of 10,
 serpentine): level 1 holds 1-10 in columns 0-9, level 2 holds 11-20 right to left
@@ -974,7 +974,7 @@ def test_2_4_an_empty_order_is_an_nmr():
     assert square(result, "ann") == 6
 
 
-# == rulings on points RULES.md leaves open (each also in the report) ===================
+# == rulings on points docs/rules/ leaves open (each also in the report) ===================
 
 
 def test_2_2_a_tie_below_the_threshold_elects_nothing():

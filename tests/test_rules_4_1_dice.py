@@ -1,4 +1,4 @@
-"""RULES.md 4.1 (common to classic and doubles) and 4.5 (their orders by mail), one test
+"""docs/rules/classic.md, doubles.md and advanced.md (common to classic and doubles) and 4.5 (their orders by mail), one test
 per bullet and per case a bullet names; the dice are chosen through ScriptedChance.
 
 The helpers here (`setup_for`, `faces`, `state_of`, `play`, `throws`) are shared by

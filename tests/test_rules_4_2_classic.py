@@ -1,4 +1,4 @@
-"""RULES.md 4.2, `classic` (seed 002): one test per bullet and per case it names, with the
+"""docs/rules/classic.md, `classic` (seed 002): one test per bullet and per case it names, with the
 dice chosen through ScriptedChance."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md 4.3, `doubles` (seed 004): one test per bullet and per case it names, with the
+"""docs/rules/doubles.md, `doubles` (seed 004): one test per bullet and per case it names, with the
 dice chosen through ScriptedChance."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md 4.4 and 4.5, the advanced game (seed 003): one test per bullet, dice chosen
+"""docs/rules/advanced.md and 4.5, the advanced game (seed 003): one test per bullet, dice chosen
 through ScriptedChance.
 
 Unless a test says otherwise the board is the default 30-square one (levels of 10,
@@ -542,7 +542,7 @@ def test_4_5_every_refusal_code_has_words():
         assert problem_text("advanced", parsed.problems[0].why).startswith("line 3: ")
 
 
-# -- RULES.md 5 and CONTRACT --------------------------------------------------------------
+# -- docs/audit.md and CONTRACT --------------------------------------------------------------
 
 
 def test_5_seeded_dice_follow_the_formula_computed_by_hand():

@@ -1,4 +1,4 @@
-"""RULES.md 5, fairness and audit: every random choice is
+"""docs/audit.md, fairness and audit: every random choice is
 `int(sha256(f"{seed}:{turn}:{kind}:{key}").hexdigest(), 16) % n` over candidates in a
 stated order. Each expected pick below is computed by hand with hashlib, never through
 gm.rules.chance, so a slip in gm's formula cannot hide behind itself."""
@@ -178,7 +178,7 @@ def _board():
 
 
 def test_5_dice_key_is_player_slash_i_counting_dice_per_player_and_turn_from_1():
-    """RULES.md 5 and 4.1: kind `dice`, key `<player>/<i>`, candidates the faces."""
+    """docs/audit.md and 4.1: kind `dice`, key `<player>/<i>`, candidates the faces."""
     chance = Chance(99)
     faces = [chance.roll(0, "ann", 6), chance.roll(0, "ben", 6), chance.roll(0, "ann", 8), chance.roll(1, "ann", 6)]
     assert [(d.turn, d.key, d.candidates) for d in chance.draws] == [

@@ -1,4 +1,4 @@
-"""RULES.md 5's proof formulas, each recomputed here from its text with hashlib alone, as
+"""docs/audit.md's proof formulas, each recomputed here from its text with hashlib alone, as
 an auditor in another language would: canonical JSON (RFC 8785, whole numbers of 2^53 or
 more as strings), salts from the seed, the game commitment, receipts and the record chain."""
 

@@ -1,4 +1,4 @@
-"""Board geometry (RULES.md 1's levels and columns; 4.4's `distance`): squares share an
+"""Board geometry (docs/rules/, The board's levels and columns; 4.4's `distance`): squares share an
 edge on the same level in columns differing by 1, or on adjacent levels in the same
 column; steps count the fewest moves over such edges, on any board shape."""
 
@@ -37,7 +37,7 @@ def test_steps_on_the_default_board(a, b, expected):
 
 
 def test_steps_on_the_staggered_seed_board():
-    """RULES.md 4.4's board: 21 and 81 jut out to the left (column 1) with nothing below;
+    """docs/rules/advanced.md's board: 21 and 81 jut out to the left (column 1) with nothing below;
     10 and 11 stand in column 11, which level 3 does not reach."""
     board = load_board(BOARDS / "advanced.yaml")
     assert sorted(neighbours(board, 21)) == [22]

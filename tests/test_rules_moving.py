@@ -1,5 +1,5 @@
 """The moving mechanics every ruleset shares (gm.boards.moving, gm.rules.ranking): the
-three finishes of RULES.md 2.3 and 4.1, and competition ranking."""
+three finishes of docs/rules/postal.md, Crossing the finish and placings and 4.1, and competition ranking."""
 
 from __future__ import annotations
 

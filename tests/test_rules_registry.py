@@ -48,7 +48,7 @@ def test_registry_a_ruleset_installed_by_another_package_is_found_by_its_entry_p
 
 
 def test_registry_reads_the_installed_packages_once_per_process_not_per_template(tmp_path, monkeypatch):
-    """Issue 26/27: each template lookup asks for its ruleset; scanning every installed
+    """each template lookup asks for its ruleset; scanning every installed
     package each time made a resolve hundreds of scans."""
     import importlib.metadata
 
@@ -65,7 +65,7 @@ def test_registry_reads_the_installed_packages_once_per_process_not_per_template
     assert len(scans) <= 1
 
 
-# -- issue 26: gm's own rulesets and a package's, found the same way ---------------------------
+# -- gm's own rulesets and a package's, found the same way ---------------------------
 
 
 @pytest.fixture(scope="module")

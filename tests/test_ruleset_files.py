@@ -1,4 +1,4 @@
-"""Issue 26: a ruleset's own files are found exactly like a built-in's. A toy ruleset kept
+"""A ruleset's own files are found exactly like a built-in's. A toy ruleset kept
 outside gm (tests/toyrules.py's Step, derived at run time with its own folders) brings its
 mail, calendar and archive templates, its rules page and its boards; gm's mail, archive,
 `gm campaign new` and the rules attached to mail find them through one lookup

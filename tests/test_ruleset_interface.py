@@ -1,4 +1,4 @@
-"""Issue 26: the ruleset interface a stranger implements from one page. A toy ("Hop")
+"""The ruleset interface a stranger implements from one page. A toy ("Hop")
 declares only its dataclasses, start, resolve, grammar and standings; everything else
 (options, storage, merge, who must write, views, archive) is gm's defaults. It returns no
 draws, names two exclusive commands, and is played by mail through gm start, gm turn,

@@ -1,4 +1,4 @@
-"""Issue 26: where a ruleset came from. The game text commits to the distribution and
+"""Where a ruleset came from. The game text commits to the distribution and
 version a campaign's ruleset came from, the audit record names them (`ruleset_version`,
 `ruleset_distribution`), and `gm audit` of an archive whose ruleset is not installed says
 what to install; with another version installed it says which was played and which replayed.

@@ -1,4 +1,4 @@
-"""Issue 12: a ruleset's concepts live in its own package and templates. Nothing common to
+"""A ruleset's concepts live in its own package and templates. Nothing common to
 every ruleset (gm's modules outside gm/rules/<ruleset>/, the generic templates outside
 templates/*/<ruleset>/) speaks of the postal game's numbers, trapdoors, NMR numbers,
 cycles or double turns, so that adding a ruleset touches nothing else.
@@ -16,7 +16,7 @@ from gm.rules.base import Ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# RULES.md 2's own words: the command NUMBER and the numbers a player holds, not the word
+# docs/rules/postal.md's own words: the command NUMBER and the numbers a player holds, not the word
 # "number" (a turn number is every ruleset's); `postal` itself only as the default
 # ruleset's name (gm.rules.registry).
 POSTAL = re.compile(
@@ -38,7 +38,7 @@ HISTORY = {
     ("gm/campaign/migrations.py", "# JSON (Ruleset.order_to_json), no longer postal's numbers and trapdoors columns."):
         "says what migration 005 does",
     ("gm/campaign/audit_record.py", '"nmr": [p for p in players if p not in orders and p not in gone'):
-        "the audit record's key for the players who sent no order, as issue 17 names them (docs/audit.md)",
+        "the audit record's key for the players who sent no order (docs/audit.md)",
     ("gm/audit/checks.py", 'SILENT = "nmr"'): "the audit record's key, as above, which gm audit checks",
     ("gm/rules/registry.py", 'BUILT_IN = {'): "the registry lists every built-in ruleset",
     ("gm/rules/registry.py", 'DEFAULT = "postal"  # campaign.yaml without `ruleset:` plays docs/rules/postal.md'):

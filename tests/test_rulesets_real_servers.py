@@ -1,4 +1,4 @@
-"""Issue 13: a whole classic, doubles and advanced campaign on the real mail servers of
+"""A whole classic, doubles and advanced campaign on the real mail servers of
 tests/servers.py. Every order mail is APPENDed to a private Dovecot and every week's `gm
 turn` (clock through GM_NOW) ingests it over IMAP, resolves at the deadline, sends over
 SMTP (STARTTLS and AUTH, aiosmtpd) and publishes, to the campaign's end. The test reads
@@ -16,7 +16,7 @@ from test_mail_e2e import PLAYERS
 pytestmark = pytest.mark.servers
 
 DICE_BOARD = "name: Short Lane\nsquares: 20\nsnakes: [[17, 4]]\nladders: [[3, 11]]\n"
-# staggered rows (RULES.md 4.4), long enough for builds to come before the end
+# staggered rows (docs/rules/advanced.md), long enough for builds to come before the end
 STAIR_BOARD = "name: Stair\nsquares: 30\nshape: {levels: [8, 8, 7, 7], offsets: [1, 2, 1, 2]}\nladders: [[2, 9]]\n"
 NAMES = {p: p.title() for p in PLAYERS}
 
@@ -31,7 +31,7 @@ def server_game(server_games):  # noqa: F811
             "id": f"{ruleset}-servers",
             "title": f"The {ruleset} campaign on real servers",
             "ruleset": ruleset,
-            "seed": 2**128 + 13,  # advanced needs at least 2^128 (RULES.md 5)
+            "seed": 2**128 + 13,  # advanced needs at least 2^128 (docs/audit.md)
             "options": options,
         }
         return server_games(ruleset, board, own, PLAYERS, teams)

@@ -1,4 +1,4 @@
-"""Issue 24's "done when", for the rulesets whose orders are hardest to write: a new GM runs
+"""The "done when", for the rulesets whose orders are hardest to write: a new GM runs
 an `advanced` and an `unleashed` campaign from cron through a pause, a replacement and a
 reply to a refusal, and each player writes every order from the text part of the last
 mail gm sent them, nothing else (the readers of tests/test_advanced_mail_alone.py and

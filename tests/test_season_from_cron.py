@@ -1,8 +1,8 @@
-"""Issue 24's "done when": a new GM runs a campaign from cron through a pause, a replacement
+"""The "done when": a new GM runs a campaign from cron through a pause, a replacement
 and a reply to a refusal. Nothing but `gm turn` runs on a schedule (GM_NOW moving day by
 day, as cron would run it); the GM types `gm pause`, `gm player replace` and `gm resume`
 between runs; players read what arrives in mail/outbox and drop their mail in mail/inbox
-(timed by delivery, RULES.md 3). Every `gm turn` exits 0.
+(timed by delivery, docs/rules/, Order mail). Every `gm turn` exits 0.
 
 The campaign is tests/campaignfixtures.py's: ann, ben, cat on boards A (12 squares) and B
 (8), first deadline Sunday 2027-01-03 18:00 UTC, a week a turn."""

@@ -1,4 +1,4 @@
-"""`gm send` streams a turn's mail from the store (issue 27): it reads the outbox a page of
+"""`gm send` streams a turn's mail from the store: it reads the outbox a page of
 rows at a time and each message's bytes when its turn comes, so what it holds is a window
 of messages, not the turn (a 2,000-player turn is 320 MB of mail). Sizes, not times: the
 peak of Python's allocations while a turn's worth of large reports goes out."""

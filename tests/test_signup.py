@@ -1,4 +1,4 @@
-"""RULES.md 3.1, sign-up by mail before the start: one test per rule, through the `gm`
+"""docs/rules/, Joining by mail, sign-up by mail before the start: one test per rule, through the `gm`
 command line on the Maildir transport (tests/signupkit.py)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`gm demo DIR --signup` (issue 28): the robots join by mail before the start, beside a
+"""`gm demo DIR --signup`: the robots join by mail before the start, beside a
 forged JOIN, a replayed CONFIRM and an auto-reply that change nothing; the campaign then
 starts with them and plays the same game as the demo whose campaign.yaml lists them, and
 the archive it leaves passes `gm audit` with the joined players as its seats."""

@@ -1,5 +1,5 @@
-"""RULES.md 3.1 against hostile mail: forged JOINs, replays, auto-replies, JOIN bombs from
-one address and guessed codes change nothing but the refusal caps' counters (RULES.md 3),
+"""docs/rules/, Joining by mail against hostile mail: forged JOINs, replays, auto-replies, JOIN bombs from
+one address and guessed codes change nothing but the refusal caps' counters (docs/rules/, Order mail),
 and sign-up mail meets the same limits as orders."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""RULES.md 3.1: before the start, `gm publish` writes the game's front page (title,
+"""docs/rules/, Joining by mail: before the start, `gm publish` writes the game's front page (title,
 ruleset, rules, how to join with the exact lines and a one-tap mailto: link, the names of
 those in, the places left) and a feed that says when sign-up opens and closes."""
 

@@ -1,4 +1,4 @@
-"""Issue 28's "done when": a campaign is announced and 2,000 people join and confirm by mail
+"""The "done when": a campaign is announced and 2,000 people join and confirm by mail
 on the real servers of tests/servers.py (their mail APPENDed to a private Dovecot, gm's
 replies received by aiosmtpd over STARTTLS and AUTH), every step `gm turn` as cron runs it;
 a forged JOIN, a replay and an auto-reply change nothing; `gm start` welcomes exactly

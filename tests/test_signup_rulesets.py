@@ -1,4 +1,4 @@
-"""RULES.md 3.1 in every ruleset: players join by mail with the ruleset's own player keys
+"""docs/rules/, Joining by mail in every ruleset: players join by mail with the ruleset's own player keys
 (TEAM in advanced; a house ruleset's keys too), its rules judge them (Ruleset.player_problems:
 a team naming another player, a word of unleashed's order language), and gm start seats
 them for a game that then plays by mail as any other."""

@@ -1,4 +1,4 @@
-"""Issue 12: a ruleset is its own code and templates. The toy ruleset of tests/toyrules.py
+"""A ruleset is its own code and templates. The toy ruleset of tests/toyrules.py
 ("Step", a few dozen lines written only against gm.rules.base) is registered at run time
 and played through gm's own layers."""
 

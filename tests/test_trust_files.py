@@ -1,10 +1,10 @@
-"""Files from outside (issue 11): board files are shared between GMs and a campaign may
+"""Files from outside: board files are shared between GMs and a campaign may
 name any path as a board, so what gm reads must never echo a file that is not a board,
 never let a small file take the machine, and never let a name reorder the archive.
 
 * a file that is not a board is refused without quoting its text (keys or values);
 * YAML aliases, tags and deep nesting are refused before anything is built; the file
-  size, `squares` (RULES.md 1: N <= 10,000) and the number of snakes and ladders are
+  size, `squares` (docs/rules/, The board: N <= 10,000) and the number of snakes and ladders are
   bounded before anything of that size is allocated or compared pairwise;
 * every player name, campaign title and board name in the archive is isolated (`<bdi>`,
   or U+2068...U+2069 where no markup can go), so a U+202E in a name reorders only itself.
@@ -31,7 +31,7 @@ from gm.cli import cli
 from gm.errors import BoardError, ConfigError
 
 SECRET = "hunter2-SECRET-8f2a91"
-MAX_SQUARES = 10_000  # RULES.md 1
+MAX_SQUARES = 10_000  # docs/rules/, The board
 
 
 def board_check(*paths: Path):

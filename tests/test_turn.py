@@ -125,7 +125,7 @@ def test_resolve_preview_runs_paused_and_with_orders_missing(campaign):
         "resolve", "--preview", "--force", now="2027-01-04T00:03:00Z")
 
 
-# -- classic and doubles: nobody has to write (RULES.md 4.5) ----------------------------------
+# -- classic and doubles: nobody has to write (docs/rules/classic.md, Order mail) ----------------------------------
 
 
 def dice_campaign(tmp_path, monkeypatch, ruleset: str):

@@ -1,4 +1,4 @@
-"""RULES.md 6.8-6.11, Snakes & Ladders Unleashed: every action, reactions and automatic
+"""docs/rules/unleashed.md, Actions-6.11, Snakes & Ladders Unleashed: every action, reactions and automatic
 choices, winning and placings, and the variants. One test per bullet; states built
 directly on the 5 x 8 board (see unleashedkit), dice scripted."""
 

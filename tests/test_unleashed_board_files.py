@@ -1,4 +1,4 @@
-"""Unleashed board files (RULES.md 6.15): what is refused, with every problem named, the
+"""Unleashed board files (docs/rules/unleashed.md, Board files): what is refused, with every problem named, the
 ids items take, the boards gm ships for the ruleset, and `gm board check` / `gm board
 show` reading them (--ruleset, or unleashed when the file has cards or lampposts)."""
 

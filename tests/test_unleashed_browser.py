@@ -2,7 +2,7 @@
 rulesets': Debian's Chromium driven by playwright on a 390-pixel phone screen, over every
 page of the six-robot demo (`gm demo --ruleset unleashed`), finished and revealed. No
 console error, no script, no dialog, no broken link, no page wider than the screen; each
-turn page draws the board; the revealed boards page shows the whole deal (RULES.md 6.2,
+turn page draws the board; the revealed boards page shows the whole deal (docs/rules/unleashed.md, Cards and the deck,
 6.14); no page says a hand's cards before the deal does."""
 
 from __future__ import annotations

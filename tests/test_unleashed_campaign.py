@@ -1,4 +1,4 @@
-"""Unleashed as a campaign (RULES.md 6, CONTRACT's Unleashed section): what gm start
+"""Unleashed as a campaign (docs/rules/unleashed.md, CONTRACT's Unleashed section): what gm start
 refuses and draws, the keys of `gm state --json` and `--player`, the default board, and a
 whole campaign played by mail with `gm turn` on the Maildir transport (gm demo)."""
 

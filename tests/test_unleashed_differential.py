@@ -1,4 +1,4 @@
-"""Differential test of gm's Unleashed rules (RULES.md 6) against an independent reference
+"""Differential test of gm's Unleashed rules (docs/rules/unleashed.md) against an independent reference
 engine written from the rules text only (tests/unleashed_reference.py): many random
 campaigns, the full `state_json` and every random draw compared after start and after
 every turn. Orders are written as mail, read by gm's grammar and `merge` (so only orders

@@ -1,4 +1,4 @@
-"""RULES.md 6.14: a player's hand, the cards they drew, their skipped PLAY lines and their
+"""docs/rules/unleashed.md, What players see: a player's hand, the cards they drew, their skipped PLAY lines and their
 unused reactions reach that player alone; the public report, observers' mail and the
 archive never hold them, nor the order of the draw pile, until `gm reveal`. Proved four
 ways, over the six-robot demo (`gm demo --ruleset unleashed`) and over a campaign whose

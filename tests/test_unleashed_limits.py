@@ -1,5 +1,5 @@
-"""What a campaign `gm start` accepts can be played to its end (issue 24): chains of moves
-and actions (RULES.md 6.7-6.9) as long as the board and deck make them resolve without
+"""What a campaign `gm start` accepts can be played to its end: chains of moves
+and actions (docs/rules/unleashed.md, Moving-6.9) as long as the board and deck make them resolve without
 deep recursion, with the results the rules give (the reference engine agrees), and what
 cannot be played (a deck too large for memory, a board no deck can deal) is refused at
 `gm start`, naming the option, before anything is built.

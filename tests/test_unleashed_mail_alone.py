@@ -1,4 +1,4 @@
-"""Issue 24, Unleashed: a player can write a legal order from the text part of their last
+"""Unleashed: a player can write a legal order from the text part of their last
 mail alone, without translating anything.
 
 The welcome and every report draw the board as text in the words orders use: each card's

@@ -1,4 +1,4 @@
-"""RULES.md 6.5-6.7, Snakes & Ladders Unleashed: rounds and goes, locks, card plays and
+"""docs/rules/unleashed.md, Rounds and goes-6.7, Snakes & Ladders Unleashed: rounds and goes, locks, card plays and
 moving (items trump cards, once per move and once per go, depth first). One test per
 bullet; states built directly on the 5 x 8 board (see unleashedkit), dice scripted.
 

@@ -1,4 +1,4 @@
-"""RULES.md 6.13, Unleashed's order mail: one test per bullet and per check on receipt,
+"""docs/rules/unleashed.md, Order mail, Unleashed's order mail: one test per bullet and per check on receipt,
 through `parse_orders` (the envelope and the grammar's readers) and `Unleashed().merge`
 (what the lines mean in the campaign), each problem's words rendered from
 templates/mail/unleashed/problems.txt; a few through the real order desk on a campaign
@@ -119,7 +119,7 @@ def plays(order: UnleashedOrder) -> list[str]:
     return [p.text() for p in order.plays or ()]
 
 
-# -- 6.13's opening: RULES.md 3 holds, NUMBER and TRAPDOOR, signatures, -k ---------------
+# -- 6.13's opening: docs/rules/, Order mail holds, NUMBER and TRAPDOOR, signatures, -k ---------------
 
 
 def test_6_13_rules_3_envelope_holds_game_player_password_turn_end():

@@ -1,4 +1,4 @@
-"""A whole Unleashed campaign (RULES.md 6) on the real mail servers of tests/servers.py,
+"""A whole Unleashed campaign (docs/rules/unleashed.md) on the real mail servers of tests/servers.py,
 the way tests/test_rulesets_real_servers.py runs the dice rulesets (whose ServerGame and
 `server_game` fixture this file uses): every order mail is APPENDed to a private Dovecot,
 and every week's `gm turn` (clock through GM_NOW) ingests it over IMAP, resolves at the

@@ -1,4 +1,4 @@
-"""RULES.md 6.14 and 6.16: the turn report of the worked example, word for word. The
+"""docs/rules/unleashed.md, What players see and 6.16: the turn report of the worked example, word for word. The
 public round (every play, roll and step with the item or card that made it, the board as
 it now is) and each player's own copy (hand, the card drawn, skipped lines with their
 reason, standing reactions) are rendered from the templates and compared with golden

@@ -1,4 +1,4 @@
-"""RULES.md 6.1-6.4 and 6.12, Snakes & Ladders Unleashed: the board, cards, deck and deal,
+"""docs/rules/unleashed.md, The board-6.4 and 6.12, Snakes & Ladders Unleashed: the board, cards, deck and deal,
 items and their reach and Ends, setup picks and the mix, and the seeded choices. One
 test per bullet; states built directly (see unleashedkit), dice scripted.
 

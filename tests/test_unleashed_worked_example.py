@@ -1,4 +1,4 @@
-"""RULES.md 6.16's worked example and 6.12's test vector, as golden tests: every fact the
+"""docs/rules/unleashed.md, A worked round's worked example and 6.12's test vector, as golden tests: every fact the
 rules state, checked against the pure rules core (seeded dice, no scripting)."""
 
 from __future__ import annotations

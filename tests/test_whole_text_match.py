@@ -1,4 +1,4 @@
-"""Ids, addresses and URLs are matched whole (issue 24): a regular expression ending in `$`
+"""Ids, addresses and URLs are matched whole: a regular expression ending in `$`
 also matches before a final newline, so `id: "carol\\n"` passed and the archive wrote
 `player-carol<newline>.html`. Every value a GM or player writes is checked with
 `fullmatch` (or `\\Z`), and a check over gm's source keeps it so."""

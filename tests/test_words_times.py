@@ -1,4 +1,4 @@
-"""Every mail states a time one way (issue 24): the deadline in UTC, then the reader's own
+"""Every mail states a time one way: the deadline in UTC, then the reader's own
 time zone in brackets, `Tuesday 12 January 2027, 18:00 UTC (Tuesday 12 January 2027,
 13:00 America/New_York (EST))`. Refusals used to put the local time first with no space
 before the bracket. One macro (templates/mail/_when.txt) words it; the test reads the

@@ -1,5 +1,5 @@
 """A toy ruleset written only against gm's ruleset interface, to prove that a ruleset is
-its own code and templates and nothing else (issue 12).
+its own code and templates and nothing else.
 
 "Step": one public board; each turn every player still on it orders `STEP 1`, `STEP 2`
 or `STEP 3` and moves that many squares; a player who sends nothing steps 1, or a random

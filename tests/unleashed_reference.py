@@ -1,5 +1,5 @@
-"""An independent reference engine for "Snakes & Ladders Unleashed" (RULES.md 6), written
-from the rules text only (RULES.md 1, 5, 6 and CONTRACT's Unleashed section), for the
+"""An independent reference engine for "Snakes & Ladders Unleashed" (docs/rules/unleashed.md), written
+from the rules text only (docs/rules/, The board, 5, 6 and CONTRACT's Unleashed section), for the
 differential test against gm's implementation. Standard library only.
 
 Public API: `start(seed, players, options, board) -> State`, `resolve(state, orders) ->

@@ -1,4 +1,4 @@
-"""Builders for the Unleashed rules tests (RULES.md 6): a campaign in one line, a state
+"""Builders for the Unleashed rules tests (docs/rules/unleashed.md): a campaign in one line, a state
 built directly (every square BLANK unless a test says otherwise), orders, scripted dice,
 and readers for the events of a turn.
 
