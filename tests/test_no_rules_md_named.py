@@ -1,4 +1,4 @@
-"""No text a user reads names docs/rules/ or CONTRACT.md: those are the project's
+"""No text a user reads names RULES.md or CONTRACT.md: those are the project's
 own specifications, not in a user's clone or installed copy. Messages, CLI help,
 templates, board and campaign files, docs and the README link the rules pages in
 docs/rules/ (and the formats in docs/campaign.md) instead. Code comments and docstrings
