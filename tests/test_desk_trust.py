@@ -53,7 +53,7 @@ def mail(sender: str, body: str, *, message_id: str, in_reply_to: str | None = N
     return message.as_bytes(policy=email.policy.SMTP)
 
 
-def deliver(kit: CampaignKit, raw: bytes) -> gm.campaign.desk.outcome.Outcome:
+def deliver(kit: CampaignKit, raw: bytes) -> gm.campaign.desk.outcome.Fate:
     kit.sent += 1
     with kit.campaign() as campaign:
         return Desk(campaign).handle(raw, source=f"trust:{kit.sent}", received_at=kit.now)
@@ -309,7 +309,7 @@ def test_3_mime_deeper_than_the_recursion_limit_gets_no_reply_to_an_empty_addres
 # -- RESET --------------------------------------------------------------------------------
 
 
-def reset(kit: CampaignKit, sender: str = STRANGER, player: str = "alice") -> gm.campaign.desk.outcome.Outcome:
+def reset(kit: CampaignKit, sender: str = STRANGER, player: str = "alice") -> gm.campaign.desk.outcome.Fate:
     kit.sent += 1
     return deliver(kit, mail(sender, f"RESET\nPLAYER {player}\n", message_id=f"<reset-{kit.sent}@x>"))
 

@@ -32,7 +32,7 @@ from ..proof import order_receipt, written_count
 from ..signup.desk import SignupDesk
 from ..standing import merged_order, order_view, standing_order
 from ..store import dumps, insert
-from .outcome import Outcome, kept_reply
+from .outcome import Fate, kept_reply
 from .reply import Replier
 from .reset import reset_password
 from .trust import (
@@ -47,7 +47,7 @@ from .trust import (
 )
 
 
-def _noted(outcome: Outcome, why: str | None) -> Outcome:
+def _noted(outcome: Fate, why: str | None) -> Fate:
     """The outcome with the GM's note of why a password went unchecked, if it did: the
     detail is the GM's record only, never mailed."""
     if why:
@@ -142,13 +142,13 @@ class Desk(Replier):
             max_bytes=self.config.max_message_bytes,
         )
 
-    def handle(self, raw: bytes, *, source: str, received_at: datetime | None = None) -> Outcome:
+    def handle(self, raw: bytes, *, source: str, received_at: datetime | None = None) -> Fate:
         """Record one message and its outcome, and queue its one reply, in one transaction.
         A source already recorded is skipped (a rerun after a crash)."""
         store = self.campaign.store
         if store.one("select id from messages where source = ?", (source,)):
             self._read_ahead.pop(id(raw), None)
-            return Outcome("seen")
+            return Fate("seen")
         mail = self._read(raw)
         key = message_key(raw, mail)
         digest = body_digest(raw)
@@ -168,7 +168,7 @@ class Desk(Replier):
         return outcome
 
     def _record(self, store: Any, raw: bytes, source: str, mail: InboundMail, key: str, digest: str,
-                received: datetime, now: datetime, duplicate: bool) -> Outcome:
+                received: datetime, now: datetime, duplicate: bool) -> Fate:
         with store.transaction() as db:
             row = insert(db, "messages", {
                 "message_id": key,
@@ -184,7 +184,7 @@ class Desk(Replier):
             })
             if duplicate:
                 # docs/rules/, Order mail: the same message is never applied twice; its first copy was answered
-                outcome = Outcome("duplicate", detail=f"Message-ID {key} with the same sender and body seen before")
+                outcome = Fate("duplicate", detail=f"Message-ID {key} with the same sender and body seen before")
             else:
                 outcome = self._decide(db, mail, row, received, now)
             # plain SQL: sqlite-utils' update() would first read the row back, raw mail and all
@@ -214,14 +214,14 @@ class Desk(Replier):
                 }
             )
 
-    def _decide(self, db: Any, mail: InboundMail, message_row: int, received: datetime, now: datetime) -> Outcome:
+    def _decide(self, db: Any, mail: InboundMail, message_row: int, received: datetime, now: datetime) -> Fate:
         if mail.loop:
             return loop_outcome(db, self.config, mail)
         if not ADDRESS.fullmatch(mail.sender):
             # nobody to answer (today's reply would go to "" or to a bare word)
             why = (f"no usable sender ({mail.unreadable_sender or repr(mail.sender[:200])})"
                    + (f"; {mail.broken[:500]}" if mail.broken else ""))
-            return Outcome("unreadable", detail=why)
+            return Fate("unreadable", detail=why)
         # docs/rules/, Order mail: a reply to our refusal or help is a person correcting an order, or an
         # auto-responder that ignores Auto-Submitted; only the password tells them apart
         answered = answers_unasked(db, mail)
@@ -271,7 +271,7 @@ class Desk(Replier):
         return self._from_player(db, mail, parsed, player, message_row, received, now)
 
     def _from_player(self, db: Any, mail: InboundMail, parsed: OrderText, player: Any, message_row: int,
-                     received: datetime, now: datetime) -> Outcome:
+                     received: datetime, now: datetime) -> Fate:
         """An authenticated player's message: help, a refusal saying every problem found, or
         the order applied and acknowledged with its receipt."""
         syntax = [p.why for p in parsed.problems]
@@ -309,7 +309,7 @@ class Desk(Replier):
         return self._apply(db, mail, parsed, player, new_order, receipt, message_row, now)
 
     def _apply(self, db: Any, mail: InboundMail, parsed: OrderText, player: Any, new_order: Any, receipt: int,
-               message_row: int, now: datetime) -> Outcome:
+               message_row: int, now: datetime) -> Fate:
         """The order stands: recorded with its receipt, and acknowledged."""
         state = self.state
         zone = player.timezone or self.config.timezone
@@ -344,13 +344,13 @@ class Desk(Replier):
                            if receipt_hash else ())
 
     def _before_start(self, db: Any, mail: InboundMail, parsed: OrderText, now: datetime,
-                      answered: str | None) -> Outcome:
+                      answered: str | None) -> Fate:
         """Mail that is no sign-up before the start (docs/rules/, Joining by mail): HELP says how to join;
         an order is refused, there being no game yet; a RESET finds nobody to mail."""
         if answered:
             return kept_reply(answered)  # nothing before the start authenticates
         if parsed.reset and not parsed.problems:
-            return Outcome("reset", detail=f"RESET from {mail.sender} before the start: nothing sent")
+            return Fate("reset", detail=f"RESET from {mail.sender} before the start: nothing sent")
         if parsed.help and not parsed.commands and not parsed.player and not parsed.password:
             return self.signups.help(db, mail, now)
         found = [*(p.why for p in parsed.problems), problem("not_started", campaign=self.config.id)]

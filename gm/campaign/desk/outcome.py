@@ -14,7 +14,7 @@ from ...rules.problem import Problem
 
 
 @dataclass
-class Outcome:
+class Fate:
     """What became of one message; `reply` is the outbox id of the one reply, if any."""
 
     # applied, refused, help, reset, loop, duplicate, seen; and never answered: capped
@@ -26,10 +26,10 @@ class Outcome:
     problems: list[str] = field(default_factory=list)
 
 
-def kept_reply(answered: str) -> Outcome:
+def kept_reply(answered: str) -> Fate:
     """A reply to our refusal or help that does not authenticate: kept, never answered
     (docs/rules/, Order mail), and shown to the GM by `gm status` with its sender and subject."""
-    return Outcome("loop", detail=f"answers our {answered}, not authenticated: an auto-responder, "
+    return Fate("loop", detail=f"answers our {answered}, not authenticated: an auto-responder, "
                                   "or a correction without the password")
 
 
@@ -44,4 +44,4 @@ class OrderDesk(Protocol):
 
     def reply(self, db: Any, mail: InboundMail, now: datetime, *, to: str, template: str,
               outcome: str, context: dict[str, Any], player: str | None = None,
-              zone: str | None = None, proof: Sequence[tuple[str, str]] = (), kind: str | None = None) -> Outcome: ...
+              zone: str | None = None, proof: Sequence[tuple[str, str]] = (), kind: str | None = None) -> Fate: ...

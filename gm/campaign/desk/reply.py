@@ -15,7 +15,7 @@ from ...rules.problem import Problem
 from ..deadlines import deadline_text
 from ..outbox import mark_unasked, queue
 from ..signup.standing import basics as signup_basics
-from .outcome import Outcome
+from .outcome import Fate
 from .trust import (
     CAP_ANY,
     CAP_STRANGER,
@@ -55,7 +55,7 @@ class Replier:
 
     def reply(self, db: Any, mail: InboundMail, now: datetime, *, to: str, template: str,
               outcome: str, context: dict[str, Any], player: str | None = None,
-              zone: str | None = None, proof: Sequence[tuple[str, str]] = (), kind: str | None = None) -> Outcome:
+              zone: str | None = None, proof: Sequence[tuple[str, str]] = (), kind: str | None = None) -> Fate:
         """Queue the one reply, of outbox `kind` (the template's name unless said). `zone`
         is the time zone its deadline is shown in: the authenticated player's own, else
         the campaign's (a stranger's)."""
@@ -68,7 +68,7 @@ class Replier:
             if refused:
                 self.tell_gm_of_caps(db, refused.cap, now)
                 said = "; ".join(problems) if problems else f"the {template} text"
-                return Outcome("capped", player=player, detail=f"{refused.reason}; it would have said: {said}"[:2000],
+                return Fate("capped", player=player, detail=f"{refused.reason}; it would have said: {said}"[:2000],
                                problems=list(problems))
         config = self.config
         basics = self.basics if self.basics is not None else signup_basics(self.campaign)
@@ -91,7 +91,7 @@ class Replier:
         outbox_id = queue(db, message, kind=kind, now=now, player=player, turn=self.turn)
         if kind in UNASKED:
             mark_unasked(db, outbox_id, to, player=known)
-        return Outcome(outcome, player=player, detail="; ".join(problems)[:2000], reply=outbox_id,
+        return Fate(outcome, player=player, detail="; ".join(problems)[:2000], reply=outbox_id,
                        problems=list(problems))
 
     def tell_gm_of_caps(self, db: Any, cap: str, now: datetime) -> None:

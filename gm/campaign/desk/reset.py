@@ -13,7 +13,7 @@ from ...mail.orderlang import OrderText
 from ..deadlines import deadline_text
 from ..outbox import queue
 from ..passwords import hash_password, issue_password
-from .outcome import Outcome
+from .outcome import Fate
 from .trust import DAY
 
 # The outbox kind of a RESET's new-password mail. Like a welcome it carries a password in
@@ -21,17 +21,17 @@ from .trust import DAY
 RESET_KIND = "reset"
 
 
-def reset_password(desk: Any, db: Any, parsed: OrderText, mail: InboundMail, now: datetime) -> Outcome:
+def reset_password(desk: Any, db: Any, parsed: OrderText, mail: InboundMail, now: datetime) -> Fate:
     """A new password to the player's registered address, never to the sender, at most
     once a day. The old password works until the new one is used, and the sender hears
     nothing either way, so a stranger learns nothing and locks nobody out."""
     player = desk.config.player(parsed.player or "")
     asked = f"RESET from {mail.sender}"
     if player is None:
-        return Outcome("reset", detail=f"{asked} for {parsed.player[:100]!r}, who does not play: nothing sent")
+        return Fate("reset", detail=f"{asked} for {parsed.player[:100]!r}, who does not play: nothing sent")
     last = db.execute("select reset_at from players where id = ?", [player.id]).fetchone()
     if last and last[0] and clock.parse_time(last[0]) > now - DAY:
-        return Outcome("reset", player=player.id, detail=f"{asked}: a new password was mailed at {last[0]}; nothing sent")
+        return Fate("reset", player=player.id, detail=f"{asked}: a new password was mailed at {last[0]}; nothing sent")
     password = issue_password()
     db["players"].update(player.id, {"pending_password_hash": hash_password(password), "reset_at": clock.iso(now)})
     config = desk.config
@@ -48,4 +48,4 @@ def reset_password(desk: Any, db: Any, parsed: OrderText, mail: InboundMail, now
         auto_reply=True,
     )
     queue(db, message, kind=RESET_KIND, now=now, player=player.id, turn=desk.turn)
-    return Outcome("reset", player=player.id, detail=f"{asked}: a new password mailed to {player.email}")
+    return Fate("reset", player=player.id, detail=f"{asked}: a new password mailed to {player.email}")

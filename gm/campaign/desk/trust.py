@@ -30,7 +30,7 @@ from ..outbox import (
 )
 from ..passwords import check_password
 from ..signup.standing import CODE_KIND, IN, WAITING_LIST, holding_query, places, waiting_room
-from .outcome import Outcome
+from .outcome import Fate
 
 # RESET's "a day": the 24 hours before the message is handled (clock.now()), a rolling
 # window, so no burst is allowed at midnight.
@@ -59,7 +59,7 @@ CHECK_LIMIT = 100
 GUESSED_KIND = "notice"
 
 
-def loop_outcome(db: Any, config: CampaignConfig, mail: InboundMail) -> Outcome:
+def loop_outcome(db: Any, config: CampaignConfig, mail: InboundMail) -> Fate:
     """Never answered (docs/rules/, Order mail). A bounce marks the failed player addresses."""
     detail = mail.loop or ""
     if mail.loop == "bounce":
@@ -68,7 +68,7 @@ def loop_outcome(db: Any, config: CampaignConfig, mail: InboundMail) -> Outcome:
             if player.email in failed:
                 db["players"].update(player.id, {"failing": f"bounce: {mail.subject[:200]}"})
                 detail += f"; marks {player.id} failing"
-    return Outcome("loop", detail=detail)
+    return Fate("loop", detail=detail)
 
 
 def authenticate(campaign: Campaign, db: Any, parsed: OrderText, mail: InboundMail,

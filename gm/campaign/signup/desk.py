@@ -15,7 +15,7 @@ from ... import clock
 from ...mail.inbound import InboundMail
 from ...rules.problem import Problem, problem
 from .. import names
-from ..desk.outcome import OrderDesk, Outcome, kept_reply
+from ..desk.outcome import Fate, OrderDesk, kept_reply
 from ..desk.trust import day_start
 from ..store import insert
 from . import standing
@@ -87,7 +87,7 @@ class SignupDesk:
         return request
 
     def handle(self, db: Any, mail: InboundMail, request: Request, row: int, received: datetime,
-               now: datetime, answered: str | None) -> Outcome:
+               now: datetime, answered: str | None) -> Fate:
         """One sign-up mail. A reply to a code, refusal or help mail of ours is taken only
         from a CONFIRM whose code is right (docs/rules/, Order mail: it authenticates); otherwise it
         is kept unanswered, as the order desk keeps an order that does not authenticate."""
@@ -109,7 +109,7 @@ class SignupDesk:
     # -- the requests ---------------------------------------------------------------------
 
     def _join(self, db: Any, mail: InboundMail, request: Request, row: int, received: datetime,
-              now: datetime) -> Outcome:
+              now: datetime) -> Fate:
         """A code to the sender, and nothing else kept (docs/rules/, Joining by mail): the request counts
         once the code comes back from this address."""
         player, problems = self._judged(request, mail.sender)
@@ -133,7 +133,7 @@ class SignupDesk:
             db.execute("update messages set request = ? where id = ?", (json.dumps(request.asked(), sort_keys=True), row))
         return outcome
 
-    def _leave(self, db: Any, mail: InboundMail, request: Request, row: int, now: datetime) -> Outcome:
+    def _leave(self, db: Any, mail: InboundMail, request: Request, row: int, now: datetime) -> Fate:
         """A code to the sender: the place is given up once it comes back, so a forged
         LEAVE withdraws nobody."""
         holding = self._holding(mail.sender)
@@ -151,7 +151,7 @@ class SignupDesk:
         return outcome
 
     def _confirm(self, db: Any, mail: InboundMail, request: Request, found: dict[str, Any] | None,
-                 row: int, received: datetime, now: datetime) -> Outcome:
+                 row: int, received: datetime, now: datetime) -> Fate:
         """The request the code names counts now: a JOIN takes its place where the rules
         put it, a LEAVE gives its place up (to the first waiting)."""
         if found is None:
@@ -269,17 +269,17 @@ class SignupDesk:
             offer = "open"
         return context | {"offer": offer}
 
-    def _again(self, db: Any, mail: InboundMail, row: dict[str, Any] | None, now: datetime, detail: str) -> Outcome:
+    def _again(self, db: Any, mail: InboundMail, row: dict[str, Any] | None, now: datetime, detail: str) -> Fate:
         """A CONFIRM whose request counted already, told where it stands again at most once
         a UTC day (docs/rules/, Refusal caps): a replay under new Message-IDs
         cannot make gm mail the address over and over."""
         again = "CONFIRM again"
         if db.execute("select 1 from messages where sender = ? and outcome = 'confirmed' and ingested_at >= ? "
                       "and detail like ? limit 1", (mail.sender, day_start(now), again + "%")).fetchone():
-            return Outcome("capped", detail=f"{again} ({detail}): already told again this UTC day; not answered")
+            return Fate("capped", detail=f"{again} ({detail}): already told again this UTC day; not answered")
         return self._told(db, mail, row, now, f"{again}: {detail}")
 
-    def _told(self, db: Any, mail: InboundMail, row: dict[str, Any] | None, now: datetime, detail: str) -> Outcome:
+    def _told(self, db: Any, mail: InboundMail, row: dict[str, Any] | None, now: datetime, detail: str) -> Fate:
         """The reply that tells the sender where they stand, which the confirmation proved is
         theirs: never capped, and it counts as telling them (`told`)."""
         if row is None:
@@ -287,9 +287,9 @@ class SignupDesk:
         reply = standing.notice(self.campaign, db, row, now, in_reply_to=mail,
                               started=self.campaign.started() and row["status"] == standing.POOL)
         db.execute("update signups set told = status where id = ?", (row["id"],))
-        return Outcome("confirmed", detail=detail[:2000], reply=reply)
+        return Fate("confirmed", detail=detail[:2000], reply=reply)
 
-    def refuse(self, db: Any, mail: InboundMail, now: datetime, problems: list[Problem]) -> Outcome:
+    def refuse(self, db: Any, mail: InboundMail, now: datetime, problems: list[Problem]) -> Fate:
         """A refusal saying every problem, line by line, to the sender (capped), in words
         that quote nothing the sender wrote: nobody vouches for a sign-up's sender."""
         return self.desk.reply(db, mail, now, to=mail.sender, template="signup_refusal", kind="refusal",
@@ -298,7 +298,7 @@ class SignupDesk:
                                    "problems": self.desk.words(problems, stranger=True),
                                    "started": self.campaign.started()})
 
-    def help(self, db: Any, mail: InboundMail, now: datetime) -> Outcome:
+    def help(self, db: Any, mail: InboundMail, now: datetime) -> Fate:
         return self.desk.reply(db, mail, now, to=mail.sender, template="signup_help", kind="help", outcome="help",
                                context=self._offer(now))
 
