@@ -69,6 +69,8 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
         "gm.rules.classic.robot", "gm.rules.doubles.robot", "gm.rules.advanced.robot",
         "gm.rules.unleashed.robot",
     )),
+    # a judge: many campaigns behind one address, its routing, site and records
+    ("judge", ("gm.judge.*",)),
     # what a user runs
     ("commands", ("gm.cli.*", "gm.demo.*", "gm.__main__")),
 ]

@@ -28,6 +28,7 @@ from .people import (
     joined_name_problems,
     stand_in_problems,
 )
+from .judged import JUDGE_FILE, judge_of
 from .values import CampaignConfig, MailConfig, PlayerConfig
 
 CONFIG_NAME = "campaign.yaml"
@@ -91,7 +92,7 @@ def _config_from_data(data: LineDict, folder: Path, source: str,
         problems.append(f"line {data.line_of('boards')}: the {ruleset.name} ruleset plays exactly one board")
     raw_options, options, boards = _options(data, problems, ruleset, boards, len(players))
     max_text, allow_others, max_bytes = _campaign_options(raw_options, problems)
-    mail = _mail(data, problems)
+    mail = _mail(data, problems, folder)
     observers = _observers(data, problems)
     archive_url = need("archive_url", lambda v: isinstance(v, str) and bool(URL_PATTERN.fullmatch(v)),
                        "an http(s) address such as https://example.org/spring-2027/", None, required=False)
@@ -266,8 +267,15 @@ def _without(raw: LineDict) -> LineDict:
     return result
 
 
-def _mail(data: LineDict, problems: list[str]) -> MailConfig:
+def _mail(data: LineDict, problems: list[str], folder: Path | None = None) -> MailConfig:
     raw = data.get("mail")
+    judge = judge_of(folder) if folder is not None and raw is None else None
+    if judge is not None:
+        # one of a judge's games: the judge's mail settings (docs/deployment.md, A judge)
+        judge_data = read(judge / JUDGE_FILE, ConfigError)
+        raw = judge_data.get("mail") if isinstance(judge_data, LineDict) else None
+        if raw is None:
+            return MailConfig(judge=judge)
     if raw is None:
         return MailConfig()
     if not isinstance(raw, LineDict):
@@ -303,4 +311,5 @@ def _mail(data: LineDict, problems: list[str]) -> MailConfig:
                 imap = value
             else:
                 smtp = value
-    return MailConfig(transport=transport, sender=sender, imap=imap, smtp=smtp, auth=auth, oauth2=oauth2)
+    return MailConfig(transport=transport, sender=sender, imap=imap, smtp=smtp, auth=auth, oauth2=oauth2,
+                      judge=judge)

@@ -65,6 +65,10 @@ class MailConfig:
     smtp: Any = None
     auth: str = "password"  # or "oauth2": SASL XOAUTH2 with the token of `gm mail login`
     oauth2: Any = None  # gm.mail.settings.OAuth2Settings with auth oauth2
+    # the judge's folder when the campaign is one of a judge's games and uses its mail
+    # (docs/deployment.md, A judge): its mail is routed into the campaign's own inbox and
+    # delivered from the judge's outbox
+    judge: Path | None = None
 
     @property
     def address(self) -> str:
