@@ -17,6 +17,7 @@ from ...errors import BoardError, ConfigError, ProblemsError
 from ...mail.settings import imap_settings, mail_auth, smtp_settings
 from ...rules.registry import DEFAULT, UnknownRuleset, find_ruleset
 from ...yamlfile import LineDict, is_int, key_problems, read
+from .judged import JUDGE_FILE, judge_of
 from .people import (
     _CONTROLS,
     ID_PATTERN,
@@ -28,7 +29,6 @@ from .people import (
     joined_name_problems,
     stand_in_problems,
 )
-from .judged import JUDGE_FILE, judge_of
 from .values import CampaignConfig, MailConfig, PlayerConfig
 
 CONFIG_NAME = "campaign.yaml"
