@@ -83,7 +83,7 @@ def test_messages_are_routed_by_game_line_and_by_plus_detail(tmp_path):
 def test_the_unasked_replies_to_one_address_are_capped_over_the_judge(tmp_path):
     judge = make_judge(tmp_path, "spring")
     for n in range(8):
-        drop(judge, f"m{n}", mail("victim+{n}@example.org".format(n=n), f"LIST {n}"))
+        drop(judge, f"m{n}", mail(f"victim+{n}@example.org", f"LIST {n}"))
     out = gm("judge", str(judge), "turn")
     assert "5 answered list" in out and "3 capped" in out
 

@@ -18,13 +18,15 @@ from ..mail.mailout import compose
 from ..mail.oauth import login_for
 from ..mail.smtp import send_batch
 from ..mail.smtpwire import Outgoing
+from ..rules.registry import DEFAULT
 from .layout import Judge
 from .store import JudgeStore
 
 PER_ADDRESS = 5
 OWN_FILES = "+judge"  # the judge's outbox files: no campaign id holds a "+"
-# the judge's mail belongs to no ruleset: the generic templates, looked up as the core's
-TEMPLATE_RULESET = "postal"
+# the judge's mail belongs to no ruleset: the generic templates, looked up as the default
+# ruleset's (which has none of its own for them)
+TEMPLATE_RULESET = DEFAULT
 
 
 def day_start(now: datetime) -> str:
