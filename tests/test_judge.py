@@ -115,3 +115,73 @@ def test_the_site_lists_every_game_and_a_page_per_player_without_addresses(tmp_p
     page = (judge / "site" / "players" / "alice.html").read_text()
     assert "Alice" in page and "@" not in page
     assert "<feed" in (judge / "site" / "feed.xml").read_text()
+
+
+def test_signup_min_ontime_refuses_a_join_from_an_address_often_late_in_the_judges_games(tmp_path):
+    from gm.campaign.config.values import SignupConfig
+    from gm.campaign.record import MIN_DUE, Record, below_min_ontime
+
+    judge = make_judge(tmp_path, "spring")
+    assert below_min_ontime(judge, "alice@example.org", 0.8) is None  # no turns due yet
+    assert below_min_ontime(None, "alice@example.org", 0.8) is None  # a standalone campaign
+    assert SignupConfig().min_ontime is None
+    assert Record(due=MIN_DUE, on_time=5).on_time_share == 0.5
+
+
+def test_the_judges_own_replies_are_automatic_replies_threaded_to_the_message(tmp_path):
+    judge = make_judge(tmp_path, "spring")
+    drop(judge, "m1", mail("dave@example.org", "LIST", msgid="<asked@x>"))
+    gm("judge", str(judge), "turn")
+    [reply] = outbox(judge)
+    assert "Auto-Submitted: auto-replied" in reply and "In-Reply-To: <asked@x>" in reply
+    assert "To: dave@example.org" in reply
+
+
+def test_auto_replies_and_the_judges_own_mail_are_never_answered(tmp_path):
+    judge = make_judge(tmp_path, "spring")
+    drop(judge, "m1", "From: bot@example.org\nTo: judge@example.org\nAuto-Submitted: auto-replied\n"
+                      "Message-ID: <b@x>\n\nLIST\n")
+    drop(judge, "m2", mail("judge@example.org", "LIST"))
+    out = gm("judge", str(judge), "turn")
+    assert "2 kept unanswered" in out and outbox(judge) == []
+
+
+def _past_game(judge: Path, address: str, due: int, on_time: int) -> None:
+    """A finished game of the judge's in which `address` had `due` turns and ordered `on_time`."""
+    import sqlite3
+
+    folder = judge / "campaigns" / "old"
+    folder.mkdir()
+    (folder / "campaign.yaml").write_text("id: old\n")
+    conn = sqlite3.connect(folder / "gm.sqlite")
+    conn.executescript("create table players (id, name, email, seat, from_turn, until_turn, dropped_turn);"
+                       "create table turns (turn); create table orders (turn, player, message);"
+                       "create table campaign (state, ended);")
+    conn.execute("insert into players values ('late', 'Late', ?, 0, 1, null, null)", (address,))
+    conn.executemany("insert into turns values (?)", [(t,) for t in range(1, due + 1)])
+    conn.executemany("insert into orders values (?, 'late', 1)", [(t,) for t in range(1, on_time + 1)])
+    conn.execute("insert into campaign values ('{\"over\": true}', null)")
+    conn.commit()
+    conn.close()
+
+
+def test_a_join_from_an_address_below_min_ontime_is_refused_saying_why(tmp_path):
+    from gm.campaign.record import below_min_ontime
+
+    judge = make_judge(tmp_path, "open")
+    yaml_path = judge / "campaigns" / "open" / "campaign.yaml"
+    text = yaml_path.read_text()
+    head, _, rest = text.partition("players:")
+    yaml_path.write_text(head + "signup: {open: true, min_ontime: 0.8}\nplayers: []\n" +
+                         rest.split("options:", 1)[1].join(["options:", ""]))
+    _past_game(judge, "late@example.org", due=10, on_time=2)
+    assert below_min_ontime(judge, "late@example.org", 0.8) == (0.2, 10)
+    drop(judge, "m1", mail("late@example.org", "JOIN open\nNAME Late Larry"))
+    drop(judge, "m2", mail("new@example.org", "JOIN open\nNAME New Nora"))
+    out = gm("judge", str(judge), "turn")
+    assert "2 routed" in out
+    sent = outbox(judge)
+    [late] = [m for m in sent if "To: late@example.org" in m]
+    [new] = [m for m in sent if "To: new@example.org" in m]
+    assert "on time" in late and "20%" in late
+    assert "CONFIRM" in new

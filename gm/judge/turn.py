@@ -17,6 +17,7 @@ from pathlib import Path
 from .. import clock
 from ..campaign.desk.inbound import message_key
 from ..campaign.folder import Campaign
+from ..campaign.record import record_of
 from ..campaign.store import DB_NAME
 from ..campaign.weekly import run_turn
 from ..errors import GmError
@@ -24,7 +25,6 @@ from ..mail import maildir
 from ..mail.inbound import read_mail
 from .games import games_of
 from .layout import Judge
-from .records import record_of
 from .replies import capped, queue_reply, send_own
 from .routing import LIST, RECORD, Route, Router
 from .store import JudgeStore
@@ -171,7 +171,7 @@ def _answer(judge: Judge, store: JudgeStore, raw: bytes, source: str, route: Rou
 
 def _record_context(judge: Judge, sender: str) -> dict:
     # the sender's own record over the judge's games (docs/deployment.md, The player record)
-    return {"record": record_of(judge, sender)}
+    return {"record": record_of(judge.folder, sender)}
 
 
 def _record(store: JudgeStore, source: str, key: str | None, sender: str, received: datetime, outcome: str,

@@ -1,5 +1,5 @@
-"""The player record (docs/deployment.md, The player record): per address, over the
-judge's games, read from each game's store: games joined, finished, dropped, turns where
+"""The player record (docs/deployment.md, The player record): per address, over a judge's
+games (the folders beside a campaign under the judge's campaigns/), read from each game's store: games joined, finished, dropped, turns where
 an order was due (turns resolved while the address held a seat) and turns ordered on time
 (an order by mail for that turn: the desk takes none after the deadline)."""
 
@@ -9,8 +9,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..campaign.store import DB_NAME
-from .layout import Judge
+from .config.judged import CAMPAIGNS
+from .store import DB_NAME
 
 
 @dataclass
@@ -37,9 +37,16 @@ where p.id = :player and t.turn >= coalesce(p.from_turn, 1)
 """
 
 
-def record_of(judge: Judge, address: str) -> Record:
+# turns due before an on-time share counts (docs/campaign.md, signup.min_ontime)
+MIN_DUE = 10
+
+
+def record_of(judge: Path, address: str) -> Record:
+    """`address`'s record over the games of the judge in folder `judge`."""
     record = Record()
-    for folder in judge.games():
+    games = judge / CAMPAIGNS
+    folders = sorted(p for p in games.iterdir() if (p / "campaign.yaml").is_file()) if games.is_dir() else []
+    for folder in folders:
         for game in _games_of(folder, address.lower()):
             record.games.append(game)
             record.joined += 1
@@ -74,3 +81,15 @@ def _games_of(folder: Path, address: str) -> list[dict]:
 def _over(conn: sqlite3.Connection) -> bool:
     row = conn.execute("select json_extract(state, '$.over') as over, ended from campaign").fetchone()
     return bool(row and (row["over"] or row["ended"]))
+
+
+def below_min_ontime(judge: Path | None, address: str, min_ontime: float | None) -> tuple[float, int] | None:
+    """(the address's on-time share, its turns due) when a sign-up's `min_ontime` refuses
+    it: a judge's game only, and only with at least MIN_DUE turns due."""
+    if judge is None or min_ontime is None:
+        return None
+    record = record_of(judge, address)
+    share = record.on_time_share
+    if record.due >= MIN_DUE and share is not None and share < min_ontime:
+        return share, record.due
+    return None
