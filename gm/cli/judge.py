@@ -11,7 +11,9 @@ from ..errors import GmError
 from ..judge.games import games_of
 from ..judge.layout import load_judge, new_judge
 from ..judge.site import write_site
+from ..judge.store import JudgeStore
 from ..judge.turn import judge_turn
+from ..judge.webhooks import failing
 
 ACTIONS = ("turn", "status", "publish")
 
@@ -38,7 +40,7 @@ def judge_cmd(words: tuple[str, ...]) -> None:
         run = judge_turn(judge)
         for line in run.lines:
             click.echo(line)
-        click.echo(f"site: {write_site(judge)}")
+        click.echo(f"site: {write_site(judge, run.games)}")
         if run.failed:
             click.echo(f"failed and skipped: {', '.join(run.failed)} (the others went on)")
     elif words[1] == "status":
@@ -47,5 +49,13 @@ def judge_cmd(words: tuple[str, ...]) -> None:
             due = f", deadline {game.deadline}" if game.deadline and game.state == "running" else ""
             problem = f": {game.problem}" if game.problem else ""
             click.echo(f"{game.id}: {game.state}{where}{due}{problem}")
+        store = JudgeStore(judge.folder)
+        try:
+            waiting = store.one("select count(*) n from outbox where status = 'queued'")["n"]
+            click.echo(f"judge mail: {waiting} waiting to be sent")
+            for line in failing(store):
+                click.echo(line)
+        finally:
+            store.close()
     else:
         click.echo(f"site: {write_site(judge)}")

@@ -24,9 +24,9 @@ def _env() -> jinja2.Environment:
                               autoescape=True, trim_blocks=True, lstrip_blocks=True)
 
 
-def write_site(judge: Judge) -> Path:
+def write_site(judge: Judge, games: list[Game] | None = None) -> Path:
     """Every page written afresh; the index's path."""
-    games = games_of(judge)
+    games = games_of(judge) if games is None else games
     site = judge.site
     (site / "players").mkdir(parents=True, exist_ok=True)
     env = _env()

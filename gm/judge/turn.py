@@ -23,11 +23,12 @@ from ..campaign.weekly import run_turn
 from ..errors import GmError
 from ..mail import maildir
 from ..mail.inbound import read_mail
-from .games import games_of
+from .games import Game, games_of
 from .layout import Judge
 from .replies import capped, queue_reply, send_own
 from .routing import LIST, RECORD, Route, Router
 from .store import JudgeStore
+from .webhooks import deliver, queue_events
 
 READ_LIMIT = 1024 * 1024 + 1  # enough to route; the game's desk reads its own limit
 
@@ -36,6 +37,7 @@ READ_LIMIT = 1024 * 1024 + 1  # enough to route; the game's desk reads its own l
 class JudgeRun:
     lines: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
+    games: list[Game] | None = None  # as they stand after the run, for the site
 
 
 def judge_turn(judge: Judge) -> JudgeRun:
@@ -50,6 +52,11 @@ def judge_turn(judge: Judge) -> JudgeRun:
                 run.failed.append(folder.name)
         sent, kept = send_own(judge, store)
         run.lines.append(f"judge send: {sent} delivered" + (f", {kept} kept for the next run" if kept else ""))
+        run.games = games_of(judge)
+        queue_events(judge, store, run.games)
+        sent, kept = deliver(store)
+        if sent or kept:
+            run.lines.append(f"webhooks: {sent} delivered" + (f", {kept} kept for the next run" if kept else ""))
     finally:
         store.close()
     return run

@@ -35,6 +35,8 @@ CONFIG_NAME = "campaign.yaml"
 TOP_KEYS = (
     "id", "title", "ruleset", "seed", "boards", "players", "options", "mail",
     "timezone", "turn_days", "first_deadline", "observers", "archive_url", "signup", "caps",
+    # read by a judge (docs/deployment.md, Notifications)
+    "notify",
 )
 CAPS_KEYS = ("unasked_per_day",)
 MAIL_KEYS = ("transport", "from", "imap", "smtp", "auth", "oauth2")
