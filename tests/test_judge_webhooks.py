@@ -74,6 +74,7 @@ def test_a_start_is_posted_exactly_once_after_the_endpoint_failed_for_a_while(tm
     first = gm("judge", str(judge), "turn")  # the endpoint fails: the turn goes on
     assert "webhooks: 0 delivered, 1 kept for the next run" in first and "spring: ingest" in first
     assert "waiting after 1 tries (HTTP 500)" in gm("judge", str(judge), "status")
+    assert "spring start waiting after 1 tries" in gm("-C", str(judge / "campaigns" / "spring"), "status")
     gm("judge", str(judge), "turn")  # fails again
     third = gm("judge", str(judge), "turn")
     assert "webhooks: 1 delivered" in third

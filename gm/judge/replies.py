@@ -6,12 +6,14 @@ and delivered exactly once, into its Maildir or over SMTP."""
 
 from __future__ import annotations
 
+import sqlite3
 from datetime import datetime
 from email.utils import parseaddr
 from typing import Any
 
 from .. import clock
 from ..campaign.outbox import address_key
+from ..campaign.store import DB_NAME
 from ..mail import maildir
 from ..mail.inbound import InboundMail
 from ..mail.mailout import compose
@@ -34,10 +36,11 @@ def day_start(now: datetime) -> str:
 
 
 def capped(store: JudgeStore, judge: Judge, to: str, now: datetime) -> bool:
-    """Whether one more unasked reply to `to` today would pass the judge's caps."""
+    """Whether one more unasked reply to `to` today would pass the judge's caps: the
+    judge's own replies and those its games sent the address (docs/rules/, Refusal caps)."""
     since = day_start(now)
     to_one = store.one("select count(*) n from outbox where address_key = ? and queued_at >= ?",
-                       (address_key(to), since))["n"]
+                       (address_key(to), since))["n"] + _games_sent(judge, address_key(to), since)
     in_all = store.one("select count(*) n from outbox where queued_at >= ?", (since,))["n"]
     return to_one >= PER_ADDRESS or in_all >= judge.unasked_per_day
 
@@ -92,3 +95,21 @@ def _send_smtp(judge: Judge, store: JudgeStore, rows: list[Any]) -> tuple[int, i
 
     send_batch(judge.mail.smtp, login_for(judge.folder, judge.mail, "smtp"), messages(), on_outcome=on_outcome)
     return done["sent"], done["kept"]
+
+
+def _games_sent(judge: Judge, key: str, since: str) -> int:
+    """Unasked replies the judge's games queued to one address since `since`."""
+    total = 0
+    for folder in judge.games():
+        path = folder / DB_NAME
+        if not path.exists():
+            continue
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            total += conn.execute("select count(*) from outbox where address_key = ? and queued_at >= ?",
+                                  (key, since)).fetchone()[0]
+        except sqlite3.OperationalError:
+            pass  # a store from before the caps: nothing counted there
+        finally:
+            conn.close()
+    return total
