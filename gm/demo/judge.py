@@ -17,6 +17,7 @@ from .. import clock
 from ..campaign.campaign import start
 from ..campaign.folder import Campaign
 from ..campaign.reveal import reveal
+from ..counts import count
 from ..errors import GmError
 from ..judge.layout import load_judge, new_judge
 from ..judge.site import write_site
@@ -75,7 +76,7 @@ def play_judge(folder: Path, *, seed: int, force: bool, echo: Callable[[str], No
         with clock.frozen(START):
             campaign, _ = start(game)
         campaign.close()
-    echo(f"gm demo --judge: {len(chosen)} games behind {JUDGE_ADDRESS} in {folder}: {', '.join(chosen)}")
+    echo(f"gm demo --judge: {count(len(chosen), 'game')} behind {JUDGE_ADDRESS} in {folder}: {', '.join(chosen)}")
     reader = Reader(maildir.outbox(folder), robots)
     inbox = maildir.inbox(folder)
     _strangers(inbox, robots[chosen[0]][0])
