@@ -95,6 +95,8 @@ def test_a_broken_game_is_reported_and_skipped_while_the_others_go_on(tmp_path):
     (judge / "campaigns" / "aaa" / "campaign.yaml").write_text("id: [broken\n")
     out = gm("judge", str(judge), "turn")
     assert "aaa: failed:" in out and "zzz: ingest:" in out and "failed and skipped: aaa" in out
+    status = gm("judge", str(judge), "status")
+    assert "aaa: broken" in status and "zzz: running, turn 1" in status and "orders in 0 of 3" in status
 
 
 def test_record_answers_the_sender_with_its_own_record_only(tmp_path):

@@ -48,7 +48,8 @@ def judge_cmd(words: tuple[str, ...]) -> None:
             where = f", turn {game.turn}" if game.turn else ""
             due = f", deadline {game.deadline}" if game.deadline and game.state == "running" else ""
             problem = f": {game.problem}" if game.problem else ""
-            click.echo(f"{game.id}: {game.state}{where}{due}{problem}")
+            orders = f", orders in {game.orders_in}" if game.orders_in else ""
+            click.echo(f"{game.id}: {game.state}{where}{due}{orders}{problem}")
         store = JudgeStore(judge.folder)
         try:
             waiting = store.one("select count(*) n from outbox where status = 'queued'")["n"]

@@ -26,6 +26,7 @@ class Game:
     url: str | None = None
     problem: str | None = None
     leaders: list[str] = field(default_factory=list)
+    orders_in: str | None = None  # "4 of 6": players who ordered this turn, of those in the game
 
 
 def archive_url(judge: Judge, game_id: str, campaign_url: str | None) -> str | None:
@@ -73,6 +74,10 @@ def _fill(judge: Judge, game: Game, campaign: Campaign) -> None:
     deadline = campaign.deadline()
     game.deadline = deadline.strftime("%Y-%m-%d %H:%M UTC") if deadline else None
     game.state = FINISHED if state.over else PAUSED if campaign.paused() else RUNNING
+    if game.state != FINISHED:
+        ordered = campaign.store.one("select count(distinct player) n from orders where turn = ?", (state.turn,))
+        in_game = len(campaign.config.players) - len(campaign.dropped_players())
+        game.orders_in = f"{ordered['n']} of {in_game}"
     game.leaders = leaders(campaign, state)
 
 
