@@ -187,3 +187,45 @@ def test_a_join_from_an_address_below_min_ontime_is_refused_saying_why(tmp_path)
     [new] = [m for m in sent if "To: new@example.org" in m]
     assert "on time" in late and "20%" in late
     assert "CONFIRM" in new
+
+
+def test_a_judge_on_imap_fetches_each_message_once_into_its_inbox_timed_by_internaldate(tmp_path, monkeypatch):
+    from datetime import UTC, datetime
+
+    from gm.judge import imapfetch
+    from gm.judge.layout import load_judge
+    from gm.mail.imap import Fetched
+
+    moved: list[list[int]] = []
+    when = datetime(2027, 3, 1, 12, 0, tzinfo=UTC)
+
+    class FakeInbox:
+        uidvalidity = 7
+
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return None
+
+        def uids(self):
+            return [3, 4]
+
+        def fetch(self, uids):
+            yield [Fetched(uid, mail("dave@example.org", f"LIST {uid}").encode(), when) for uid in uids]
+
+        def move_processed(self, uids):
+            moved.append(list(uids))
+
+    monkeypatch.setattr(imapfetch, "ImapInbox", FakeInbox)
+    monkeypatch.setattr(imapfetch, "login_for", lambda *args: "secret")
+    judge = load_judge(make_judge(tmp_path))
+    assert imapfetch.fetch_into_inbox(judge) == 2
+    box = judge.folder / "mail" / "inbox" / "new"
+    assert sorted(os.listdir(box)) == ["imap-7-3", "imap-7-4"] and moved == [[3, 4]]
+    assert os.path.getmtime(box / "imap-7-3") == when.timestamp()
+    imapfetch.fetch_into_inbox(judge)  # the server's move was lost: the same files, not twice
+    assert sorted(os.listdir(box)) == ["imap-7-3", "imap-7-4"]

@@ -20,10 +20,10 @@ from ..campaign.folder import Campaign
 from ..campaign.record import record_of
 from ..campaign.store import DB_NAME
 from ..campaign.weekly import run_turn
-from ..errors import GmError
 from ..mail import maildir
 from ..mail.inbound import read_mail
 from .games import Game, games_of
+from .imapfetch import fetch_into_inbox
 from .layout import Judge
 from .replies import capped, queue_reply, send_own
 from .routing import LIST, RECORD, Route, Router
@@ -86,8 +86,7 @@ def _one_line(error: BaseException) -> str:
 def read_mailbox(judge: Judge, store: JudgeStore) -> str:
     """The judge's Maildir inbox read once, each message routed or answered."""
     if judge.mail.transport == "imap+smtp":
-        raise GmError("a judge reads its mail from its Maildir (mail/inbox); fetch IMAP into it "
-                      "(fetchmail, getmail) until gm reads a judge's IMAP box itself")
+        fetch_into_inbox(judge)
     box = maildir.inbox(judge.folder)
     maildir.make_box(box)
     found = []
