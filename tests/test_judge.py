@@ -229,3 +229,29 @@ def test_a_judge_on_imap_fetches_each_message_once_into_its_inbox_timed_by_inter
     assert os.path.getmtime(box / "imap-7-3") == when.timestamp()
     imapfetch.fetch_into_inbox(judge)  # the server's move was lost: the same files, not twice
     assert sorted(os.listdir(box)) == ["imap-7-3", "imap-7-4"]
+
+
+def _signup_game(judge: Path, game: str) -> None:
+    yaml_path = judge / "campaigns" / game / "campaign.yaml"
+    head, _, rest = yaml_path.read_text().partition("players:")
+    yaml_path.write_text(head + "signup: {open: true}\nplayers: []\n" + "options:" + rest.split("options:", 1)[1])
+
+
+def test_a_confirm_goes_to_the_game_whose_code_it_is_and_a_reply_to_the_game_it_answers(tmp_path):
+    import re
+
+    judge = make_judge(tmp_path, "aaa", "open")
+    gm("-C", str(judge / "campaigns" / "aaa"), "start")
+    _signup_game(judge, "open")
+    drop(judge, "m1", mail("nora@example.org", "JOIN open\nNAME Nora North"))
+    gm("judge", str(judge), "turn")
+    [code_mail] = [m for m in outbox(judge) if "To: nora@example.org" in m]
+    code = re.search(r"CONFIRM ([A-Z0-9]{4}-[A-Z0-9]{4})", code_mail).group(1)
+    drop(judge, "m2", mail("nora@example.org", f"CONFIRM {code}"))
+    out = gm("judge", str(judge), "turn")
+    assert "1 routed" in out and "open: ingest: 1 new message" in out
+    welcome_id = re.search(r"Message-ID: (<[^>]+>)", next(m for m in outbox(judge) if "To: alice@" in m)).group(1)
+    drop(judge, "m3", f"From: alice@example.org\nTo: judge@example.org\nSubject: Re: welcome\n"
+                      f"Message-ID: <r@x>\nIn-Reply-To: {welcome_id}\n\nHELP\n")
+    out = gm("judge", str(judge), "turn")
+    assert "1 routed" in out and "aaa: ingest: 1 new message" in out
