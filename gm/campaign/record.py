@@ -1,7 +1,9 @@
 """The player record (docs/deployment.md, The player record): per address, over a judge's
-games (the folders beside a campaign under the judge's campaigns/), read from each game's store: games joined, finished, dropped, turns where
-an order was due (turns resolved while the address held a seat) and turns ordered on time
-(an order by mail for that turn: the desk takes none after the deadline)."""
+games (the folders under the judge's campaigns/), read from each game's store: games
+joined, finished, dropped, turns where an order was due (turns resolved while the address
+held a seat) and turns ordered on time (an order by mail for that turn: the desk takes
+none after the deadline). Here, below the judge, so that a game's sign-up can ask it
+(signup.min_ontime)."""
 
 from __future__ import annotations
 
