@@ -101,3 +101,27 @@ def test_discord_and_slack_bodies_name_the_game_event_turn_leaders_and_link(tmp_
     assert "https://example.org/spring/" in discord and len(discord) <= DISCORD_MAX
     assert "turn 8 is resolved" in body(judge, game, "turn", 8, "slack")["text"]
     assert body(judge, game, "turn", 8, "json")["leaders"] == ["Alice", "Bob"]
+
+
+def test_each_event_is_queued_once_and_a_game_first_seen_late_is_told_its_latest_turn_only(tmp_path):
+    from gm.judge.games import RUNNING, SIGNUP
+    from gm.judge.store import JudgeStore
+    from gm.judge.webhooks import events_of, queue_events
+
+    judge_dir = make_judge(tmp_path)
+    with_hook(judge_dir, "http://127.0.0.1:9/hook")
+    judge = load_judge(judge_dir)
+    store = JudgeStore(judge_dir)
+    try:
+        late = Game("late", tmp_path, title="Late", state=RUNNING, turn=6)
+        assert events_of(store, late) == [("start", 0), ("turn", 5)]
+        queue_events(judge, store, [late])
+        assert events_of(store, late) == []
+        late.turn = 8
+        assert events_of(store, late) == [("turn", 6), ("turn", 7)]
+        joining = Game("joining", tmp_path, state=SIGNUP)
+        queue_events(judge, store, [joining])
+        joining.state, joining.turn = RUNNING, 1
+        assert events_of(store, joining) == [("signup_closed", 0), ("start", 0)]
+    finally:
+        store.close()

@@ -15,11 +15,11 @@ DB_NAME = "judge.sqlite"
 SCHEMA = """
 create table if not exists messages (
     id integer primary key,
-    source text unique not null,      -- maildir:<name> or imap:<validity>:<uid>
+    source text unique not null,      -- maildir:<name> (IMAP mail is fetched into the Maildir first)
     message_key text,                 -- Message-ID, sender and body digest: seen before?
     sender text,
     received_at text,
-    outcome text not null,            -- routed, list, record, loop, capped, seen
+    outcome text not null,            -- routed, list, unknown, record, kept, capped, seen
     campaign text                     -- the game it was routed to
 );
 create index if not exists messages_key on messages (message_key);
@@ -37,6 +37,14 @@ create table if not exists outbox (
 );
 create index if not exists outbox_caps on outbox (address_key, queued_at);
 create index if not exists outbox_status on outbox (status);
+-- the webhooks' POSTs (gm.judge.webhooks): one per game, event, turn and address
+create table if not exists hooks (
+    id integer primary key,
+    campaign text not null, event text not null, turn integer not null default 0, url text not null,
+    format text not null, body text not null, queued_at text not null,
+    status text not null default 'queued', attempts integer not null default 0, error text,
+    unique (campaign, event, turn, url)
+);
 """
 
 

@@ -26,15 +26,6 @@ FORMATS = ("discord", "slack", "json")
 TIMEOUT = 10  # seconds a POST may take before it is tried again at the next run
 DISCORD_MAX = 2000
 
-SCHEMA = """
-create table if not exists hooks (
-    id integer primary key,
-    campaign text not null, event text not null, turn integer not null default 0, url text not null,
-    format text not null, body text not null, queued_at text not null,
-    status text not null default 'queued', attempts integer not null default 0, error text,
-    unique (campaign, event, turn, url)
-);
-"""
 
 
 def webhooks(notify: Any) -> list[dict[str, str]]:
@@ -72,8 +63,12 @@ def events_of(store: JudgeStore, game: Game) -> list[tuple[str, int]]:
         if ("signup_open", 0) in done:
             found.append(("signup_closed", 0))
         found.append(("start", 0))
-        resolved = (game.turn or 1) - 1
-        found += [("turn", t) for t in range(1, resolved + 1)]
+        resolved = (game.turn or 1) - 1  # the turn taking orders, or one past the last once over
+        # each turn resolved since the last notified one; a game first seen with a history
+        # (notify: added late) is told of its latest turn only, not flooded with the past
+        told = [t for event, t in done if event == "turn"]
+        first = max(told) + 1 if told else resolved
+        found += [("turn", t) for t in range(max(first, 1), resolved + 1)]
     if game.state == FINISHED:
         found.append(("end", 0))
     return [event for event in found if event not in done]
@@ -92,7 +87,6 @@ def body(judge: Judge, game: Game, event: str, turn: int, fmt: str) -> dict[str,
 
 def queue_events(judge: Judge, store: JudgeStore, games: Iterable[Game]) -> int:
     """Queue each new event of each game, once per webhook; how many POSTs were queued."""
-    store.conn.executescript(SCHEMA)
     queued = 0
     for game in games:
         hooks = game_hooks(judge, game)
@@ -112,7 +106,6 @@ def queue_events(judge: Judge, store: JudgeStore, games: Iterable[Game]) -> int:
 
 def deliver(store: JudgeStore, session: requests.Session | None = None) -> tuple[int, int]:
     """POST each queued notification once it is taken: (delivered, kept for the next run)."""
-    store.conn.executescript(SCHEMA)
     session = session or requests.Session()
     sent = kept = 0
     for row in store.rows("select id, url, body from hooks where status = 'queued' order by id"):
@@ -135,6 +128,5 @@ def deliver(store: JudgeStore, session: requests.Session | None = None) -> tuple
 
 def failing(store: JudgeStore) -> list[str]:
     """One line per notification still waiting after a failure, for `gm judge status`."""
-    store.conn.executescript(SCHEMA)
     return [f"webhook {r['url']}: {r['campaign']} {r['event']} waiting after {r['attempts']} tries ({r['error']})"
             for r in store.rows("select * from hooks where status = 'queued' and attempts > 0 order by id")]
