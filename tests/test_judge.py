@@ -78,6 +78,8 @@ def test_messages_are_routed_by_game_line_and_by_plus_detail(tmp_path):
     out = gm("judge", str(judge), "turn")
     assert "2 routed" in out
     assert "spring: ingest: 1 new message" in out and "autumn: ingest: 1 new message" in out
+    again = gm("judge", str(judge), "turn")  # each message is handed over once
+    assert "judge ingest: no new mail" in again and "spring: ingest: no new mail" in again
 
 
 def test_the_unasked_replies_to_one_address_are_capped_over_the_judge(tmp_path):
