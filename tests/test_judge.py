@@ -257,3 +257,16 @@ def test_a_confirm_goes_to_the_game_whose_code_it_is_and_a_reply_to_the_game_it_
                       f"Message-ID: <r@x>\nIn-Reply-To: {welcome_id}\n\nHELP\n")
     out = gm("judge", str(judge), "turn")
     assert "1 routed" in out and "aaa: ingest: 1 new message" in out
+
+
+def test_a_game_locked_by_another_command_is_reported_and_skipped(tmp_path, monkeypatch):
+    from gm.campaign import store
+    from gm.campaign.store import command_lock
+
+    monkeypatch.setattr(store, "LOCK_WAIT_SECONDS", 0)
+    judge = make_judge(tmp_path, "aaa", "zzz")
+    for game in ("aaa", "zzz"):
+        gm("-C", str(judge / "campaigns" / game), "start")
+    with command_lock(judge / "campaigns" / "aaa"):
+        out = gm("judge", str(judge), "turn")
+    assert "aaa: failed:" in out and "zzz: ingest:" in out

@@ -18,8 +18,9 @@ from .. import clock
 from ..campaign.desk.inbound import message_key
 from ..campaign.folder import Campaign
 from ..campaign.record import record_of
-from ..campaign.store import DB_NAME
+from ..campaign.store import DB_NAME, command_lock
 from ..campaign.weekly import run_turn
+from ..errors import GmError
 from ..mail import maildir
 from ..mail.inbound import read_mail
 from .games import Game, games_of
@@ -50,8 +51,12 @@ def judge_turn(judge: Judge) -> JudgeRun:
             run.lines.append(f"{folder.name}: {line}")
             if line.startswith("failed:"):
                 run.failed.append(folder.name)
-        sent, kept = send_own(judge, store)
-        run.lines.append(f"judge send: {sent} delivered" + (f", {kept} kept for the next run" if kept else ""))
+        try:
+            sent, kept = send_own(judge, store)
+        except GmError as error:  # a mail server down: the replies wait for the next run
+            run.lines.append(f"judge send: failed, kept for the next run: {error}")
+        else:
+            run.lines.append(f"judge send: {sent} delivered" + (f", {kept} kept for the next run" if kept else ""))
         run.games = games_of(judge)
         queue_events(judge, store, run.games)
         sent, kept = deliver(store)
@@ -67,15 +72,15 @@ def _game_turn(folder: Path) -> str:
     if not (folder / DB_NAME).exists() and "signup:" not in (folder / "campaign.yaml").read_text(errors="replace"):
         return "not started (gm -C ... start)"
     try:
-        campaign = Campaign.open(folder)
-    except Exception as error:  # noqa: BLE001 - a broken game is skipped
+        # the game's own lock: a `gm -C ... turn` at the same moment waits, then one refuses
+        with command_lock(folder):
+            campaign = Campaign.open(folder)
+            try:
+                turn = run_turn(campaign)
+            finally:
+                campaign.close()
+    except Exception as error:  # noqa: BLE001 - a broken game is reported and skipped
         return f"failed: {_one_line(error)}"
-    try:
-        turn = run_turn(campaign)
-    except Exception as error:  # noqa: BLE001
-        return f"failed: {_one_line(error)}"
-    finally:
-        campaign.close()
     return "; ".join(turn.lines)
 
 
