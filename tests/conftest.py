@@ -30,7 +30,7 @@ BROWSER_FIXTURES = frozenset({"browser"})
 # plays several), or install a ruleset package with pip: every test in them is slow
 SLOW_MODULES = frozenset({
     "test_audit", "test_audit_forgeries", "test_audit_mail", "test_audit_reference", "test_audit_shape",
-    "test_demo", "test_demo_rulesets", "test_example_plugin", "test_gm_end", "test_house_ruleset_from_docs",
+    "test_demo", "test_demo_judge", "test_demo_rulesets", "test_example_plugin", "test_gm_end", "test_house_ruleset_from_docs",
     "test_rulesets_kept_apart", "test_season_by_mail_alone", "test_signup_demo", "test_unleashed_differential",
     "test_wheel",
 })

@@ -35,6 +35,7 @@ LAYERS: list[tuple[str, str]] = [
     ("gm/publish", "the archive's pages, feed and memo"),
     ("gm/analysis", "boards analysed and designed for every ruleset that analyses them"),
     ("gm/weekly", "the weekly turn over one campaign: ingest, resolve, send, publish"),
+    ("gm/judge", "a judge: many campaigns behind one address, its routing, site, records and webhooks"),
     ("gm/demo", "the demonstration: robots by mail, a whole campaign"),
     ("gm/cli", "what a user runs"),
 ]

@@ -31,8 +31,10 @@ TEMPLATES = shipped("templates") / "mail"
 RULESETS = ("postal", "classic", "doubles", "advanced")
 ARCHIVE = "https://games.example.org/kit/"
 # every mail kind: a template of its own in templates/mail/ (parts start with "_"; the
-# refusal reasons' words are no mail)
-KINDS = sorted(p.stem for p in TEMPLATES.glob("*.txt") if not p.name.startswith("_") and p.stem != "problems")
+# refusal reasons' words are no mail). A judge's own replies (judge_*) come from no
+# campaign: tests/test_judge.py checks their headers.
+KINDS = sorted(p.stem for p in TEMPLATES.glob("*.txt")
+               if not p.name.startswith(("_", "judge_")) and p.stem != "problems")
 # answers to a message (signup_status here answers a CONFIRM; the GM's accept sends one unasked)
 REPLIES = ("help", "ack", "refusal", "signup_help", "signup_refusal", "signup_code", "signup_status")
 AUTOMATIC = (*REPLIES, "reset", "password_failures", "caps_note")  # sent because a message came, not because the GM acted

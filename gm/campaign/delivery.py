@@ -48,7 +48,8 @@ def send(campaign: Campaign, *, progress: Progress = QUIET) -> SendReport:
 
 
 def _send_maildir(campaign: Campaign, queued: Queued, progress: Progress) -> SendReport:
-    box = maildir.outbox(campaign.folder)
+    # a judge's games deliver into the judge's one outbox (docs/deployment.md, A judge)
+    box = maildir.outbox(campaign.config.mail.judge or campaign.folder)
     maildir.make_box(box)
     present = maildir.delivered(box, campaign.config.id, queued.first, queued.last)
     report = SendReport()
@@ -114,7 +115,8 @@ def _send_smtp(campaign: Campaign, queued: Queued, progress: Progress) -> SendRe
         progress.start(queued.count)
         # a login that fails (password or OAuth token refused) fails the first
         # connection, before any message: nothing is sent and nothing marked
-        send_batch(settings, login_for(campaign.folder, campaign.config.mail, "smtp"), messages(),
+        login = login_for(campaign.config.mail.judge or campaign.folder, campaign.config.mail, "smtp")
+        send_batch(settings, login, messages(),
                    on_outcome=on_outcome, progress=progress.advance, backoff=lambda attempt: smtp_backoff(attempt))
         progress.finish()
     return report

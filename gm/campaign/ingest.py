@@ -74,8 +74,9 @@ def ingest_mail(campaign: Campaign, *, files: Iterable[str] = (), mbox: str | No
         return ingest_mbox(campaign, Path(mbox), progress)
     if maildir:
         return ingest_maildir(campaign, Path(maildir), progress)
-    if campaign.config.mail.transport == "imap+smtp":
+    if campaign.config.mail.transport == "imap+smtp" and campaign.config.mail.judge is None:
         return ingest_imap(campaign, progress)
+    # one of a judge's games: `gm judge turn` routes its mail into this inbox
     # the campaign's own inbox: a message's time is when it was delivered (docs/campaign.md)
     return ingest_maildir(campaign, campaign.folder / "mail" / "inbox", progress, delivered=True)
 

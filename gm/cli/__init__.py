@@ -29,6 +29,7 @@ COMMANDS: Mapping[str, str] = {
     "mail": "mail:mail_group",
     "signup": "signup:signup_group",
     "demo": "demo:demo_cmd",
+    "judge": "judge:judge_cmd",
 }
 
 

@@ -12,6 +12,7 @@ import click
 
 from .. import clock
 from ..campaign.campaign import WEAK_SEED, start
+from ..campaign.config.judged import judge_of
 from ..campaign.deadlines import deadline_text
 from ..campaign.ingest import ingest_mail
 from ..campaign.store import command_lock
@@ -96,6 +97,9 @@ def campaign_new(directory: str, campaign_id: str | None, ruleset_name: str) -> 
     text = STARTER.format(dir=directory, id=cid, title=cid.replace("-", " ").title(), board=board.as_posix(),
                           ruleset=ruleset.name, options=ruleset.starter_options, seed_bits=ruleset.seed_bits,
                           rules=rules, sender=_sender(ruleset))
+    if judge_of(folder) is not None:
+        # one of a judge's games: it mails with the judge's settings (docs/deployment.md)
+        text = text[: text.index("\nmail:\n") + 1] + "# no mail: here: this game uses the judge's (judge.yaml)\n"
     (folder / "campaign.yaml").write_text(text, encoding="utf-8")
     click.echo(f"wrote {folder / 'campaign.yaml'}; edit it, then run: gm -C {directory} start")
 

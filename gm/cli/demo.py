@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from ..demo.judge import play_judge
 from ..demo.run import DEFAULT_RULESET, DEFAULT_SEED, play, rulesets, summary
 from ..errors import GmError
 from ..rules import registry
@@ -41,7 +42,10 @@ class _Ruleset(click.ParamType):
               help="The robots join by mail before the start (JOIN, CONFIRM), beside a forged JOIN, a replay "
                    "and an auto-reply that change nothing.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the final standings and the archive's path.")
-def demo_cmd(directory: str, ruleset: str, seed: int, force: bool, signup: bool, quiet: bool) -> None:
+@click.option("--judge", is_flag=True,
+              help="A judge with three games of different rulesets behind one address, played by their "
+                   "robots through gm judge DIR turn alone.")
+def demo_cmd(directory: str, ruleset: str, seed: int, force: bool, signup: bool, quiet: bool, judge: bool) -> None:
     """Play a whole demonstration campaign in DIRECTORY with six robot players.
 
     The robots read their mail from DIRECTORY/mail/outbox and mail real orders into
@@ -53,7 +57,17 @@ def demo_cmd(directory: str, ruleset: str, seed: int, force: bool, signup: bool,
     start seats them.
     Example: gm demo /tmp/demo && gm -C /tmp/demo status
     (or gm demo /tmp/advanced --ruleset advanced, or gm demo /tmp/joined --signup)
+    With --judge, DIRECTORY is a judge with three games of different rulesets.
     """
+    if judge:
+        try:
+            lines = play_judge(Path(directory), seed=seed, force=force,
+                               echo=(lambda _line: None) if quiet else click.echo)
+        except GmError as error:
+            raise click.ClickException(str(error)) from None
+        for line in lines:
+            click.echo(line)
+        return
     try:
         result = play(Path(directory), seed=seed, force=force, ruleset=ruleset, signup=signup,
                       echo=(lambda _line: None) if quiet else click.echo)

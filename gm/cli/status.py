@@ -18,6 +18,9 @@ from ..campaign.outbox import waiting
 from ..campaign.signup import admission, standing
 from ..campaign.turns import order_statuses
 from ..counts import count, one_or_many, ordinal
+from ..judge.store import DB_NAME as JUDGE_DB
+from ..judge.store import JudgeStore
+from ..judge.webhooks import failing
 from ..rules.standings import PieceStanding
 from .opening import opened
 from .signup import sign_up_state
@@ -177,9 +180,21 @@ def status_cmd(ctx: click.Context) -> None:
         pool = _pool_line(campaign)
         if pool:
             click.echo(pool)
-        lines = _mail_summary(campaign)
+        lines = _mail_summary(campaign) + _webhook_lines(campaign)
     for line in lines:
         click.echo(line)
+
+
+def _webhook_lines(campaign: Campaign) -> list[str]:
+    """A judge's game (docs/deployment.md, Notifications): its webhooks still waiting."""
+    judge = campaign.config.mail.judge
+    if judge is None or not (judge / JUDGE_DB).exists():
+        return []
+    store = JudgeStore(judge)
+    try:
+        return [line for line in failing(store) if f": {campaign.folder.name} " in line]
+    finally:
+        store.close()
 
 
 def _mail_summary(campaign: Campaign) -> list[str]:

@@ -19,7 +19,7 @@ from .values import Observer, PlayerConfig, SignupConfig
 
 OBSERVER_KEYS = ("name", "email")
 PLAYER_KEYS = ("id", "name", "email", "password", "timezone")
-SIGNUP_KEYS = ("open", "max_players", "closes", "approve", "max_waiting", "teams")
+SIGNUP_KEYS = ("open", "max_players", "closes", "approve", "max_waiting", "teams", "min_ontime")
 APPROVALS = ("auto", "gm")
 TEAMS = ("gm", "open")  # who puts a player who joins by mail on a team (docs/rules/advanced.md)
 # Matched with fullmatch, never match: `$` also matches before a final newline, so
@@ -87,8 +87,14 @@ def _signup(data: LineDict, problems: list[str], timezone: str, ruleset: Ruleset
         if closes is None:
             problems.append(f"line {raw.line_of('closes')}: signup closes must be a date and time such as "
                             f"\"2027-03-14 18:00\", not {raw['closes']!r}")
+    min_ontime = raw.get("min_ontime")
+    if min_ontime is not None and (isinstance(min_ontime, bool) or not isinstance(min_ontime, int | float)
+                                   or not 0 <= min_ontime <= 1):
+        problems.append(f"line {raw.line_of('min_ontime')}: signup min_ontime must be a fraction from 0 to 1, "
+                        f"such as 0.8, not {min_ontime!r}")
+        min_ontime = None
     return SignupConfig(open=is_open, max_players=most, closes=closes, approve=approve, max_waiting=waiting,
-                        teams=teams)
+                        teams=teams, min_ontime=min_ontime)
 
 
 def _moment(value: Any, zone: str) -> datetime | None:

@@ -17,6 +17,7 @@ from ...errors import BoardError, ConfigError, ProblemsError
 from ...mail.settings import imap_settings, mail_auth, smtp_settings
 from ...rules.registry import DEFAULT, UnknownRuleset, find_ruleset
 from ...yamlfile import LineDict, is_int, key_problems, read
+from .judged import JUDGE_FILE, judge_of
 from .people import (
     _CONTROLS,
     ID_PATTERN,
@@ -34,6 +35,8 @@ CONFIG_NAME = "campaign.yaml"
 TOP_KEYS = (
     "id", "title", "ruleset", "seed", "boards", "players", "options", "mail",
     "timezone", "turn_days", "first_deadline", "observers", "archive_url", "signup", "caps",
+    # read by a judge (docs/deployment.md, Notifications)
+    "notify",
 )
 CAPS_KEYS = ("unasked_per_day",)
 MAIL_KEYS = ("transport", "from", "imap", "smtp", "auth", "oauth2")
@@ -91,7 +94,7 @@ def _config_from_data(data: LineDict, folder: Path, source: str,
         problems.append(f"line {data.line_of('boards')}: the {ruleset.name} ruleset plays exactly one board")
     raw_options, options, boards = _options(data, problems, ruleset, boards, len(players))
     max_text, allow_others, max_bytes = _campaign_options(raw_options, problems)
-    mail = _mail(data, problems)
+    mail = _mail(data, problems, folder)
     observers = _observers(data, problems)
     archive_url = need("archive_url", lambda v: isinstance(v, str) and bool(URL_PATTERN.fullmatch(v)),
                        "an http(s) address such as https://example.org/spring-2027/", None, required=False)
@@ -266,8 +269,15 @@ def _without(raw: LineDict) -> LineDict:
     return result
 
 
-def _mail(data: LineDict, problems: list[str]) -> MailConfig:
+def _mail(data: LineDict, problems: list[str], folder: Path | None = None) -> MailConfig:
     raw = data.get("mail")
+    judge = judge_of(folder) if folder is not None and raw is None else None
+    if judge is not None:
+        # one of a judge's games: the judge's mail settings (docs/deployment.md, A judge)
+        judge_data = read(judge / JUDGE_FILE, ConfigError)
+        raw = judge_data.get("mail") if isinstance(judge_data, LineDict) else None
+        if raw is None:
+            return MailConfig(judge=judge)
     if raw is None:
         return MailConfig()
     if not isinstance(raw, LineDict):
@@ -303,4 +313,5 @@ def _mail(data: LineDict, problems: list[str]) -> MailConfig:
                 imap = value
             else:
                 smtp = value
-    return MailConfig(transport=transport, sender=sender, imap=imap, smtp=smtp, auth=auth, oauth2=oauth2)
+    return MailConfig(transport=transport, sender=sender, imap=imap, smtp=smtp, auth=auth, oauth2=oauth2,
+                      judge=judge)

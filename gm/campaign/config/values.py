@@ -51,6 +51,9 @@ class SignupConfig:
     # "gm": a sign-up only asks for a team (the ruleset's placed_keys) and the GM places
     # the player (gm signup accept ID --team T); "open": a sign-up joins the team it names
     teams: str = "gm"
+    # a judge's game (docs/deployment.md, The player record): a JOIN from an address whose
+    # share of turns ordered on time over the judge's games is lower is refused (None: off)
+    min_ontime: float | None = None
 
     def taking(self, now: datetime) -> bool:
         """Whether a JOIN now can still win a place (else it can only join the waiting list)."""
@@ -65,6 +68,10 @@ class MailConfig:
     smtp: Any = None
     auth: str = "password"  # or "oauth2": SASL XOAUTH2 with the token of `gm mail login`
     oauth2: Any = None  # gm.mail.settings.OAuth2Settings with auth oauth2
+    # the judge's folder when the campaign is one of a judge's games and uses its mail
+    # (docs/deployment.md, A judge): its mail is routed into the campaign's own inbox and
+    # delivered from the judge's outbox
+    judge: Path | None = None
 
     @property
     def address(self) -> str:

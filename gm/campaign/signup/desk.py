@@ -17,6 +17,7 @@ from ...rules.problem import Problem, problem
 from .. import names
 from ..desk.outcome import Fate, OrderDesk, kept_reply
 from ..desk.trust import day_start
+from ..record import below_min_ontime
 from ..store import insert
 from . import standing
 from .asked import (
@@ -116,6 +117,10 @@ class SignupDesk:
         offer = self._offer(received)
         if offer["offer"] != "open":  # the request would wait without a place
             problems += self._list_full()
+        low = below_min_ontime(self.config.mail.judge, mail.sender, self.config.signup.min_ontime)
+        if low is not None:
+            problems.append(problem("signup_min_ontime", share=low[0], due=low[1],
+                                    needed=self.config.signup.min_ontime))
         if problems:
             return self.refuse(db, mail, now, problems)
         code = code_for(self.key, row, mail.sender)

@@ -1,0 +1,1 @@
+"""A judge: many campaigns behind one address (docs/deployment.md, A judge)."""

@@ -1,0 +1,115 @@
+"""The mail the judge sends itself: the list of its games (to `LIST`, and to a message
+naming no game or an unknown one) and a sender's record (`RECORD`). Each is an unasked
+reply (docs/rules/, Refusal caps), counted a UTC day over the judge: at most 5 to one
+address (its +tag ignored), `caps.unasked_per_day` in all. Queued in the judge's outbox
+and delivered exactly once, into its Maildir or over SMTP."""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+from email.utils import parseaddr
+from typing import Any
+
+from .. import clock
+from ..campaign.outbox import address_key
+from ..campaign.store import DB_NAME
+from ..mail import maildir
+from ..mail.inbound import InboundMail
+from ..mail.mailout import compose
+from ..mail.oauth import login_for
+from ..mail.smtp import send_batch
+from ..mail.smtpwire import Outgoing
+from ..rules.registry import DEFAULT
+from .layout import Judge
+from .store import JudgeStore
+
+PER_ADDRESS = 5
+OWN_FILES = "+judge"  # the judge's outbox files: no campaign id holds a "+"
+# the judge's mail belongs to no ruleset: the generic templates, looked up as the default
+# ruleset's (which has none of its own for them)
+TEMPLATE_RULESET = DEFAULT
+
+
+def day_start(now: datetime) -> str:
+    return clock.iso(now.replace(hour=0, minute=0, second=0, microsecond=0))
+
+
+def capped(store: JudgeStore, judge: Judge, to: str, now: datetime) -> bool:
+    """Whether one more unasked reply to `to` today would pass the judge's caps: the
+    judge's own replies and those its games sent the address (docs/rules/, Refusal caps)."""
+    since = day_start(now)
+    to_one = store.one("select count(*) n from outbox where address_key = ? and queued_at >= ?",
+                       (address_key(to), since))["n"] + _games_sent(judge, address_key(to), since)
+    in_all = store.one("select count(*) n from outbox where queued_at >= ?", (since,))["n"]
+    return to_one >= PER_ADDRESS or in_all >= judge.unasked_per_day
+
+
+def queue_reply(db: Any, judge: Judge, mail: InboundMail, kind: str, context: dict[str, Any],
+                now: datetime) -> None:
+    """One reply to the sender alone, quoting nothing the sender wrote."""
+    context = {"ruleset": TEMPLATE_RULESET, "campaign": judge.title, "title": judge.title,
+               "gm_address": judge.mail.address, "site_url": judge.site_url, **context}
+    message = compose(sender=judge.mail.sender, to=mail.sender, template=kind, context=context, now=now,
+                      in_reply_to=mail.message_id, references=mail.references, auto_reply=True)
+    db.execute("insert into outbox (kind, recipient, address_key, message_id, raw, queued_at) "
+               "values (?, ?, ?, ?, ?, ?)",
+               (kind, mail.sender, address_key(mail.sender), str(message["Message-ID"]), message.as_bytes(),
+                clock.iso(now)))
+
+
+def send_own(judge: Judge, store: JudgeStore) -> tuple[int, int]:
+    """Deliver the judge's queued mail exactly once: (delivered, kept for the next run)."""
+    rows = store.rows("select id, recipient from outbox where status = 'queued' order by id")
+    if not rows:
+        return 0, 0
+    if judge.mail.transport == "imap+smtp":
+        return _send_smtp(judge, store, rows)
+    box = maildir.outbox(judge.folder)
+    maildir.make_box(box)
+    present = maildir.delivered(box, OWN_FILES, rows[0]["id"], rows[-1]["id"])
+    for row in rows:
+        if row["id"] not in present:
+            raw = store.one("select raw from outbox where id = ?", (row["id"],))["raw"]
+            maildir.deliver(box, maildir.file_name(OWN_FILES, row["id"]), raw)
+        with store.transaction() as db:
+            db.execute("update outbox set status = 'sent', attempts = attempts + 1 where id = ?", (row["id"],))
+    return len(rows), 0
+
+
+def _send_smtp(judge: Judge, store: JudgeStore, rows: list[Any]) -> tuple[int, int]:
+    done = {"sent": 0, "kept": 0}
+
+    def messages():
+        for row in rows:
+            raw = store.one("select raw from outbox where id = ?", (row["id"],))["raw"]
+            yield Outgoing(key=str(row["id"]), sender=judge.mail.address,
+                           recipients=(parseaddr(row["recipient"])[1],), data=raw)
+
+    def on_outcome(result: Any) -> None:
+        status = {"sent": "sent", "permanent": "refused"}.get(result.status, "queued")
+        with store.transaction() as db:
+            db.execute("update outbox set status = ?, attempts = attempts + 1, error = ? where id = ?",
+                       (status, f"{result.code or ''} {result.detail}".strip() or None, int(result.key)))
+        done["sent" if status == "sent" else "kept"] += status != "refused"
+
+    send_batch(judge.mail.smtp, login_for(judge.folder, judge.mail, "smtp"), messages(), on_outcome=on_outcome)
+    return done["sent"], done["kept"]
+
+
+def _games_sent(judge: Judge, key: str, since: str) -> int:
+    """Unasked replies the judge's games queued to one address since `since`."""
+    total = 0
+    for folder in judge.games():
+        path = folder / DB_NAME
+        if not path.exists():
+            continue
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            total += conn.execute("select count(*) from outbox where address_key = ? and queued_at >= ?",
+                                  (key, since)).fetchone()[0]
+        except sqlite3.OperationalError:
+            pass  # a store from before the caps: nothing counted there
+        finally:
+            conn.close()
+    return total

@@ -1,0 +1,132 @@
+"""Notifications by webhook (docs/deployment.md, Notifications): `notify: {webhooks: [{url,
+format: discord|slack|json}]}` in judge.yaml (every game) or a game's campaign.yaml. At a
+game's start, each resolved turn, its end, and sign-up opening and closing, one POST per
+webhook, holding only what the archive shows then. Each is queued in the judge's store
+once (a row per game, event, turn and address) and sent until the endpoint takes it: a
+failing endpoint is retried at the next run and never stops a turn."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+import jinja2
+import requests
+
+from .. import clock
+from ..errors import ConfigError
+from ..resources import shipped
+from ..yamlfile import read
+from .games import FINISHED, PAUSED, RUNNING, SIGNUP, WAITING, Game
+from .layout import Judge
+from .store import JudgeStore
+
+FORMATS = ("discord", "slack", "json")
+TIMEOUT = 10  # seconds a POST may take before it is tried again at the next run
+DISCORD_MAX = 2000
+
+
+
+def webhooks(notify: Any) -> list[dict[str, str]]:
+    """The webhooks a `notify:` value names, those well formed."""
+    hooks = notify.get("webhooks") if isinstance(notify, dict) else None
+    found = []
+    for hook in hooks if isinstance(hooks, list) else []:
+        if isinstance(hook, dict) and str(hook.get("url", "")).startswith(("http://", "https://")) \
+                and hook.get("format", "json") in FORMATS:
+            found.append({"url": str(hook["url"]), "format": str(hook.get("format", "json"))})
+    return found
+
+
+def game_hooks(judge: Judge, game: Game) -> list[dict[str, str]]:
+    own = None
+    try:
+        own = read(game.folder / "campaign.yaml", ConfigError)
+    except Exception:  # noqa: BLE001 - a broken file names no webhook
+        own = None
+    mine = webhooks(own.get("notify")) if isinstance(own, dict) else []
+    return webhooks(judge.notify) + [h for h in mine if h not in webhooks(judge.notify)]
+
+
+def events_of(store: JudgeStore, game: Game) -> list[tuple[str, int]]:
+    """The events of `game` not yet queued, in the order they happened."""
+    done = {(r["event"], r["turn"]) for r in store.rows(
+        "select distinct event, turn from hooks where campaign = ?", (game.id,))}
+    found: list[tuple[str, int]] = []
+    if game.state == SIGNUP:
+        found.append(("signup_open", 0))
+    elif game.state == WAITING and ("signup_open", 0) in done:
+        found.append(("signup_closed", 0))
+    started = game.state in (RUNNING, PAUSED, FINISHED)
+    if started:
+        if ("signup_open", 0) in done:
+            found.append(("signup_closed", 0))
+        found.append(("start", 0))
+        resolved = (game.turn or 1) - 1  # the turn taking orders, or one past the last once over
+        # each turn resolved since the last notified one; a game first seen with a history
+        # (notify: added late) is told of its latest turn only, not flooded with the past
+        told = [t for event, t in done if event == "turn"]
+        first = max(told) + 1 if told else resolved
+        found += [("turn", t) for t in range(max(first, 1), resolved + 1)]
+    if game.state == FINISHED:
+        found.append(("end", 0))
+    return [event for event in found if event not in done]
+
+
+def body(judge: Judge, game: Game, event: str, turn: int, fmt: str) -> dict[str, Any]:
+    leaders = game.leaders[:5] if event in ("turn", "end") else []
+    if fmt == "json":
+        return {"event": event, "campaign": game.id, "title": game.title, "turn": turn or game.turn,
+                "leaders": leaders, "url": game.url}
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(shipped("templates") / "judge")), autoescape=False)
+    text = env.get_template("webhook.txt").render(title=game.title, campaign=game.id, event=event, turn=turn,
+                                                  leaders=leaders, url=game.url).strip()
+    return {"content": text[:DISCORD_MAX]} if fmt == "discord" else {"text": text}
+
+
+def queue_events(judge: Judge, store: JudgeStore, games: Iterable[Game]) -> int:
+    """Queue each new event of each game, once per webhook; how many POSTs were queued."""
+    queued = 0
+    for game in games:
+        hooks = game_hooks(judge, game)
+        if not hooks:
+            continue
+        with store.transaction() as db:
+            for event, turn in events_of(store, game):
+                for hook in hooks:
+                    cursor = db.execute(
+                        "insert or ignore into hooks (campaign, event, turn, url, format, body, queued_at) "
+                        "values (?, ?, ?, ?, ?, ?, ?)",
+                        (game.id, event, turn, hook["url"], hook["format"],
+                         json.dumps(body(judge, game, event, turn, hook["format"])), clock.iso(clock.now())))
+                    queued += cursor.rowcount
+    return queued
+
+
+def deliver(store: JudgeStore, session: requests.Session | None = None) -> tuple[int, int]:
+    """POST each queued notification once it is taken: (delivered, kept for the next run)."""
+    session = session or requests.Session()
+    sent = kept = 0
+    for row in store.rows("select id, url, body from hooks where status = 'queued' order by id"):
+        try:
+            response = session.post(row["url"], data=row["body"], timeout=TIMEOUT,
+                                    headers={"Content-Type": "application/json"})
+            error = None if response.ok else f"HTTP {response.status_code}"
+        except requests.RequestException as failure:
+            error = type(failure).__name__
+        with store.transaction() as db:
+            if error is None:
+                db.execute("update hooks set status = 'sent', attempts = attempts + 1, error = null where id = ?",
+                           (row["id"],))
+                sent += 1
+            else:
+                db.execute("update hooks set attempts = attempts + 1, error = ? where id = ?", (error, row["id"]))
+                kept += 1
+    return sent, kept
+
+
+def failing(store: JudgeStore) -> list[str]:
+    """One line per notification still waiting after a failure, for `gm judge status`."""
+    return [f"webhook {r['url']}: {r['campaign']} {r['event']} waiting after {r['attempts']} tries ({r['error']})"
+            for r in store.rows("select * from hooks where status = 'queued' and attempts > 0 order by id")]
