@@ -1,0 +1,139 @@
+"""Press (docs/rules/postal.md, Order mail: Press): players write to each other through the
+GM, by blocks `PRESS TO ...` in order mail; delivered from the GM's address, never with a
+player's; the GM sees every true sender; limits per UTC day; no part of the game record."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from campaignkit import PLAIN_PLAYERS, CampaignKit, KitPlayer
+
+FIVE = (*PLAIN_PLAYERS, KitPlayer("erin", "Erin Brockovich", "erin@example.org", "pw-erin"))
+
+
+def press_kit(tmp_path: Path, setenv, press: dict | None, players=FIVE, observers=True) -> CampaignKit:
+    kit = CampaignKit.create(tmp_path / "c", setenv=setenv, players=players, start=False)
+    data = yaml.safe_load((kit.folder / "campaign.yaml").read_text())
+    if press is not None:
+        data["press"] = press
+    if observers:
+        data["observers"] = [{"name": "Olive Watcher", "email": "olive@example.org"}]
+    (kit.folder / "campaign.yaml").write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    kit.start()
+    return kit
+
+
+def body(message) -> str:
+    return message.get_body(("plain",)).get_content()
+
+
+@pytest.fixture
+def grey(tmp_path, monkeypatch):
+    kit = press_kit(tmp_path, monkeypatch.setenv, {"mode": "grey"})
+    yield kit
+    kit.close()
+
+
+def test_press_white_block_reaches_only_its_recipient_from_the_gm_naming_the_sender(grey):
+    outcome = grey.order("alice", ["PRESS TO bob", "Shall we drop the leader?", "ENDPRESS"])
+    assert outcome.outcome == "press"
+    mails = grey.outbox(kind="press")
+    to = sorted(str(m["To"]) for m in mails)
+    assert to == ["bob@example.org", "gm@example.org"]
+    bob = next(m for m in mails if m["To"] == "bob@example.org")
+    assert "alice@example.org" not in bob.as_string()
+    assert "Snakes GM" in str(bob["From"])
+    assert bob["Subject"] == "[kit-2027] Press from Alice Liddell"
+    assert "Shall we drop the leader?" in body(bob) and "PRESS TO alice" in body(bob)
+    ack = grey.outbox(kind="press_ack")[0]
+    assert "delivered to Bob Cratchit" in body(ack)
+
+
+def test_press_anonymous_hides_the_sender_from_recipients_never_from_the_gm(grey):
+    grey.order("alice", ["PRESS TO bob carol ANONYMOUS", "Someone is watching.", "ENDPRESS"])
+    mails = grey.outbox(kind="press")
+    for m in mails:
+        if m["To"] != "gm@example.org":
+            assert m["Subject"] == "[kit-2027] Press, anonymous"
+            assert "Alice" not in m.as_string() and "alice" not in m.as_string()
+            assert "PRESS TO ALL" in body(m)
+    gm = next(m for m in mails if m["To"] == "gm@example.org")
+    assert "Alice Liddell (alice)" in body(gm)
+    assert sorted(str(m["To"]) for m in mails) == ["bob@example.org", "carol@example.org", "gm@example.org"]
+
+
+def test_press_to_all_reaches_every_other_player_and_observers(grey):
+    grey.order("bob", ["PRESS TO ALL", "Hello all", "ENDPRESS"])
+    to = sorted(str(m["To"]) for m in grey.outbox(kind="press"))
+    assert to == ["alice@example.org", "carol@example.org", "dave@example.org", "erin@example.org",
+                  "gm@example.org", "olive@example.org"]
+
+
+def test_press_with_orders_is_taken_with_them_and_listed_in_the_ack(grey):
+    outcome = grey.order("alice", ["PRESS TO carol", "hi", "ENDPRESS", "NUMBER 1"])
+    assert outcome.outcome == "applied"
+    assert "delivered to Carol Danvers" in body(grey.outbox(kind="ack")[0])
+
+
+def test_press_a_bad_block_refuses_the_whole_message_orders_included(grey):
+    outcome = grey.order("alice", ["NUMBER 1", "PRESS TO zed", "hi", "ENDPRESS"])
+    assert outcome.outcome == "refused"
+    assert grey.outbox(kind="press") == []
+    assert "no such player" in body(grey.outbox(kind="refusal")[0])
+
+
+def test_press_commands_inside_a_block_are_not_read(grey):
+    outcome = grey.order("alice", ["PRESS TO bob", "NUMBER 1", "RESET"])
+    assert outcome.outcome == "press"
+    with grey.campaign() as campaign:
+        assert campaign.store.rows("select * from orders where player = 'alice'") == []
+
+
+def test_press_hostile_text_is_cleaned_plain_text(grey):
+    evil = "a\u202eevil\x07 <b>bold</b> " + "x" * 1200
+    grey.order("alice", ["PRESS TO bob", evil, "ENDPRESS"])
+    bob = next(m for m in grey.outbox(kind="press") if m["To"] == "bob@example.org")
+    text = body(bob)
+    assert "\u202e" not in text and "\x07" not in text
+    assert all(len(line.encode()) <= 998 for line in text.splitlines())
+    html = bob.get_body(("html",)).get_content()
+    assert "<b>bold</b>" not in html and "&lt;b&gt;" in html
+
+
+def test_press_limits_per_day_refuse_the_block_and_record_the_flood(tmp_path, monkeypatch):
+    kit = press_kit(tmp_path, monkeypatch.setenv, {"mode": "white", "max_per_day": 2, "max_recipients_per_day": 5})
+    assert kit.order("alice", ["PRESS TO bob", "1", "ENDPRESS", "PRESS TO bob", "2"]).outcome == "press"
+    assert kit.order("alice", ["PRESS TO bob", "3"]).outcome == "refused"
+    assert "past your 2 blocks" in body(kit.outbox(kind="refusal")[0])
+    assert kit.order("bob", ["PRESS TO ALL", "1", "ENDPRESS", "PRESS TO ALL", "2"]).outcome == "refused"
+    with kit.campaign() as campaign:
+        assert [r["player"] for r in campaign.store.rows("select player from press_floods")] == ["alice", "bob"]
+    kit.close()
+
+
+def test_press_off_by_default_refuses_press(tmp_path, monkeypatch):
+    kit = press_kit(tmp_path, monkeypatch.setenv, None)
+    assert kit.order("alice", ["PRESS TO bob", "hi"]).outcome == "refused"
+    assert "press is off" in body(kit.outbox(kind="refusal")[0])
+    kit.close()
+
+
+def test_press_anonymous_outside_grey_and_private_press_in_public_mode_are_refused(tmp_path, monkeypatch):
+    kit = press_kit(tmp_path, monkeypatch.setenv, {"mode": "public"})
+    assert kit.order("alice", ["PRESS TO bob", "hi"]).outcome == "refused"
+    assert kit.order("alice", ["PRESS TO ALL ANONYMOUS", "hi"]).outcome == "refused"
+    assert kit.order("alice", ["PRESS TO ALL", "hi"]).outcome == "press"
+    kit.close()
+
+
+def test_press_to_all_above_digest_above_waits_for_the_report(tmp_path, monkeypatch):
+    many = tuple(KitPlayer(f"p{i}", f"Player {i}", f"p{i}@example.org", f"pw-{i}") for i in range(60))
+    kit = press_kit(tmp_path, monkeypatch.setenv, {"mode": "grey"}, players=many)
+    outcome = kit.order("p1", ["PRESS TO ALL", "Big news", "ENDPRESS"])
+    assert outcome.outcome == "press"
+    assert [str(m["To"]) for m in kit.outbox(kind="press")] == ["gm@example.org"]
+    assert "held for the next turn report" in body(kit.outbox(kind="press_ack")[0])
+    kit.close()
