@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from campaignkit import PLAIN_PLAYERS, CampaignKit, KitPlayer
 
 FIVE = (*PLAIN_PLAYERS, KitPlayer("erin", "Erin Brockovich", "erin@example.org", "pw-erin"))
