@@ -136,3 +136,22 @@ def test_press_to_all_above_digest_above_waits_for_the_report(tmp_path, monkeypa
     assert [str(m["To"]) for m in kit.outbox(kind="press")] == ["gm@example.org"]
     assert "held for the next turn report" in body(kit.outbox(kind="press_ack")[0])
     kit.close()
+
+
+def test_press_to_all_in_a_large_game_is_printed_in_the_next_turn_report(tmp_path, monkeypatch):
+    many = tuple(KitPlayer(f"p{i}", f"Player {i}", f"p{i}@example.org", f"pw-{i}") for i in range(60))
+    kit = press_kit(tmp_path, monkeypatch.setenv, {"mode": "grey"}, players=many)
+    kit.order("p1", ["PRESS TO ALL", "Big news", "ENDPRESS"])
+    kit.order("p2", ["PRESS TO ALL ANONYMOUS", "Quiet news", "ENDPRESS"])
+    kit.play_turn()
+    report = body(kit.outbox(kind="report", player="p3")[0])
+    assert "From Player 1:\r\nBig news" in report and "From anonymous:\r\nQuiet news" in report
+    assert report.index("Big news") < report.index("Quiet news")
+    kit.close()
+
+
+def test_press_help_and_welcome_say_the_mode_in_force(grey):
+    welcome = body(grey.outbox(kind="welcome", player="alice")[0])
+    assert "This game has grey press" in welcome
+    grey.order("alice", ["HELP"])
+    assert "PRESS TO <player ids, ALL, GM or TEAM> [ANONYMOUS]" in body(grey.outbox(kind="help")[0])

@@ -129,6 +129,8 @@ class Campaign:
             "commands": ruleset.grammar(self.setup.options).offered,  # an exclusive group on one line
             # the published archive, when the GM names where (campaign.yaml archive_url)
             "archive_url": config.archive_url,
+            # docs/rules/, Order mail: Press: the help and welcome say which press the game has
+            "press_mode": config.press.mode,
             # docs/audit.md: shown by welcomes and the final mail, and an X-GM-Game header on
             # every mail, so any mail a player kept holds it (None: started before it existed)
             "game_commitment": self.row().get("game_commitment"),

@@ -206,3 +206,11 @@ def press_today(store: Any, now: datetime) -> dict[str, Any]:
     floods = store.rows("select player, count(*) as refused from press_floods where day = ? "
                         "group by player order by player", (day,))
     return {"players": players, "floods": floods}
+
+
+def press_digest(campaign: Any, turn: int) -> list[dict[str, Any]]:
+    """The turn report's Press section: the `ALL` press held for it, names as now."""
+    rows = turn_press(campaign.store, turn, digest_only=True)
+    names = campaign.names()
+    return [{"name": names.get(r["player"], r["player"]) if r["player"] else None, "text": r["text"]}
+            for r in rows]
