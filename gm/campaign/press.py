@@ -214,3 +214,18 @@ def press_digest(campaign: Any, turn: int) -> list[dict[str, Any]]:
     names = campaign.names()
     return [{"name": names.get(r["player"], r["player"]) if r["player"] else None, "text": r["text"]}
             for r in rows]
+
+
+def published_press(campaign: Any) -> dict[int, tuple[dict[str, Any], ...]]:
+    """Each turn's `ALL` press for the archive, with `publish: public`; never private press."""
+    if not campaign.started() or settings(campaign).publish != "public":
+        return {}
+    names = campaign.names()
+    store = campaign.store
+    if "press" not in store.table_names():
+        return {}
+    found: dict[int, list[dict[str, Any]]] = {}
+    for row in store.rows("select turn, player, anonymous, text from press where to_all = 1 order by id"):
+        name = None if row["anonymous"] else names.get(row["player"], row["player"])
+        found.setdefault(row["turn"], []).append({"name": name, "text": tuple(row["text"].splitlines())})
+    return {turn: tuple(items) for turn, items in found.items()}
