@@ -173,8 +173,30 @@ def test_press_the_archive_shows_public_press_only(grey, tmp_path):
 
 
 def test_press_a_paused_campaign_relays_press_an_ended_one_refuses_it(grey):
-    from gm.campaign import admin
+    from gm.campaign.gm_end import end_campaign
+    from gm.campaign.schedule import pause
 
+    grey.play_turn()
     with grey.campaign() as campaign:
-        admin.pause(campaign) if hasattr(admin, "pause") else None
+        pause(campaign)
     assert grey.order("alice", ["PRESS TO bob", "while paused"]).outcome == "press"
+    assert grey.order("alice", ["NUMBER 1", "PRESS TO bob", "and an order"]).outcome == "refused"
+    with grey.campaign() as campaign:
+        end_campaign(campaign, "test")
+    assert grey.order("alice", ["PRESS TO bob", "after the end"]).outcome == "refused"
+
+
+def test_press_is_no_part_of_the_record_gm_audit_still_passes(grey, tmp_path):
+    from click.testing import CliRunner
+
+    from gm.cli import cli
+
+    grey.order("alice", ["PRESS TO ALL", "hello", "ENDPRESS", "PRESS TO bob ANONYMOUS", "psst"])
+    grey.play_to_end()
+    grey.close()
+    runner = CliRunner()
+    site = tmp_path / "site"
+    for args in (["-C", str(grey.folder), "reveal"], ["-C", str(grey.folder), "publish", "--out", str(site)],
+                 ["audit", str(site)]):
+        result = runner.invoke(cli, args, catch_exceptions=False)
+        assert result.exit_code == 0, result.output
