@@ -12,11 +12,11 @@ from typing import Any
 from ..campaign.audit_record import audit_record
 from ..campaign.campaign_end import how_it_ended
 from ..campaign.deadlines import deadline_text
-from ..campaign.press import published_press
 from ..campaign.holders import holder_aliases as _holder_aliases
 from ..campaign.holders import ids_as_now as _ids_as_now
 from ..campaign.holders import stored_events_as_now as _events_as_now
 from ..campaign.holders import stored_state_as_now as _state_as_now
+from ..campaign.press import published_press
 from ..rules.base import (
     ArchivePicture,
     ArchiveTurn,
