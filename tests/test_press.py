@@ -200,3 +200,17 @@ def test_press_is_no_part_of_the_record_gm_audit_still_passes(grey, tmp_path):
                  ["audit", str(site)]):
         result = runner.invoke(cli, args, catch_exceptions=False)
         assert result.exit_code == 0, result.output
+
+
+def test_press_gm_status_shows_counts_per_player_today_and_refused_floods(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from gm.cli import cli
+
+    kit = press_kit(tmp_path, monkeypatch.setenv, {"mode": "white", "max_per_day": 1})
+    kit.order("alice", ["PRESS TO bob carol", "hi"])
+    kit.order("alice", ["PRESS TO bob", "again"])
+    kit.close()
+    result = CliRunner().invoke(cli, ["-C", str(kit.folder), "status"], catch_exceptions=False)
+    assert "press (white) today (UTC): alice 1 blocks to 2" in result.output
+    assert "PRESS FLOODS refused today: alice 1 blocks" in result.output

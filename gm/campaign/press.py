@@ -229,3 +229,17 @@ def published_press(campaign: Any) -> dict[int, tuple[dict[str, Any], ...]]:
         name = None if row["anonymous"] else names.get(row["player"], row["player"])
         found.setdefault(row["turn"], []).append({"name": name, "text": tuple(row["text"].splitlines())})
     return {turn: tuple(items) for turn, items in found.items()}
+
+
+def status_lines(campaign: Any, now: datetime) -> list[str]:
+    """gm status's press lines: today's blocks and recipients per player, refused floods."""
+    if settings(campaign).mode == "none":
+        return []
+    today = press_today(campaign.store, now)
+    lines = [f"press ({settings(campaign).mode}) today (UTC): "
+             + (", ".join(f"{r['player']} {r['blocks']} blocks to {r['recipients']}" for r in today["players"])
+                or "none")]
+    if today["floods"]:
+        lines.append("PRESS FLOODS refused today: "
+                     + ", ".join(f"{r['player']} {r['refused']} blocks" for r in today["floods"]))
+    return lines
