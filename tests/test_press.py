@@ -214,3 +214,13 @@ def test_press_gm_status_shows_counts_per_player_today_and_refused_floods(tmp_pa
     result = CliRunner().invoke(cli, ["-C", str(kit.folder), "status"], catch_exceptions=False)
     assert "press (white) today (UTC): alice 1 blocks to 2" in result.output
     assert "PRESS FLOODS refused today: alice 1 blocks" in result.output
+
+
+def test_press_settings_are_fixed_at_start(tmp_path, monkeypatch):
+    kit = press_kit(tmp_path, monkeypatch.setenv, None)
+    data = yaml.safe_load((kit.folder / "campaign.yaml").read_text())
+    data["press"] = {"mode": "white"}
+    (kit.folder / "campaign.yaml").write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
+    kit.close()
+    assert kit.order("alice", ["PRESS TO bob", "hi"]).outcome == "refused"
+    kit.close()

@@ -40,8 +40,8 @@ def press_apart(text: str, grammar: Any, other_keywords: Any) -> OrderText:
 
 
 def settings(campaign: Any, db: Any = None) -> PressSettings:
-    """The press settings the game plays with: campaign.yaml's as first used after the start,
-    kept in the database so that an edit of campaign.yaml changes nothing."""
+    """The press settings the game plays with: campaign.yaml's as gm start fixed them (a
+    campaign started before press existed: as first used), so an edit changes nothing."""
     store = campaign.store
     row = store.one("select settings from press_settings where id = 1")
     if row is not None:
@@ -243,3 +243,8 @@ def status_lines(campaign: Any, now: datetime) -> list[str]:
         lines.append("PRESS FLOODS refused today: "
                      + ", ".join(f"{r['player']} {r['refused']} blocks" for r in today["floods"]))
     return lines
+
+
+def fix_press(db: Any, config: Any) -> None:
+    """At gm start: the press settings the game is played with from then on."""
+    db["press_settings"].insert({"id": 1, "settings": json.dumps(config.press.as_dict())}, replace=True)
