@@ -224,3 +224,12 @@ def test_press_settings_are_fixed_at_start(tmp_path, monkeypatch):
     kit.close()
     assert kit.order("alice", ["PRESS TO bob", "hi"]).outcome == "refused"
     kit.close()
+
+
+def test_press_gm_demo_press_archive_shows_public_press_only(tmp_path):
+    from gm.demo.run import play
+
+    play(tmp_path / "demo", press=True, echo=lambda _line: None)
+    pages = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "demo" / "archive").glob("*.html"))
+    assert "Good luck, everyone." in pages and "From anonymous" in pages
+    assert "Between us only" not in pages

@@ -40,8 +40,10 @@ class _Ruleset(click.ParamType):
 @click.option("--signup", is_flag=True,
               help="The robots join by mail before the start (JOIN, CONFIRM), beside a forged JOIN, a replay "
                    "and an auto-reply that change nothing.")
+@click.option("--press", is_flag=True,
+              help="A grey press game: the robots write a little press, and the archive shows the public part.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the final standings and the archive's path.")
-def demo_cmd(directory: str, ruleset: str, seed: int, force: bool, signup: bool, quiet: bool) -> None:
+def demo_cmd(directory: str, ruleset: str, seed: int, force: bool, signup: bool, press: bool, quiet: bool) -> None:
     """Play a whole demonstration campaign in DIRECTORY with six robot players.
 
     The robots read their mail from DIRECTORY/mail/outbox and mail real orders into
@@ -55,7 +57,7 @@ def demo_cmd(directory: str, ruleset: str, seed: int, force: bool, signup: bool,
     (or gm demo /tmp/advanced --ruleset advanced, or gm demo /tmp/joined --signup)
     """
     try:
-        result = play(Path(directory), seed=seed, force=force, ruleset=ruleset, signup=signup,
+        result = play(Path(directory), seed=seed, force=force, ruleset=ruleset, signup=signup, press=press,
                       echo=(lambda _line: None) if quiet else click.echo)
     except GmError as error:
         # exit 1 with one line, under gm's own group or any other
