@@ -16,7 +16,7 @@ def press_lines(robots: Sequence[Any], index: int, turn: int) -> list[str]:
         return []
     said = {
         (1, 0): ["PRESS TO ALL", "Good luck, everyone. May the ladders be kind.", "ENDPRESS"],
-        (1, 1): [f"PRESS TO {robots[2].id}", "Shall we nominate the same trapdoor? Between us only.", "ENDPRESS"],
+        (1, 1): [f"PRESS TO {robots[2].id}", "Shall we make a plan together? Between us only.", "ENDPRESS"],
         (2, 2): ["PRESS TO ALL ANONYMOUS", "Someone is climbing rather fast. Just saying.", "ENDPRESS"],
     }
     return said.get((turn, index), [])
