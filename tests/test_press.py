@@ -233,3 +233,53 @@ def test_press_gm_demo_press_archive_shows_public_press_only(tmp_path):
     pages = "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "demo" / "archive").glob("*.html"))
     assert "Good luck, everyone." in pages and "From anonymous" in pages
     assert "Between us only" not in pages
+
+
+def test_press_grey_five_player_game_by_mail_on_the_maildir_transport(grey):
+    """Done when: white, anonymous and broadcast press reach exactly whom they should, with
+    no address and, for anonymous press, no name; the GM sees every true sender."""
+    import email
+    import email.policy
+    import os
+
+    from click.testing import CliRunner
+
+    from gm.cli import cli
+
+    new = grey.folder / "mail" / "inbox" / "new"
+    new.mkdir(parents=True, exist_ok=True)
+    letters = {
+        "alice": "PRESS TO bob\nWhite words\nENDPRESS\n",
+        "bob": "PRESS TO carol, dave ANONYMOUS\nGrey words\nENDPRESS\n",
+        "carol": "NUMBER 1\nPRESS TO ALL\nBroadcast words\n",
+    }
+    for index, (who, text) in enumerate(letters.items()):
+        player = grey.player(who)
+        raw = grey.mail(who, f"PLAYER {who}\nPASSWORD {player.password}\n{text}")
+        (new / f"{index}.eml").write_bytes(raw)
+        os.utime(new / f"{index}.eml", (grey.now.timestamp(), grey.now.timestamp()))
+    grey.close()
+    runner = CliRunner()
+    for command in ("ingest", "send"):
+        result = runner.invoke(cli, ["-C", str(grey.folder), command], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+    sent = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default)
+            for p in (grey.folder / "mail" / "outbox").rglob("*") if p.is_file()]
+    press = [m for m in sent if "Press" in str(m["Subject"]) and not str(m["Subject"]).startswith("Re:")]
+
+    def readers(words: str) -> list[str]:
+        return sorted(str(m["To"]) for m in press if words in m.get_body(("plain",)).get_content())
+
+    assert readers("White words") == ["bob@example.org", "gm@example.org"]
+    assert readers("Grey words") == ["carol@example.org", "dave@example.org", "gm@example.org"]
+    assert readers("Broadcast words") == ["alice@example.org", "bob@example.org", "dave@example.org",
+                                          "erin@example.org", "gm@example.org", "olive@example.org"]
+    for message in press:
+        whole = message.as_string()
+        others = [p.email for p in FIVE if p.email != message["To"]]
+        assert not any(address in whole for address in others)
+        if "Grey words" in whole and message["To"] != "gm@example.org":
+            assert "Bob" not in whole and "bob" not in whole
+    gm_copies = [m.get_body(("plain",)).get_content() for m in press if m["To"] == "gm@example.org"]
+    assert sorted(c.split(" (")[0].split(": ")[1] for c in gm_copies) == ["Alice Liddell", "Bob Cratchit",
+                                                                          "Carol Danvers"]
