@@ -283,3 +283,14 @@ def test_press_grey_five_player_game_by_mail_on_the_maildir_transport(grey):
     gm_copies = [m.get_body(("plain",)).get_content() for m in press if m["To"] == "gm@example.org"]
     assert sorted(c.split(" (")[0].split(": ")[1] for c in gm_copies) == ["Alice Liddell", "Bob Cratchit",
                                                                           "Carol Danvers"]
+
+
+def test_press_to_team_reaches_the_team_mates_and_is_refused_without_teams(tmp_path, monkeypatch, grey):
+    from test_mail_headers import campaign_folder
+
+    kit = campaign_folder(tmp_path / "teams", "advanced", monkeypatch.setenv)
+    kit.start()
+    assert kit.order("bob", ["PRESS TO TEAM", "Our plan", "ENDPRESS"]).outcome == "press"
+    assert sorted(str(m["To"]) for m in kit.outbox(kind="press")) == ["carol@example.org", "gm@example.org"]
+    kit.close()
+    assert grey.order("alice", ["PRESS TO TEAM", "nobody"]).outcome == "refused"
