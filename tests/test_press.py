@@ -294,3 +294,20 @@ def test_press_to_team_reaches_the_team_mates_and_is_refused_without_teams(tmp_p
     assert sorted(str(m["To"]) for m in kit.outbox(kind="press")) == ["carol@example.org", "gm@example.org"]
     kit.close()
     assert grey.order("alice", ["PRESS TO TEAM", "nobody"]).outcome == "refused"
+
+
+def test_press_block_keeps_paragraphs_and_cuts_quotes_and_signature():
+    from gm.mail.press import split_press
+
+    text = ("PLAYER alice\nPRESS TO bob\nFirst paragraph.\n\nSecond paragraph.\n"
+            "> quoted PRESS TO ALL\n\n-- \nAlice's phone\n")
+    split = split_press(text)
+    assert [b.text for b in split.blocks] == [("First paragraph.", "", "Second paragraph.")]
+    assert split.rest.splitlines()[0] == "PLAYER alice" and "Second paragraph." not in split.rest
+
+
+def test_press_more_than_five_blocks_a_mail_is_a_problem():
+    from gm.mail.press import split_press
+
+    split = split_press("\n".join(f"PRESS TO bob\n{n}\nENDPRESS" for n in range(6)))
+    assert [p.code for _, _, p in split.problems] == ["press_too_many"]

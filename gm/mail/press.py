@@ -99,6 +99,7 @@ def split_press(text: str, strict_signature: bool = False) -> PressText:
     problems: list[tuple[int, str, Problem]] = []
     blank: set[int] = set()
     current: tuple[int, str, list[str]] | None = None
+    previous = 0
 
     def close() -> None:
         lineno, rest, body = current
@@ -114,6 +115,7 @@ def split_press(text: str, strict_signature: bool = False) -> PressText:
     for lineno, line in own:
         opened = _OPEN.match(line)
         if current is None and opened is None:
+            previous = lineno
             continue
         blank.add(lineno)
         if current is None:
@@ -122,7 +124,11 @@ def split_press(text: str, strict_signature: bool = False) -> PressText:
             close()
             current = None
         else:
+            # the blank lines between paragraphs, which ownlines skips, are the writer's too
+            gap = range(previous + 1, lineno)
+            current[2].extend("" for n in gap if not lines[n - 1].strip())
             current[2].append(line)
+        previous = lineno
     if current is not None:
         close()
     if len(blocks) > MAX_BLOCKS:
