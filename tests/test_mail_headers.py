@@ -36,8 +36,8 @@ ARCHIVE = "https://games.example.org/kit/"
 KINDS = sorted(p.stem for p in TEMPLATES.glob("*.txt")
                if not p.name.startswith(("_", "judge_")) and p.stem != "problems")
 # answers to a message (signup_status here answers a CONFIRM; the GM's accept sends one unasked)
-REPLIES = ("help", "ack", "refusal", "signup_help", "signup_refusal", "signup_code", "signup_status")
-AUTOMATIC = (*REPLIES, "reset", "password_failures", "caps_note")  # sent because a message came, not because the GM acted
+REPLIES = ("help", "ack", "press_ack", "refusal", "signup_help", "signup_refusal", "signup_code", "signup_status")
+AUTOMATIC = (*REPLIES, "reset", "password_failures", "caps_note", "press")  # sent because a message came, not because the GM acted
 OPTIONS = {
     "postal": {"close_after": 3, "max_turns": 12},
     "classic": {"close_after": 2, "max_turns": 12},
@@ -80,6 +80,7 @@ def campaign_folder(folder: Path, ruleset: str, setenv: Callable[[str, str], Non
     if ruleset == "advanced":
         config["players"][1]["team"] = config["players"][2]["team"] = "red"
     config["observers"] = [{"name": "Olive Watcher", "email": "olive@example.org"}]
+    config["press"] = {"mode": "grey"}
     if archive_url:
         config["archive_url"] = archive_url
     (folder / "campaign.yaml").write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True),
@@ -164,6 +165,7 @@ def every_kind_of_mail(folder: Path, ruleset: str, setenv: Callable[[str, str], 
     kit.order("alice", ["HELP"])
     kit.order("alice", ACK_ORDER[ruleset])
     kit.order("bob", ["JUMP 3"])  # refused
+    kit.order("carol", ["PRESS TO alice", "Shall we?", "ENDPRESS", "PRESS TO ALL ANONYMOUS", "Hello"])
     # a reply from a mail app that quotes a long subject and names its thread
     handle(kit, raw_mail(kit, "carol@example.org", "PLAYER carol\nPASSWORD pw-carol\nHELP\n",
                          subject="Re: " + "a very long subject line " * 8,

@@ -23,6 +23,7 @@ from .fixed import Fixed, played_config
 from .folder import Campaign, _started
 from .outbox import queue
 from .passwords import hash_password, issue_password
+from .press import fix_press
 from .proof import new_game
 from .signup.admission import accepted, seat_at_start
 from .signup.standing import refresh
@@ -60,6 +61,7 @@ def start(folder: Path) -> tuple[Campaign, list[str]]:
     with campaign.store.transaction() as db:
         _store_game(db, config, seed, fixed, opening, now, deadline)
         issued = _seat_players(db, config)
+        fix_press(db, config)
         context = welcome_context(campaign, deadline)
         _welcome_players(db, config, opening.state, context, issued, now, deadline)
         # observers listed now are welcomed now; one added later, at the next command that mails

@@ -19,6 +19,7 @@ from .config.reading import load_config
 from .config.values import CampaignConfig, PlayerConfig
 from .fixed import Fixed, differences, played_config
 from .names import clean
+from .press import settings
 from .store import DB_NAME, Store
 
 
@@ -129,6 +130,8 @@ class Campaign:
             "commands": ruleset.grammar(self.setup.options).offered,  # an exclusive group on one line
             # the published archive, when the GM names where (campaign.yaml archive_url)
             "archive_url": config.archive_url,
+            # docs/rules/, Order mail: Press: the help and welcome say which press the game has
+            "press_mode": settings(self).mode,
             # docs/audit.md: shown by welcomes and the final mail, and an X-GM-Game header on
             # every mail, so any mail a player kept holds it (None: started before it existed)
             "game_commitment": self.row().get("game_commitment"),

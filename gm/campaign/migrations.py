@@ -292,6 +292,18 @@ def _m016_no_parsed_files(db: sqlite_utils.Database) -> None:
     db["parsed_files"].drop(ignore=True)
 
 
+def _m018_press(db: sqlite_utils.Database) -> None:
+    # docs/rules/, Order mail: Press. No part of the game record: the audit never reads these.
+    db["press_settings"].create({"id": int, "settings": str}, pk="id")
+    db["press"].create({"id": int, "message": int, "turn": int, "player": str, "received_at": str, "day": str,
+                        "said": str, "recipients": str, "anonymous": int, "to_all": int, "digest": int,
+                        "cost": int, "text": str}, pk="id")
+    db["press"].create_index(["player", "day"])
+    db["press"].create_index(["turn"])
+    db["press_floods"].create({"id": int, "player": str, "day": str, "at": str, "why": str}, pk="id")
+    db["press_floods"].create_index(["day"])
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("001_initial", _m001_initial),
     ("002_fixed_at_start", _m002_fixed_at_start),
@@ -309,4 +321,5 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("014_unasked_caps", _m014_unasked_caps),
     ("015_signup_teams", _m015_signup_teams),
     ("016_no_parsed_files", _m016_no_parsed_files),
+    ("018_press", _m018_press),
 ]

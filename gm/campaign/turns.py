@@ -24,6 +24,7 @@ from .deadlines import deadline_text, next_deadline
 from .digests import record_digest
 from .folder import Campaign
 from .outbox import drop_reports, queue, reports_sent
+from .press import press_digest
 from .proof import chain_link, proof_view, receipts_played
 from .standing import order_view, standing_order
 from .store import dumps
@@ -310,6 +311,7 @@ def queue_results(campaign: Campaign, db: Any, now: datetime, *, after: Any, eve
     dropped = campaign.dropped_players()
     sequence = deadline_sequence(campaign, after.turn)
     headers = [proof.header()] if proof else []
+    digest = press_digest(campaign, turn)
     for player in config.players:
         own = ruleset.player_view(setup, player.id, player.name, after, events, orders.get(player.id))
         mine = proof and replace(proof, reader=(receipts or {}).get(player.id))
@@ -319,7 +321,7 @@ def queue_results(campaign: Campaign, db: Any, now: datetime, *, after: Any, eve
             sender=config.mail.sender,
             to=player.email,
             template=template,
-            context=mail.context(),
+            context=mail.context() | {"press_digest": digest},
             now=now,
             attachments=([table] if table else []) + _deadline_attachment(mail, now, deadline=deadline,
                                                                           sequence=sequence),
@@ -332,7 +334,8 @@ def queue_results(campaign: Campaign, db: Any, now: datetime, *, after: Any, eve
     # observers (campaign.yaml) read the public part only: no field of theirs holds a hand
     observed = basics | {"view": view, "player": None, "next_turn": None if after.over else after.turn,
                          "deadline": deadline_view(deadline_text(deadline, config.timezone)),
-                         "table": table[3] if table else None, "proof": proof, "ended": ended}
+                         "table": table[3] if table else None, "proof": proof, "ended": ended,
+                         "press_digest": digest}
     for observer in config.observers:
         message = compose(sender=config.mail.sender, to=observer.email, template="observer",
                           context=observed | {"observer": {"name": observer.name}}, now=now,

@@ -58,6 +58,14 @@ options:                     # all optional; {rules} gives the meaning
 #   max_players: 500         #   JOIN and CONFIRM mail; every player of the game, those listed included
 #   closes: "2027-03-14 18:00"  # in the timezone above; a later JOIN joins the waiting list
 #   approve: auto            # or gm: each confirmed request waits for gm signup accept|reject
+# press:                     # players write to each other through the GM (docs/campaign.md);
+#   mode: grey               #   none (the default), white, grey (ANONYMOUS too) or public (ALL
+#   max_bytes: 8192          #   and GM only); fixed at start. Text per block;
+#   max_per_day: 20          #   blocks a player a UTC day;
+#   max_recipients_per_day: 200  # recipients a player a UTC day;
+#   digest_above: 50         #   above this many players, ALL press goes into the turn report;
+#   observers: true          #   observers get ALL press;
+#   publish: public          #   ALL press on the archive's turn pages (or none)
 mail:
   transport: maildir         # mail/inbox and mail/outbox in this folder; or imap+smtp:
   from: "{sender} <gm@example.org>"

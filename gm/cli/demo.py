@@ -41,11 +41,13 @@ class _Ruleset(click.ParamType):
 @click.option("--signup", is_flag=True,
               help="The robots join by mail before the start (JOIN, CONFIRM), beside a forged JOIN, a replay "
                    "and an auto-reply that change nothing.")
+@click.option("--press", is_flag=True,
+              help="A grey press game: the robots write a little press, and the archive shows the public part.")
 @click.option("--quiet", "-q", is_flag=True, help="Print only the final standings and the archive's path.")
 @click.option("--judge", is_flag=True,
               help="A judge with three games of different rulesets behind one address, played by their "
                    "robots through gm judge DIR turn alone.")
-def demo_cmd(directory: str, ruleset: str, seed: int, force: bool, signup: bool, quiet: bool, judge: bool) -> None:
+def demo_cmd(directory: str, ruleset: str, seed: int, force: bool, signup: bool, press: bool, quiet: bool, judge: bool) -> None:
     """Play a whole demonstration campaign in DIRECTORY with six robot players.
 
     The robots read their mail from DIRECTORY/mail/outbox and mail real orders into
@@ -69,7 +71,7 @@ def demo_cmd(directory: str, ruleset: str, seed: int, force: bool, signup: bool,
             click.echo(line)
         return
     try:
-        result = play(Path(directory), seed=seed, force=force, ruleset=ruleset, signup=signup,
+        result = play(Path(directory), seed=seed, force=force, ruleset=ruleset, signup=signup, press=press,
                       echo=(lambda _line: None) if quiet else click.echo)
     except GmError as error:
         # exit 1 with one line, under gm's own group or any other

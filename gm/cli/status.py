@@ -15,6 +15,7 @@ from ..campaign.desk.trust import CHECK_LIMIT, TELL_AT, capped_today, utc_day
 from ..campaign.due import forecast
 from ..campaign.folder import Campaign
 from ..campaign.outbox import waiting
+from ..campaign.press import status_lines
 from ..campaign.signup import admission, standing
 from ..campaign.turns import order_statuses
 from ..counts import count, one_or_many, ordinal
@@ -180,7 +181,7 @@ def status_cmd(ctx: click.Context) -> None:
         pool = _pool_line(campaign)
         if pool:
             click.echo(pool)
-        lines = _mail_summary(campaign) + _webhook_lines(campaign)
+        lines = status_lines(campaign, clock.now()) + _mail_summary(campaign) + _webhook_lines(campaign)
     for line in lines:
         click.echo(line)
 

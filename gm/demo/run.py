@@ -36,6 +36,7 @@ from ..publish.write import publish
 from ..rules import registry
 from ..rules.files import ruleset_board
 from ..weekly.turn import TurnRun, run_send, run_turn, send_summary
+from .press import PRESS_YAML, press_lines
 from .robots import DemoSetup, Postman, Robot, post, robots_of
 
 DEFAULT_SEED = 20270301
@@ -56,7 +57,7 @@ timezone: UTC
 turn_days: 7
 boards:                       # relative to this file: copies of gm's sample boards
 {boards}
-{players}options:
+{players}{press}options:
 {options}mail:
   transport: maildir
   from: "Demo GM <{gm}>"
@@ -125,7 +126,7 @@ STRANGER = "someone-else@elsewhere.example"  # whose address a forged JOIN gives
 
 
 def prepare(folder: Path, *, seed: int, force: bool, ruleset: str = DEFAULT_RULESET,
-            signup: bool = False) -> list[Robot]:
+            signup: bool = False, press: bool = False) -> list[Robot]:
     """Write the demo campaign into `folder`: refuse a folder in use unless --force, and
     never clear one whose campaign.yaml gm demo did not write. With `signup`, campaign.yaml
     lists no player and takes them by mail (the robots join before the start)."""
@@ -159,6 +160,7 @@ def prepare(folder: Path, *, seed: int, force: bool, ruleset: str = DEFAULT_RULE
         boards="\n".join(f"  {b}: boards/{name}" for b, name in demo.boards.items()),
         players=SIGNUP.format(most=len(robots)) if signup else PLAYERS.format(lines="\n".join(
             _player_line(r, spec, demo.player_keys) for r, spec in zip(robots, demo.cast, strict=True))),
+        press=PRESS_YAML if press else "",
         options=demo.options,
     )
     (folder / CONFIG_NAME).write_text(text, encoding="utf-8")
@@ -171,11 +173,11 @@ def _player_line(robot: Robot, spec: Mapping[str, Any], keys: tuple[str, ...]) -
 
 
 def play(folder: Path, *, seed: int = DEFAULT_SEED, force: bool = False, ruleset: str = DEFAULT_RULESET,
-         echo: Callable[[str], None] = print, signup: bool = False) -> DemoResult:
+         echo: Callable[[str], None] = print, signup: bool = False, press: bool = False) -> DemoResult:
     """Create the demo campaign for `ruleset` in `folder` and play it to the end; with
     `signup`, the robots first join it by mail."""
     demo = demo_of(ruleset)
-    robots = prepare(folder, seed=seed, force=force, ruleset=ruleset, signup=signup)
+    robots = prepare(folder, seed=seed, force=force, ruleset=ruleset, signup=signup, press=press)
     with command_lock(folder):
         if signup:
             _sign_up(folder, demo, robots, echo)
@@ -275,6 +277,7 @@ def _play(campaign: Campaign, demo: DemoSetup, robots: list[Robot], echo: Callab
         echo(f"gm start: {count(issued, 'password')} issued; "
              + send_summary(run_send(campaign)) + " (welcome mail)")
     turns = 0
+    has_press = campaign.config.press.mode != "none"  # gm demo --press: the robots write a little
     while not campaign.state().over:
         turn, deadline = campaign.state().turn, campaign.deadline()
         assert deadline is not None  # a campaign that is not over always has one
@@ -285,7 +288,8 @@ def _play(campaign: Campaign, demo: DemoSetup, robots: list[Robot], echo: Callab
             robot.state = seen[robot.id]
         # the week's orders: each robot writes on its own evening, well before the deadline
         mailed = [robot for index, robot in enumerate(robots)
-                  if _write(robot, turn, deadline - timedelta(hours=47 - 3 * index), inbox, public)]
+                  if _write(robot, turn, deadline - timedelta(hours=47 - 3 * index), inbox, public,
+                            press_lines(robots, index, turn) if has_press else [])]
         echo(f"turn {turn}: {_mailed(len(mailed))}" + _slips(robots, turn))
         if any(robot.mid_week(turn) for robot in robots):
             # the GM reads mail mid-week, so a slip is answered in time to put it right
@@ -318,10 +322,12 @@ def _slips(robots: list[Robot], turn: int) -> str:
     return f" ({'; '.join(slips)})" if slips else ""
 
 
-def _write(robot: Robot, turn: int, when: datetime, inbox: Path, public: Mapping[str, Any]) -> bool:
+def _write(robot: Robot, turn: int, when: datetime, inbox: Path, public: Mapping[str, Any],
+           press: list[str]) -> bool:
     lines = robot.order_lines(turn, campaign=CAMPAIGN_ID, public=public)
     if lines:
-        post(inbox, robot.compose(lines, turn=turn, campaign=CAMPAIGN_ID, to=GM_ADDRESS, when=when))
+        # a press block runs to ENDPRESS: it follows the orders
+        post(inbox, robot.compose([*lines, *press], turn=turn, campaign=CAMPAIGN_ID, to=GM_ADDRESS, when=when))
     return bool(lines)
 
 

@@ -86,6 +86,8 @@ class OrderText:
     # the line of each envelope command that set a value (GAME, PLAYER, PASSWORD, TURN),
     # so that a problem the caller finds with it (a wrong TURN) is told on its line
     lines: Mapping[str, int] = field(default_factory=dict)
+    # the message's press blocks (gm.mail.press), read apart from the commands
+    press: tuple = ()
 
     @property
     def ok(self) -> bool:

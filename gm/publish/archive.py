@@ -330,7 +330,7 @@ def _turn_pages(data: ArchiveInput, turn_site: Mapping[str, Any], turn_site_dige
             _turn_context(data, index, turn_site | {"page": "turn", "previous": previous, "next": following}),
             rulesets=data.template_rulesets,
             digest=_digest(data, turn_site_digest, data.turn_digests[index] if data.turn_digests else "",
-                           repr((previous, following))),
+                           repr((previous, following, _press_of(data, index)))),
         ))
     if upcoming is not None:
         coming = {"label": upcoming[0], "deadline": data.deadline, "previous": turn_links[-1] if turn_links else None}
@@ -371,9 +371,15 @@ def _turn_context(data: ArchiveInput, index: int, around: Mapping[str, Any]) -> 
         turn = data.turns[index]
         return dict(around) | {"record": turn, "view": turn.view, "label": turn_label(turn),
                                "positions": turn_positions(turn),
-                               "proof": data.records[index] if data.records else None}
+                               "proof": data.records[index] if data.records else None,
+                               "press": _press_of(data, index)}
 
     return make
+
+
+def _press_of(data: ArchiveInput, index: int) -> tuple[Any, ...]:
+    """The public press received while the turns of page `index` took orders."""
+    return tuple(item for turn in data.summaries[index].turns for item in data.press.get(turn, ()))
 
 
 def _colour_of(board_charts: Sequence[Chart], player: str) -> str | None:

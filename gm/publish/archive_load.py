@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..campaign.audit_record import audit_record
@@ -16,6 +16,7 @@ from ..campaign.holders import holder_aliases as _holder_aliases
 from ..campaign.holders import ids_as_now as _ids_as_now
 from ..campaign.holders import stored_events_as_now as _events_as_now
 from ..campaign.holders import stored_state_as_now as _state_as_now
+from ..campaign.press import published_press
 from ..rules.base import (
     ArchivePicture,
     ArchiveTurn,
@@ -94,7 +95,7 @@ def load_archive(campaign: Any, memo: Any = None) -> ArchiveInput:
     now = ruleset.standings(setup, state)
     deadline = None if now.over else deadline_text(campaign.deadline(), config.timezone)
     resolved = tuple(r["resolved_at"] or "" for r in turn_rows)
-    return assemble(
+    return replace(assemble(
         ruleset, setup,
         campaign=config.id,
         title=config.title,
@@ -117,7 +118,7 @@ def load_archive(campaign: Any, memo: Any = None) -> ArchiveInput:
         memo=memo,
         audit=_audit_bytes(campaign) if secrets is not None else None,
         ended=_ended(campaign, state),
-    )
+    ), press=published_press(campaign))
 
 
 def _opening(campaign: Any, aliases: Mapping[str, str], names: Mapping[str, str]) -> Any:

@@ -235,6 +235,8 @@ class ArchiveInput:
     # how the GM ended the campaign (gm end: the turn it ended after, the reason given), or
     # None when the rules ended it or it runs; the index says it where it says how it ended
     ended: Any = None
+    # docs/rules/, Order mail: Press: each turn's public press, {turn: ({name, text}, ...)}
+    press: Mapping[int, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -29,12 +29,13 @@ from .people import (
     joined_name_problems,
     stand_in_problems,
 )
+from .press import read_press
 from .values import CampaignConfig, MailConfig, PlayerConfig
 
 CONFIG_NAME = "campaign.yaml"
 TOP_KEYS = (
     "id", "title", "ruleset", "seed", "boards", "players", "options", "mail",
-    "timezone", "turn_days", "first_deadline", "observers", "archive_url", "signup", "caps",
+    "timezone", "turn_days", "first_deadline", "observers", "archive_url", "signup", "caps", "press",
     # read by a judge (docs/deployment.md, Notifications)
     "notify",
 )
@@ -99,6 +100,7 @@ def _config_from_data(data: LineDict, folder: Path, source: str,
     archive_url = need("archive_url", lambda v: isinstance(v, str) and bool(URL_PATTERN.fullmatch(v)),
                        "an http(s) address such as https://example.org/spring-2027/", None, required=False)
     unasked_per_day = _caps(data, problems)
+    press = read_press(data, problems)
     if archive_url and not archive_url.endswith("/"):
         archive_url += "/"  # the archive is a folder: pages are linked relative to it
     if problems:
@@ -124,6 +126,7 @@ def _config_from_data(data: LineDict, folder: Path, source: str,
         signup=signup,
         joined=len(joined),
         caps_unasked_per_day=unasked_per_day,
+        press=press,
     )
 
 

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 from ...boards.model import Board
 from ...rules.base import Ruleset, Setup
 from ...rules.registry import find_ruleset
+from .press import PressSettings
 
 
 @dataclass(frozen=True)
@@ -103,6 +104,7 @@ class CampaignConfig:
     # campaign.yaml caps.unasked_per_day: unasked replies a UTC day to addresses no player
     # registered, besides the places sign-up has open (docs/rules/, Refusal caps)
     caps_unasked_per_day: int = 200
+    press: PressSettings = PressSettings()  # campaign.yaml press: (docs/campaign.md)
 
     @property
     def ruleset(self) -> Ruleset:

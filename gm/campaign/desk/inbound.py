@@ -20,7 +20,7 @@ from typing import Any
 
 from ... import clock
 from ...mail.inbound import InboundMail, read_mail
-from ...mail.orderlang import OrderText, parse_orders
+from ...mail.orderlang import OrderText
 from ...mail.typos import near_miss
 from ...rules.grammar import ruleset_keywords
 from ...rules.problem import Problem, problem
@@ -28,6 +28,7 @@ from ..deadlines import deadline_text
 from ..digests import body_digest
 from ..folder import Campaign
 from ..passwords import check_password
+from ..press import press_apart, press_plan, press_reply, sent_press
 from ..proof import order_receipt, written_count
 from ..signup.desk import SignupDesk
 from ..standing import merged_order, order_view, standing_order
@@ -128,7 +129,7 @@ class Desk(Replier):
 
     def _orders(self, mail: InboundMail) -> OrderText:
         grammar = self.campaign.ruleset.grammar(self.campaign.setup.options)
-        return parse_orders(mail.text, grammar=grammar, other_keywords=self._other_keywords())
+        return press_apart(mail.text, grammar, self._other_keywords())
 
     def forget_read_ahead(self) -> None:
         self._read_ahead.clear()
@@ -281,23 +282,27 @@ class Desk(Replier):
         email = player.email
         zone = player.timezone or self.config.timezone
         who = {"id": player.id, "name": player.name}
-        if parsed.help and not has_orders and not syntax:
+        press_only = bool(parsed.press) and not has_orders
+        if parsed.help and not has_orders and not syntax and not parsed.press:
             return self.reply(db, mail, now, to=email, template="help", outcome="help", player=player.id, zone=zone,
                                context={"order": order_view(self.campaign, player.id, self.state), "ignored": ignored,
                                         "player": who})
-        problems = syntax + self._game_problems(parsed, state, received, zone)
+        # press is relayed whatever the deadline (docs/rules/, Order mail: Press)
+        problems = syntax + [p for p in self._game_problems(parsed, state, received, zone)
+                             if not (press_only and p.code == "late")]
         order, receipt = standing_order(self.campaign, state.turn, player.id)
         new_order = order
         if self.campaign.dropped(player.id):
             # nothing they send counts any more, so the lines are not judged against the game
             problems.append(problem("dropped", gm=self.config.mail.address))
         elif not state.over:
-            if self.campaign.paused():
+            if self.campaign.paused() and not press_only:
                 # refused however good the order; the other problems are still worth knowing
                 problems.append(problem("paused"))
             new_order, found = merged_order(self.campaign, state, player.id, order, parsed.commands)
             problems += found
-        if not has_orders and not problems:
+        plan = press_plan(self.campaign, db, player, parsed.press, now, problems) if parsed.press else None
+        if not has_orders and not problems and not parsed.press:
             grammar = self.campaign.ruleset.grammar(self.campaign.setup.options)
             problems.append(problem("no_order", commands=list(grammar.keywords)))
         if problems:
@@ -306,10 +311,12 @@ class Desk(Replier):
                                                    "ignored": ignored, "player": who,
                                                    "order": order_view(self.campaign, player.id, self.state),
                                                    **self.refusal_facts(problems, state)})
-        return self._apply(db, mail, parsed, player, new_order, receipt, message_row, now)
+        if press_only:
+            return press_reply(self, db, mail, player, plan, now)
+        return self._apply(db, mail, parsed, player, new_order, receipt, message_row, now, plan)
 
     def _apply(self, db: Any, mail: InboundMail, parsed: OrderText, player: Any, new_order: Any, receipt: int,
-               message_row: int, now: datetime) -> Fate:
+               message_row: int, now: datetime, plan: Any = None) -> Fate:
         """The order stands: recorded with its receipt, and acknowledged."""
         state = self.state
         zone = player.timezone or self.config.timezone
@@ -336,7 +343,8 @@ class Desk(Replier):
         return self.reply(db, mail, now, to=player.email, template="ack", outcome="applied", player=player.id, zone=zone,
                            context={"order": view, "replaces": receipt or None, "ignored": ignored,
                                     "player": who, "help": parsed.help, "complete": complete,
-                                    "receipt_hash": receipt_hash},
+                                    "receipt_hash": receipt_hash,
+                                    "press": sent_press(self, db, player, plan, now)},
                            # count: acknowledgements sent by one ingest share their Date, so gm
                            # audit --mail orders them by it to find the player's last
                            proof=[("X-GM-Receipt", f"turn={state.turn}; player={player.id}; count={written}; "
