@@ -17,6 +17,7 @@ from ...errors import BoardError, ConfigError, ProblemsError
 from ...mail.settings import imap_settings, mail_auth, smtp_settings
 from ...rules.registry import DEFAULT, UnknownRuleset, find_ruleset
 from ...yamlfile import LineDict, is_int, key_problems, read
+from .away import read_absence, read_extend
 from .people import (
     _CONTROLS,
     ID_PATTERN,
@@ -34,6 +35,7 @@ CONFIG_NAME = "campaign.yaml"
 TOP_KEYS = (
     "id", "title", "ruleset", "seed", "boards", "players", "options", "mail",
     "timezone", "turn_days", "first_deadline", "observers", "archive_url", "signup", "caps",
+    "absence", "extend",
 )
 CAPS_KEYS = ("unasked_per_day",)
 MAIL_KEYS = ("transport", "from", "imap", "smtp", "auth", "oauth2")
@@ -96,6 +98,7 @@ def _config_from_data(data: LineDict, folder: Path, source: str,
     archive_url = need("archive_url", lambda v: isinstance(v, str) and bool(URL_PATTERN.fullmatch(v)),
                        "an http(s) address such as https://example.org/spring-2027/", None, required=False)
     unasked_per_day = _caps(data, problems)
+    absence, extend = read_absence(data, problems), read_extend(data, problems)
     if archive_url and not archive_url.endswith("/"):
         archive_url += "/"  # the archive is a folder: pages are linked relative to it
     if problems:
@@ -121,6 +124,8 @@ def _config_from_data(data: LineDict, folder: Path, source: str,
         signup=signup,
         joined=len(joined),
         caps_unasked_per_day=unasked_per_day,
+        absence=absence,
+        extend=extend,
     )
 
 

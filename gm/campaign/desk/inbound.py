@@ -24,6 +24,7 @@ from ...mail.orderlang import OrderText, parse_orders
 from ...mail.typos import near_miss
 from ...rules.grammar import ruleset_keywords
 from ...rules.problem import Problem, problem
+from ..away import carry_out, judge
 from ..deadlines import deadline_text
 from ..digests import body_digest
 from ..folder import Campaign
@@ -286,6 +287,10 @@ class Desk(Replier):
                                context={"order": order_view(self.campaign, player.id, self.state), "ignored": ignored,
                                         "player": who})
         problems = syntax + self._game_problems(parsed, state, received, zone)
+        # ABSENCE and EXTEND (docs/rules/, Absences and extension votes): judged now, done with the rest
+        plan = judge(self.campaign, state, player, parsed.requests, now) if parsed.requests else None
+        problems += plan.problems if plan is not None else []
+        has_orders = has_orders or plan is not None
         order, receipt = standing_order(self.campaign, state.turn, player.id)
         new_order = order
         if self.campaign.dropped(player.id):
@@ -306,10 +311,14 @@ class Desk(Replier):
                                                    "ignored": ignored, "player": who,
                                                    "order": order_view(self.campaign, player.id, self.state),
                                                    **self.refusal_facts(problems, state)})
-        return self._apply(db, mail, parsed, player, new_order, receipt, message_row, now)
+        away = carry_out(self, db, plan, player, now) if plan is not None else None
+        if plan is not None and not parsed.commands:
+            return self.reply(db, mail, now, to=email, template="away_ack", outcome="applied", player=player.id,
+                               zone=zone, context={"away": away, "player": who, "ignored": ignored})
+        return self._apply(db, mail, parsed, player, new_order, receipt, message_row, now, away)
 
     def _apply(self, db: Any, mail: InboundMail, parsed: OrderText, player: Any, new_order: Any, receipt: int,
-               message_row: int, now: datetime) -> Outcome:
+               message_row: int, now: datetime, away: dict[str, Any] | None = None) -> Outcome:
         """The order stands: recorded with its receipt, and acknowledged."""
         state = self.state
         zone = player.timezone or self.config.timezone
@@ -336,7 +345,7 @@ class Desk(Replier):
         return self.reply(db, mail, now, to=player.email, template="ack", outcome="applied", player=player.id, zone=zone,
                            context={"order": view, "replaces": receipt or None, "ignored": ignored,
                                     "player": who, "help": parsed.help, "complete": complete,
-                                    "receipt_hash": receipt_hash},
+                                    "receipt_hash": receipt_hash, "away": away},
                            # count: acknowledgements sent by one ingest share their Date, so gm
                            # audit --mail orders them by it to find the player's last
                            proof=[("X-GM-Receipt", f"turn={state.turn}; player={player.id}; count={written}; "
