@@ -227,3 +227,17 @@ def listing(campaign: Any) -> dict[str, Any]:
         {"player": r["player"], "days": r["days"], "voted_at": r["voted_at"]}
         for r in campaign.store.rows("select * from extend_votes where turn = ? order by player", (state.turn,))]
     return {"absences": absences, "extend_votes": votes}
+
+
+def status_lines(campaign: Any) -> list[str]:
+    """`gm status`: each absence not yet over and this turn's votes, with the quorum."""
+    listed = listing(campaign)
+    today = clock.now().date().isoformat()
+    lines = [f"away: {a['player']} {a['from']} to {a['until']}" for a in listed["absences"] if a["until"] >= today]
+    quorum = campaign.config.extend.quorum
+    if listed["extend_votes"] or quorum is not None:
+        writers = must_order(campaign, campaign.state())
+        needed = max(1, math.ceil(quorum * len(writers) - 1e-9)) if quorum is not None else None
+        votes = ", ".join(f"{v['player']} {v['days']}d" for v in listed["extend_votes"]) or "none"
+        lines.append(f"extend votes: {votes}" + (f" ({needed} needed)" if needed is not None else ""))
+    return lines

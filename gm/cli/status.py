@@ -9,6 +9,7 @@ import json
 import click
 
 from .. import clock
+from ..campaign.away import listing, status_lines
 from ..campaign.campaign_end import how_it_ended
 from ..campaign.deadlines import deadline_text
 from ..campaign.desk.trust import CHECK_LIMIT, TELL_AT, capped_today, utc_day
@@ -60,7 +61,8 @@ def state_cmd(ctx: click.Context, as_json: bool, player: str | None) -> None:
     """
     with opened(ctx, lock=False) as campaign:
         if player is None:
-            data, notes = campaign.state_json(), campaign.state_notes()
+            # absences and votes beside the game's state, never in it (docs/campaign.md)
+            data, notes = campaign.state_json() | listing(campaign), campaign.state_notes()
         else:  # the GM's notes name every hand: none beside one player's view
             data, notes = campaign.player_state_json(player), {}
         # the text reads the typed standings, the JSON is CONTRACT.md's keys
@@ -158,7 +160,7 @@ def status_cmd(ctx: click.Context) -> None:
             click.echo(f"orders: {orders_in(campaign, statuses)}")
             # what `gm turn` would do now, in its own words: the two never disagree
             click.echo(f"gm turn: {forecast(campaign, statuses)}")
-            for line in _mail_lines(campaign, standings.turn, statuses):
+            for line in [*_mail_lines(campaign, standings.turn, statuses), *status_lines(campaign)]:
                 click.echo(line)
         for board_id, board in standings.boards.items():
             crossed = sum(piece.finished for piece in board.pieces.values())
