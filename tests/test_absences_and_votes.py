@@ -48,7 +48,7 @@ def votes_on(data):
 
 
 def notices(campaign):
-    return [m for m in outbox_of(campaign.folder) if m["Subject"].startswith("[trio] New deadline")]
+    return [m for m in outbox_of(campaign.folder) if str(m["Subject"] or "").startswith("[trio] New deadline")]
 
 
 def test_absence_in_extend_mode_moves_the_deadline_past_it_and_tells_everyone_without_naming(campaign):
@@ -173,9 +173,21 @@ def test_a_vote_out_of_range_or_after_the_deadline_is_refused(campaign):
     assert "from 1 to 3" in text(send(campaign, "ann", "EXTEND 4\n"))
     assert "from 1 to 3" in text(send(campaign, "ann", "EXTEND soon\n"))
     late = send(campaign, "ann", "EXTEND 2\n", now="2027-01-03T19:00:00Z", date="Sun, 03 Jan 2027 19:00:00 +0000")
-    assert "accepted" not in late["Subject"]
+    assert "not accepted: after the deadline" in late["Subject"]
 
 
 def test_an_order_and_an_absence_in_one_mail_are_both_acknowledged(campaign):
     reply = send(campaign, "ann", "NUMBER 5\nABSENCE 2027-01-02 2027-01-05\n")
     assert "Order #1" in reply["Subject"] and "Absence recorded" in text(reply)
+
+
+def test_a_next_turns_deadline_inside_an_absence_moves_past_it_in_extend_mode(campaign):
+    edit_yaml(campaign, extend_mode)
+    send(campaign, "ben", "ABSENCE 2027-01-09 2027-01-11\n")
+    assert deadline(campaign) == "2027-01-03T18:00:00Z"
+    for player in ("ann", "ben", "cat"):
+        send(campaign, player, "NUMBER 3\n")
+    campaign("turn", now="2027-01-03T19:00:00Z")
+    # turn 2's deadline, 2027-01-10 18:00, is inside ben's absence: the day after it ends
+    assert deadline(campaign) == "2027-01-12T18:00:00Z"
+    assert any("a player is away" in text(m) for m in notices(campaign))

@@ -18,6 +18,7 @@ from ..mail.views import BoardSize, EndView, PlayerMail, PlayerRef, ProofView, d
 from ..rules.base import INLINE_PLAYERS, Outcome
 from ..rules.chance import SeededChance, played
 from .admin import deadline_sequence, welcome_observers
+from .away import away_now, extend_for_absences
 from .deadlines import deadline_text, next_deadline
 from .digests import record_digest
 from .folder import Campaign
@@ -86,6 +87,8 @@ def remind(campaign: Campaign) -> list[str]:
     now = clock.now()
     statuses = order_statuses(campaign)
     missing, _ = missing_orders(campaign, statuses)
+    away = away_now(campaign, now)  # docs/rules/, Absences: reminders skip who is away
+    missing = [player for player in missing if player not in away]
     standing = {s.player: s.order for s in statuses}
     config, ruleset, setup = campaign.config, campaign.ruleset, campaign.setup
     state, deadline = campaign.state(), campaign.deadline()
@@ -285,6 +288,8 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
         )
         queue_results(campaign, db, now, after=result.state, events=result.events, view=view, orders=orders,
                       turn=state.turn, deadline=new_deadline, proof=proof, receipts=receipts)
+        # docs/rules/, Absences: in extend mode a new deadline inside an absence moves past it
+        extend_for_absences(campaign, db, now, new_deadline)
         message = compose(sender=config.mail.sender, to=config.mail.sender, template="gm_report",
                           context=gm_context | {"proof": proof}, now=now,
                           headers=[proof.header()] if proof else ())
