@@ -7,18 +7,35 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from .. import clock
+from ..rules.grammar import Command, CommandSpec, Grammar
 from ..rules.problem import Problem, problem
 from .admin import log_admin, tell_everyone
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 # an absence declared closer than this to the deadline moves nothing (docs/rules/, Absences)
 NOTICE = timedelta(hours=24)
+
+
+REQUESTS = ("ABSENCE", "EXTEND")
+# read as the game's commands are, their values judged here with the campaign at hand
+_SPECS = (CommandSpec("ABSENCE", "ABSENCE <from> <until>", lambda args, rest, context: (None, args)),
+          CommandSpec("EXTEND", "EXTEND <days>", lambda args, rest, context: (None, args)))
+
+
+def with_requests(grammar: Grammar) -> Grammar:
+    """The ruleset's grammar and ABSENCE and EXTEND, which every campaign's mail takes."""
+    return replace(grammar, commands=(*grammar.commands, *(s for s in _SPECS if grammar.spec(s.keyword) is None)))
+
+
+def game_commands(commands: Any) -> list[Command]:
+    """The lines that are the ruleset's orders, ABSENCE and EXTEND aside."""
+    return [c for c in commands if c.keyword not in REQUESTS]
 
 
 def _day(text: str) -> date | None:
@@ -48,8 +65,11 @@ def must_order(campaign: Any, state: Any) -> list[str]:
             if p.id not in dropped and campaign.ruleset.must_order(campaign.setup, state, p.id)]
 
 
-def judge(campaign: Any, state: Any, player: Any, requests: Any, now: datetime) -> Plan:
-    """Each ABSENCE and EXTEND line, judged; problems name their lines."""
+def judge(campaign: Any, state: Any, player: Any, commands: Any, now: datetime) -> Plan | None:
+    """Each ABSENCE and EXTEND line, judged; problems name their lines. None: there are none."""
+    requests = [(c.line, c.keyword, c.value) for c in commands if c.keyword in REQUESTS]
+    if not requests:
+        return None
     plan = Plan()
     zone = ZoneInfo(player.timezone or campaign.config.timezone)
     for line, keyword, args in requests:

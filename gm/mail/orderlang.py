@@ -57,10 +57,6 @@ PROSE_WORDS = 4
 
 _EMPTY = Grammar()
 
-# Requests to the campaign, not the game (docs/rules/, Absences and extension votes): read
-# as lines here, their values judged by gm.campaign.away with the campaign at hand.
-REQUESTS = ("ABSENCE", "EXTEND")
-
 
 @dataclass(frozen=True)
 class LineProblem:
@@ -90,8 +86,6 @@ class OrderText:
     # the line of each envelope command that set a value (GAME, PLAYER, PASSWORD, TURN),
     # so that a problem the caller finds with it (a wrong TURN) is told on its line
     lines: Mapping[str, int] = field(default_factory=dict)
-    # ABSENCE and EXTEND lines: (line, keyword, the words after it), in the order written
-    requests: tuple[tuple[int, str, tuple[str, ...]], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -130,7 +124,7 @@ class _Reader:
 
     def __init__(self, grammar: Grammar, other_keywords: Collection[str]):
         self.grammar = grammar
-        self.known = (*ENVELOPE, *REQUESTS, *grammar.keywords)
+        self.known = (*ENVELOPE, *grammar.keywords)
         self.foreign = frozenset(k.upper() for k in other_keywords) - set(self.known)
         self.glued = _glued(("TURN", *grammar.keywords))
         self.game: str | None = None
@@ -138,7 +132,6 @@ class _Reader:
         self.password: str | None = None
         self.turn: int | None = None
         self.commands: list[Command] = []
-        self.requests: list[tuple[int, str, tuple[str, ...]]] = []
         self.help = False
         self.reset_line: _Line | None = None
         self.problems: list[LineProblem] = []
@@ -179,9 +172,6 @@ class _Reader:
     def read(self, line: _Line) -> None:
         if line.keyword in ENVELOPE:
             getattr(self, "read_" + line.keyword.lower())(line)
-            return
-        if line.keyword in REQUESTS:
-            self.requests.append((line.line, line.keyword, line.args))
             return
         spec = self.grammar.spec(line.keyword)
         assert spec is not None
@@ -304,8 +294,6 @@ class _Reader:
             return len(args) == 1 and whole_number(args[0], 1) is not None
         if keyword == "PASSWORD":
             return bool(args)
-        if keyword in REQUESTS:
-            return bool(args)
         if keyword in ENVELOPE:  # END, HELP, RESET take nothing
             return not args
         spec = self.grammar.spec(keyword)
@@ -381,7 +369,7 @@ def _reset_problems(reader: _Reader) -> None:
         reader.problem(line, "reset_needs_player")
     if reader.password is not None:
         reader.problem(line, "reset_with_password")
-    if reader.commands or reader.requests or reader.turn is not None:
+    if reader.commands or reader.turn is not None:
         reader.problem(line, "reset_not_alone")
 
 
@@ -398,7 +386,6 @@ def _result(reader: _Reader) -> OrderText:
         turn=reader.turn,
         commands=tuple(replace(c, text=hide(c.text)) for c in reader.commands),
         help=reader.help,
-        requests=tuple(reader.requests),
         reset=reader.reset_line is not None,
         problems=tuple(LineProblem(p.line, hide(p.text), replace(p.why, facts={
             k: hide(v) if isinstance(v, str) else v for k, v in p.why.facts.items()})) for p in reader.problems),

@@ -24,7 +24,7 @@ from ...mail.orderlang import OrderText, parse_orders
 from ...mail.typos import near_miss
 from ...rules.grammar import ruleset_keywords
 from ...rules.problem import Problem, problem
-from ..away import carry_out, judge
+from ..away import carry_out, game_commands, judge, with_requests
 from ..deadlines import deadline_text
 from ..digests import body_digest
 from ..folder import Campaign
@@ -128,7 +128,7 @@ class Desk(Replier):
                 check_password(*pair)
 
     def _orders(self, mail: InboundMail) -> OrderText:
-        grammar = self.campaign.ruleset.grammar(self.campaign.setup.options)
+        grammar = with_requests(self.campaign.ruleset.grammar(self.campaign.setup.options))
         return parse_orders(mail.text, grammar=grammar, other_keywords=self._other_keywords())
 
     def forget_read_ahead(self) -> None:
@@ -288,9 +288,8 @@ class Desk(Replier):
                                         "player": who})
         problems = syntax + self._game_problems(parsed, state, received, zone)
         # ABSENCE and EXTEND (docs/rules/, Absences and extension votes): judged now, done with the rest
-        plan = judge(self.campaign, state, player, parsed.requests, now) if parsed.requests else None
+        plan = judge(self.campaign, state, player, parsed.commands, now)
         problems += plan.problems if plan is not None else []
-        has_orders = has_orders or plan is not None
         order, receipt = standing_order(self.campaign, state.turn, player.id)
         new_order = order
         if self.campaign.dropped(player.id):
@@ -300,7 +299,7 @@ class Desk(Replier):
             if self.campaign.paused():
                 # refused however good the order; the other problems are still worth knowing
                 problems.append(problem("paused"))
-            new_order, found = merged_order(self.campaign, state, player.id, order, parsed.commands)
+            new_order, found = merged_order(self.campaign, state, player.id, order, game_commands(parsed.commands))
             problems += found
         if not has_orders and not problems:
             grammar = self.campaign.ruleset.grammar(self.campaign.setup.options)
@@ -312,7 +311,7 @@ class Desk(Replier):
                                                    "order": order_view(self.campaign, player.id, self.state),
                                                    **self.refusal_facts(problems, state)})
         away = carry_out(self, db, plan, player, now) if plan is not None else None
-        if plan is not None and not parsed.commands:
+        if plan is not None and not game_commands(parsed.commands):
             return self.reply(db, mail, now, to=email, template="away_ack", outcome="applied", player=player.id,
                                zone=zone, context={"away": away, "player": who, "ignored": ignored})
         return self._apply(db, mail, parsed, player, new_order, receipt, message_row, now, away)
