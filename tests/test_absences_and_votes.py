@@ -6,9 +6,11 @@ ben, cat; first deadline 2027-01-03 18:00 UTC, a week a turn) and on a classic o
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 from handoverkit import outbox_of
 from test_admin import edit_yaml, order_mail, outcomes, text
+from test_dice_by_mail import FIRST_DEADLINE, new_campaign
 
 from gm.campaign.folder import Campaign
 
@@ -191,3 +193,62 @@ def test_a_next_turns_deadline_inside_an_absence_moves_past_it_in_extend_mode(ca
     # turn 2's deadline, 2027-01-10 18:00, is inside ben's absence: the day after it ends
     assert deadline(campaign) == "2027-01-12T18:00:00Z"
     assert any("a player is away" in text(m) for m in notices(campaign))
+
+
+# -- a dice ruleset, where nobody has to write ----------------------------------------------
+
+
+def classic_campaign(tmp_path):
+    game = new_campaign(tmp_path, "classic", {"close_after": 2, "max_turns": 30})
+    path = game.folder / "campaign.yaml"
+    path.write_text(path.read_text() + "absence: {mode: extend}\nextend: {quorum: 0.5}\n")
+    game.gm("start", now="2027-01-01T00:00:00Z")
+    return game
+
+
+def test_classic_refuses_extend_votes_with_a_reason_and_moves_no_deadline(tmp_path):
+    game = classic_campaign(tmp_path)
+    game.mail("ann", "EXTEND 2")
+    game.gm("ingest", now="2027-01-02T00:00:00Z")
+    kind, _, subject, said, _ = game.outbox()[-1]
+    assert "nobody has to send an order this turn" in said
+    assert json.loads(game.gm("status", now="2027-01-02T00:00:00Z") and game.gm("state", "--json", now=NOW))[
+        "extend_votes"] == []
+
+
+def test_classic_takes_an_absence_as_in_standing_mode_and_audits(tmp_path):
+    game = classic_campaign(tmp_path)
+    game.mail("ann", "ABSENCE 2027-01-07 2027-01-10")
+    game.gm("ingest", now="2027-01-02T00:00:00Z")
+    said = game.outbox()[-1][3]
+    assert "Absence recorded" in said and "Deadlines do not move" in said
+    state = json.loads(game.gm("state", "--json", now=NOW))
+    assert state["absences"][0]["player"] == "ann"
+    assert "away: ann 2027-01-07 to 2027-01-10" in game.gm("status", now="2027-01-02T00:00:00Z")
+    deadline = FIRST_DEADLINE
+    for _ in range(40):
+        if game.state()["over"]:
+            break
+        game.gm("turn", now=deadline + timedelta(hours=1))
+        deadline += timedelta(days=7)
+    assert game.state()["over"]
+    game.gm("reveal", now=deadline)
+    game.gm("publish", now=deadline)
+    game.gm("audit", str(game.folder / "archive"), now=deadline)  # exits 0: the record holds
+
+
+def test_a_postal_campaign_with_moved_deadlines_finishes_and_passes_the_audit(campaign):
+    edit_yaml(campaign, lambda data: (extend_mode(data), votes_on(data)))
+    send(campaign, "ann", "ABSENCE 2027-01-03 2027-01-04\n")
+    send(campaign, "ben", "EXTEND 1\n")
+    send(campaign, "cat", "EXTEND 2\n")
+    assert deadline(campaign) == "2027-01-06T18:00:00Z"
+    for _ in range(40):
+        if campaign.state()["over"]:
+            break
+        moment = deadline(campaign).replace("18:00:00Z", "19:00:00Z")
+        campaign("resolve", "--force", now=moment)
+    assert campaign.state()["over"]
+    campaign("reveal", now="2027-12-01T00:00:00Z")
+    campaign("publish", now="2027-12-01T00:00:00Z")
+    campaign("audit", str(campaign.folder / "archive"), now="2027-12-01T00:00:00Z")
