@@ -57,6 +57,9 @@ options:                     # all optional; {rules} gives the meaning
 #   max_players: 500         #   JOIN and CONFIRM mail; every player of the game, those listed included
 #   closes: "2027-03-14 18:00"  # in the timezone above; a later JOIN joins the waiting list
 #   approve: auto            # or gm: each confirmed request waits for gm signup accept|reject
+# absence: {{mode: standing}}  # ABSENCE by mail; extend: a deadline inside a player's absence
+#                            #   moves past it (docs/campaign.md); free to edit
+# extend: {{quorum: 0.66}}     # EXTEND by mail: players vote to extend a deadline; free to edit
 mail:
   transport: maildir         # mail/inbox and mail/outbox in this folder; or imap+smtp:
   from: "{sender} <gm@example.org>"
