@@ -252,3 +252,10 @@ def test_a_postal_campaign_with_moved_deadlines_finishes_and_passes_the_audit(ca
     campaign("reveal", now="2027-12-01T00:00:00Z")
     campaign("publish", now="2027-12-01T00:00:00Z")
     campaign("audit", str(campaign.folder / "archive"), now="2027-12-01T00:00:00Z")
+
+
+def test_reports_mark_a_player_away(campaign):
+    send(campaign, "ann", "ABSENCE 2027-01-02 2027-01-05\n")
+    campaign("resolve", "--force", now="2027-01-03T19:00:00Z")
+    reports = outbox_of(campaign.folder, kind="report")
+    assert reports and all("Away (a declared absence): Ann." in text(m) for m in reports)

@@ -154,6 +154,12 @@ def away_now(campaign: Any, now: datetime) -> set[str]:
     return {p.id for p in campaign.config.players if away_on(campaign, p, now) is not None}
 
 
+def away_names(campaign: Any, now: datetime) -> tuple[str, ...]:
+    """The names of the players away on `now`, as reports mark them."""
+    away = away_now(campaign, now)
+    return tuple(p.name for p in campaign.config.players if p.id in away)
+
+
 def carry_out(desk: Any, db: Any, plan: Plan, player: Any, now: datetime) -> dict[str, Any]:
     """Do what `plan` asks, in the desk's transaction; the facts the acknowledgement tells."""
     campaign, state = desk.campaign, desk.state

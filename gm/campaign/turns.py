@@ -18,7 +18,7 @@ from ..mail.views import BoardSize, EndView, PlayerMail, PlayerRef, ProofView, d
 from ..rules.base import INLINE_PLAYERS, Outcome
 from ..rules.chance import SeededChance, played
 from .admin import deadline_sequence, welcome_observers
-from .away import away_now, extend_for_absences
+from .away import away_names, away_now, extend_for_absences
 from .deadlines import deadline_text, next_deadline
 from .digests import record_digest
 from .folder import Campaign
@@ -139,6 +139,7 @@ def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *,
         calendar=deadline is not None and meets_deadline(campaign.ruleset, campaign.setup, state, player_id, dropped),
         archive_url=basics.get("archive_url"),
         seats=basics.get("seats", ()),
+        away=basics.get("away", ()),
         game_commitment=basics.get("game_commitment"),
         left=left,
         **parts,
@@ -309,7 +310,7 @@ def queue_results(campaign: Campaign, db: Any, now: datetime, *, after: Any, eve
     # the last turn's report is the final results (docs/rules/, Crossing the finish and placings: the aggregate)
     template = "final" if after.over else "report"
     # the reports say who held a seat when (reminders and replies need not)
-    basics = campaign.mail_basics() | {"seats": campaign.seat_changes()}
+    basics = campaign.mail_basics() | {"seats": campaign.seat_changes(), "away": away_names(campaign, now)}
     table = _table(config, basics, view, proof)
     # a player who left (gm player drop) still reads the reports, but has no deadline
     dropped = campaign.dropped_players()
