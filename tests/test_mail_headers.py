@@ -36,7 +36,8 @@ ARCHIVE = "https://games.example.org/kit/"
 KINDS = sorted(p.stem for p in TEMPLATES.glob("*.txt")
                if not p.name.startswith(("_", "judge_")) and p.stem != "problems")
 # answers to a message (signup_status here answers a CONFIRM; the GM's accept sends one unasked)
-REPLIES = ("help", "ack", "press_ack", "refusal", "signup_help", "signup_refusal", "signup_code", "signup_status")
+REPLIES = ("help", "ack", "press_ack", "away_ack", "refusal", "signup_help", "signup_refusal", "signup_code",
+           "signup_status")
 AUTOMATIC = (*REPLIES, "reset", "password_failures", "caps_note", "press")  # sent because a message came, not because the GM acted
 OPTIONS = {
     "postal": {"close_after": 3, "max_turns": 12},
@@ -166,6 +167,13 @@ def every_kind_of_mail(folder: Path, ruleset: str, setenv: Callable[[str, str], 
     kit.order("alice", ACK_ORDER[ruleset])
     kit.order("bob", ["JUMP 3"])  # refused
     kit.order("carol", ["PRESS TO alice", "Shall we?", "ENDPRESS", "PRESS TO ALL ANONYMOUS", "Hello"])
+    # docs/rules/, Absences and extension votes: one vote is a quorum here, so where somebody
+    # must write the deadline moves and everyone is told (dice players write nothing: refused)
+    path = kit.folder / "campaign.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "extend: {quorum: 0.01}\n", encoding="utf-8")
+    kit.close()  # campaign.yaml is read at each opening
+    kit.order("alice", ["ABSENCE 2031-01-01 2031-01-02"])
+    kit.order("alice", ["EXTEND 1"])
     # a reply from a mail app that quotes a long subject and names its thread
     handle(kit, raw_mail(kit, "carol@example.org", "PLAYER carol\nPASSWORD pw-carol\nHELP\n",
                          subject="Re: " + "a very long subject line " * 8,
@@ -259,6 +267,7 @@ def test_every_mail_kind_in_the_templates_folder_is_sent(sent_mail):
     sent = {m.template for m in messages}
     # a kind only a ruleset can send (postal's reminder: dice players need send nothing)
     missing = set(KINDS) - sent - ({"reminder"} if ruleset != "postal" else set())
+    missing -= {"deadline_extended"} if ruleset in ("classic", "doubles") else set()  # nobody writes: no vote
     assert not missing, f"{ruleset}: no mail of kind {sorted(missing)}: trigger it in every_kind_of_mail"
     assert "help" in KINDS and "welcome" in KINDS and len(KINDS) >= 10
 

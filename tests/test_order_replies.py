@@ -146,7 +146,7 @@ def test_4_5_dice_rulesets_list_every_problem_on_its_line(tmp_path, monkeypatch,
         'line 3: RESIGN takes nothing, or NONE to withdraw it: write RESIGN or RESIGN NONE; got "RESIGN later"',
         "line 4: RESING is not a command; did you mean RESIGN?",
         "line 5: TURN 4: the turn now taking orders is 1",
-        "line 6: NUMBER is not a command of this game; its commands are RESIGN",
+        "line 6: NUMBER is not a command of this game; its commands are RESIGN, ABSENCE, EXTEND",
     ]
 
 

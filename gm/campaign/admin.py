@@ -40,7 +40,7 @@ PASSWORD_KIND = "reset"
 OBSERVER_KIND = "observer-welcome"
 # The commands that change a turn's deadline: each later calendar file of that turn must
 # carry a higher SEQUENCE for calendars to take it as the newer (deadline_sequence)
-_DEADLINE_MOVES = ("deadline", "resume")
+_DEADLINE_MOVES = ("deadline", "resume", "absence_extend", "vote_extend")
 
 
 # -- players ----------------------------------------------------------------------------

@@ -304,6 +304,20 @@ def _m018_press(db: sqlite_utils.Database) -> None:
     db["press_floods"].create_index(["day"])
 
 
+def _m019_absences_and_votes(db: sqlite_utils.Database) -> None:
+    # docs/rules/, Absences and extension votes: a player's declared absences (dates in the
+    # player's zone, both days away; `cancelled` set by ABSENCE NONE), the votes to extend a
+    # turn's deadline, and each deadline moved for them (kind absence|vote), which is what
+    # limits the moves to once per turn and absence, and `per_turn` votes
+    db["absences"].create({"id": int, "player": str, "start": str, "until": str, "declared_at": str,
+                           "cancelled": int}, pk="id", defaults={"cancelled": 0})
+    db["absences"].create_index(["player"])
+    db["extend_votes"].create({"turn": int, "player": str, "days": int, "voted_at": str}, pk=("turn", "player"))
+    db["deadline_moves"].create({"id": int, "turn": int, "kind": str, "absence": int, "old": str, "new": str,
+                                 "at": str}, pk="id")
+    db["deadline_moves"].create_index(["turn"])
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("001_initial", _m001_initial),
     ("002_fixed_at_start", _m002_fixed_at_start),
@@ -322,4 +336,5 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("015_signup_teams", _m015_signup_teams),
     ("016_no_parsed_files", _m016_no_parsed_files),
     ("018_press", _m018_press),
+    ("019_absences_and_votes", _m019_absences_and_votes),
 ]

@@ -20,6 +20,7 @@ from ..mail.views import BoardSize, EndView, PlayerMail, PlayerRef, ProofView, d
 from ..rules.base import INLINE_PLAYERS, Outcome
 from ..rules.chance import SeededChance, played
 from .admin import deadline_sequence, welcome_observers
+from .away import away_names, away_now, extend_for_absences
 from .deadlines import deadline_text, next_deadline
 from .digests import record_digest
 from .folder import Campaign
@@ -89,6 +90,8 @@ def remind(campaign: Campaign) -> list[str]:
     now = clock.now()
     statuses = order_statuses(campaign)
     missing, _ = missing_orders(campaign, statuses)
+    away = away_now(campaign, now)  # docs/rules/, Absences: reminders skip who is away
+    missing = [player for player in missing if player not in away]
     standing = {s.player: s.order for s in statuses}
     config, ruleset, setup = campaign.config, campaign.ruleset, campaign.setup
     state, deadline = campaign.state(), campaign.deadline()
@@ -139,6 +142,7 @@ def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *,
         calendar=deadline is not None and meets_deadline(campaign.ruleset, campaign.setup, state, player_id, dropped),
         archive_url=basics.get("archive_url"),
         seats=basics.get("seats", ()),
+        away=basics.get("away", ()),
         game_commitment=basics.get("game_commitment"),
         left=left,
         **parts,
@@ -286,6 +290,8 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
         )
         queue_results(campaign, db, now, after=result.state, events=result.events, view=view, orders=orders,
                       turn=state.turn, deadline=new_deadline, proof=proof, receipts=receipts)
+        # docs/rules/, Absences: in extend mode a new deadline inside an absence moves past it
+        extend_for_absences(campaign, db, now, new_deadline)
         message = compose(sender=config.mail.sender, to=config.mail.sender, template="gm_report",
                           context=gm_context | {"proof": proof}, now=now,
                           headers=[proof.header()] if proof else ())
@@ -305,7 +311,7 @@ def queue_results(campaign: Campaign, db: Any, now: datetime, *, after: Any, eve
     # the last turn's report is the final results (docs/rules/, Crossing the finish and placings: the aggregate)
     template = "final" if after.over else "report"
     # the reports say who held a seat when (reminders and replies need not)
-    basics = campaign.mail_basics() | {"seats": campaign.seat_changes()}
+    basics = campaign.mail_basics() | {"seats": campaign.seat_changes(), "away": away_names(campaign, now)}
     table = _table(config, basics, view, proof)
     # a player who left (gm player drop) still reads the reports, but has no deadline
     dropped = campaign.dropped_players()

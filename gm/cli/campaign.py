@@ -66,6 +66,9 @@ options:                     # all optional; {rules} gives the meaning
 #   digest_above: 50         #   above this many players, ALL press goes into the turn report;
 #   observers: true          #   observers get ALL press;
 #   publish: public          #   ALL press on the archive's turn pages (or none)
+# absence: {{mode: standing}}  # ABSENCE by mail; extend: a deadline inside a player's absence
+#                            #   moves past it (docs/campaign.md); free to edit
+# extend: {{quorum: 0.66}}     # EXTEND by mail: players vote to extend a deadline; free to edit
 mail:
   transport: maildir         # mail/inbox and mail/outbox in this folder; or imap+smtp:
   from: "{sender} <gm@example.org>"

@@ -9,13 +9,14 @@ import json
 import click
 
 from .. import clock
+from ..campaign import away, press
+from ..campaign.away import listing
 from ..campaign.campaign_end import how_it_ended
 from ..campaign.deadlines import deadline_text
 from ..campaign.desk.trust import CHECK_LIMIT, TELL_AT, capped_today, utc_day
 from ..campaign.due import forecast
 from ..campaign.folder import Campaign
 from ..campaign.outbox import waiting
-from ..campaign.press import status_lines
 from ..campaign.signup import admission, standing
 from ..campaign.turns import order_statuses
 from ..counts import count, one_or_many, ordinal
@@ -64,7 +65,8 @@ def state_cmd(ctx: click.Context, as_json: bool, player: str | None) -> None:
     """
     with opened(ctx, lock=False) as campaign:
         if player is None:
-            data, notes = campaign.state_json(), campaign.state_notes()
+            # absences and votes beside the game's state, never in it (docs/campaign.md)
+            data, notes = campaign.state_json() | listing(campaign), campaign.state_notes()
         else:  # the GM's notes name every hand: none beside one player's view
             data, notes = campaign.player_state_json(player), {}
         # the text reads the typed standings, the JSON is CONTRACT.md's keys
@@ -162,7 +164,7 @@ def status_cmd(ctx: click.Context) -> None:
             click.echo(f"orders: {orders_in(campaign, statuses)}")
             # what `gm turn` would do now, in its own words: the two never disagree
             click.echo(f"gm turn: {forecast(campaign, statuses)}")
-            for line in _mail_lines(campaign, standings.turn, statuses):
+            for line in [*_mail_lines(campaign, standings.turn, statuses), *away.status_lines(campaign)]:
                 click.echo(line)
         for board_id, board in standings.boards.items():
             crossed = sum(piece.finished for piece in board.pieces.values())
@@ -181,7 +183,7 @@ def status_cmd(ctx: click.Context) -> None:
         pool = _pool_line(campaign)
         if pool:
             click.echo(pool)
-        lines = status_lines(campaign, clock.now()) + _mail_summary(campaign) + _webhook_lines(campaign)
+        lines = press.status_lines(campaign, clock.now()) + _mail_summary(campaign) + _webhook_lines(campaign)
     for line in lines:
         click.echo(line)
 

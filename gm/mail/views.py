@@ -107,6 +107,8 @@ class PlayerMail:
     # who held a seat when, public: ({"player", "name", "held_by": [{"player", "name",
     # "from_turn", "until_turn"}]}, ...); templates/mail/_notes.* say it when not empty
     seats: tuple[Mapping[str, Any], ...] = ()
+    # the names of the players away this turn (docs/rules/, Absences and extension votes)
+    away: tuple[str, ...] = ()
     # the file name of the attached table of every player (mail/<ruleset>/table.txt), when
     # the campaign is too large to list everyone in the body (turns.INLINE_PLAYERS); None:
     # the body lists everyone

@@ -17,6 +17,7 @@ from ...errors import BoardError, ConfigError, ProblemsError
 from ...mail.settings import imap_settings, mail_auth, smtp_settings
 from ...rules.registry import DEFAULT, UnknownRuleset, find_ruleset
 from ...yamlfile import LineDict, is_int, key_problems, read
+from .away import read_absence, read_extend
 from .judged import JUDGE_FILE, judge_of
 from .people import (
     _CONTROLS,
@@ -36,6 +37,7 @@ CONFIG_NAME = "campaign.yaml"
 TOP_KEYS = (
     "id", "title", "ruleset", "seed", "boards", "players", "options", "mail",
     "timezone", "turn_days", "first_deadline", "observers", "archive_url", "signup", "caps", "press",
+    "absence", "extend",
     # read by a judge (docs/deployment.md, Notifications)
     "notify",
 )
@@ -101,6 +103,7 @@ def _config_from_data(data: LineDict, folder: Path, source: str,
                        "an http(s) address such as https://example.org/spring-2027/", None, required=False)
     unasked_per_day = _caps(data, problems)
     press = read_press(data, problems)
+    absence, extend = read_absence(data, problems), read_extend(data, problems)
     if archive_url and not archive_url.endswith("/"):
         archive_url += "/"  # the archive is a folder: pages are linked relative to it
     if problems:
@@ -127,6 +130,8 @@ def _config_from_data(data: LineDict, folder: Path, source: str,
         joined=len(joined),
         caps_unasked_per_day=unasked_per_day,
         press=press,
+        absence=absence,
+        extend=extend,
     )
 
 

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 from ...boards.model import Board
 from ...rules.base import Ruleset, Setup
 from ...rules.registry import find_ruleset
+from .away import AbsenceConfig, ExtendConfig
 from .press import PressSettings
 
 
@@ -105,6 +106,9 @@ class CampaignConfig:
     # registered, besides the places sign-up has open (docs/rules/, Refusal caps)
     caps_unasked_per_day: int = 200
     press: PressSettings = PressSettings()  # campaign.yaml press: (docs/campaign.md)
+    # docs/campaign.md absence: and extend: (docs/rules/, Absences and extension votes)
+    absence: AbsenceConfig = field(default_factory=AbsenceConfig)
+    extend: ExtendConfig = field(default_factory=ExtendConfig)
 
     @property
     def ruleset(self) -> Ruleset:

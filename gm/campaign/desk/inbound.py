@@ -24,6 +24,7 @@ from ...mail.orderlang import OrderText
 from ...mail.typos import near_miss
 from ...rules.grammar import ruleset_keywords
 from ...rules.problem import Problem, problem
+from ..away import carry_out, game_commands, judge, with_requests
 from ..deadlines import deadline_text
 from ..digests import body_digest
 from ..folder import Campaign
@@ -33,7 +34,7 @@ from ..proof import order_receipt, written_count
 from ..signup.desk import SignupDesk
 from ..standing import merged_order, order_view, standing_order
 from ..store import dumps, insert
-from .outcome import Fate, kept_reply
+from .outcome import Fate, kept_reply, noted
 from .reply import Replier
 from .reset import reset_password
 from .trust import (
@@ -46,14 +47,6 @@ from .trust import (
     loop_outcome,
     unchecked,
 )
-
-
-def _noted(outcome: Fate, why: str | None) -> Fate:
-    """The outcome with the GM's note of why a password went unchecked, if it did: the
-    detail is the GM's record only, never mailed."""
-    if why:
-        outcome.detail = f"{why}; {outcome.detail}"[:2000] if outcome.detail else why
-    return outcome
 
 
 def message_key(raw: bytes, mail: InboundMail) -> str:
@@ -128,7 +121,7 @@ class Desk(Replier):
                 check_password(*pair)
 
     def _orders(self, mail: InboundMail) -> OrderText:
-        grammar = self.campaign.ruleset.grammar(self.campaign.setup.options)
+        grammar = with_requests(self.campaign.ruleset.grammar(self.campaign.setup.options))
         return press_apart(mail.text, grammar, self._other_keywords())
 
     def forget_read_ahead(self) -> None:
@@ -256,7 +249,7 @@ class Desk(Replier):
         not_checked = unchecked(self.campaign, db, parsed, now)
         player = None if not_checked else authenticate(self.campaign, db, parsed, mail, now)
         if answered and player is None:
-            return _noted(kept_reply(answered), not_checked)
+            return noted(kept_reply(answered), not_checked)
         has_orders = bool(parsed.commands or parsed.turn is not None)
         if player is None:
             # nobody vouches for the sender: the reply quotes nothing it wrote, so gm relays no
@@ -265,7 +258,7 @@ class Desk(Replier):
                 return self.reply(db, mail, now, to=reply_to, template="help", outcome="help",
                                    context={"order": None, "ignored": []})
             problems = [*(p.why for p in parsed.problems), problem("unknown_sender")]
-            return _noted(self.reply(db, mail, now, to=reply_to, template="refusal", outcome="refused",
+            return noted(self.reply(db, mail, now, to=reply_to, template="refusal", outcome="refused",
                                      context={"problems": self.words(problems, stranger=True), "authenticated": False,
                                               "ignored": [], **self.refusal_facts(problems, self.state)}),
                           not_checked)
@@ -290,6 +283,9 @@ class Desk(Replier):
         # press is relayed whatever the deadline (docs/rules/, Order mail: Press)
         problems = syntax + [p for p in self._game_problems(parsed, state, received, zone)
                              if not (press_only and p.code == "late")]
+        # ABSENCE and EXTEND (docs/rules/, Absences and extension votes): judged now, done with the rest
+        away_plan = judge(self.campaign, state, player, parsed.commands, now)
+        problems += away_plan.problems if away_plan is not None else []
         order, receipt = standing_order(self.campaign, state.turn, player.id)
         new_order = order
         if self.campaign.dropped(player.id):
@@ -299,7 +295,7 @@ class Desk(Replier):
             if self.campaign.paused() and not press_only:
                 # refused however good the order; the other problems are still worth knowing
                 problems.append(problem("paused"))
-            new_order, found = merged_order(self.campaign, state, player.id, order, parsed.commands)
+            new_order, found = merged_order(self.campaign, state, player.id, order, game_commands(parsed.commands))
             problems += found
         plan = press_plan(self.campaign, db, player, parsed.press, now, problems) if parsed.press else None
         if not has_orders and not problems and not parsed.press:
@@ -311,12 +307,17 @@ class Desk(Replier):
                                                    "ignored": ignored, "player": who,
                                                    "order": order_view(self.campaign, player.id, self.state),
                                                    **self.refusal_facts(problems, state)})
+        away = carry_out(self, db, away_plan, player, now) if away_plan is not None else None
         if press_only:
             return press_reply(self, db, mail, player, plan, now)
-        return self._apply(db, mail, parsed, player, new_order, receipt, message_row, now, plan)
+        if away_plan is not None and not game_commands(parsed.commands):
+            return self.reply(db, mail, now, to=email, template="away_ack", outcome="applied", player=player.id,
+                               zone=zone, context={"away": away, "player": who, "ignored": ignored,
+                                                   "press": sent_press(self, db, player, plan, now)})
+        return self._apply(db, mail, parsed, player, new_order, receipt, message_row, now, plan, away)
 
     def _apply(self, db: Any, mail: InboundMail, parsed: OrderText, player: Any, new_order: Any, receipt: int,
-               message_row: int, now: datetime, plan: Any = None) -> Fate:
+               message_row: int, now: datetime, plan: Any = None, away: dict[str, Any] | None = None) -> Fate:
         """The order stands: recorded with its receipt, and acknowledged."""
         state = self.state
         zone = player.timezone or self.config.timezone
@@ -343,7 +344,7 @@ class Desk(Replier):
         return self.reply(db, mail, now, to=player.email, template="ack", outcome="applied", player=player.id, zone=zone,
                            context={"order": view, "replaces": receipt or None, "ignored": ignored,
                                     "player": who, "help": parsed.help, "complete": complete,
-                                    "receipt_hash": receipt_hash,
+                                    "receipt_hash": receipt_hash, "away": away,
                                     "press": sent_press(self, db, player, plan, now)},
                            # count: acknowledgements sent by one ingest share their Date, so gm
                            # audit --mail orders them by it to find the player's last

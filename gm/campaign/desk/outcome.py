@@ -26,6 +26,14 @@ class Fate:
     problems: list[str] = field(default_factory=list)
 
 
+def noted(fate: Fate, why: str | None) -> Fate:
+    """The fate with the GM's note of why a password went unchecked, if it did: the detail
+    is the GM's record only, never mailed."""
+    if why:
+        fate.detail = f"{why}; {fate.detail}"[:2000] if fate.detail else why
+    return fate
+
+
 def kept_reply(answered: str) -> Fate:
     """A reply to our refusal or help that does not authenticate: kept, never answered
     (docs/rules/, Order mail), and shown to the GM by `gm status` with its sender and subject."""
