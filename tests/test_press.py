@@ -120,6 +120,14 @@ def test_press_off_by_default_refuses_press(tmp_path, monkeypatch):
     kit.close()
 
 
+def test_press_a_game_without_press_says_so_in_its_welcome_and_help(tmp_path, monkeypatch):
+    kit = press_kit(tmp_path, monkeypatch.setenv, None)
+    assert "This game has no press" in body(kit.outbox(kind="welcome", player="alice")[0])
+    kit.order("alice", ["HELP"])
+    assert "This game has no press: PRESS TO blocks are refused." in body(kit.outbox(kind="help")[0])
+    kit.close()
+
+
 def test_press_anonymous_outside_grey_and_private_press_in_public_mode_are_refused(tmp_path, monkeypatch):
     kit = press_kit(tmp_path, monkeypatch.setenv, {"mode": "public"})
     assert kit.order("alice", ["PRESS TO bob", "hi"]).outcome == "refused"
