@@ -292,6 +292,12 @@ def _m016_no_parsed_files(db: sqlite_utils.Database) -> None:
     db["parsed_files"].drop(ignore=True)
 
 
+def _m017_entropy(db: sqlite_utils.Database) -> None:
+    # docs/audit.md, What the GM cannot choose: each player's ENTROPY words as kept, one a
+    # player (a later one replaces it), and the message that brought them
+    db["entropy"].create({"player": str, "words": str, "message": int}, pk="player")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("001_initial", _m001_initial),
     ("002_fixed_at_start", _m002_fixed_at_start),
@@ -309,4 +315,5 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("014_unasked_caps", _m014_unasked_caps),
     ("015_signup_teams", _m015_signup_teams),
     ("016_no_parsed_files", _m016_no_parsed_files),
+    ("017_entropy", _m017_entropy),
 ]

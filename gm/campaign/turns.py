@@ -17,9 +17,11 @@ from ..mail.mailout import compose, find_template, render
 from ..mail.views import BoardSize, EndView, PlayerMail, PlayerRef, ProofView, deadline_view
 from ..rules.base import INLINE_PLAYERS, Outcome
 from ..rules.chance import SeededChance, played
+from ..rules.entropy import draw_seed
 from .admin import deadline_sequence, welcome_observers
 from .deadlines import deadline_text, next_deadline
 from .digests import record_digest
+from .entropy import contributions
 from .folder import Campaign
 from .outbox import drop_reports, queue, reports_sent
 from .proof import chain_link, proof_view, receipts_played
@@ -244,7 +246,7 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
         raise GmError(refused)
     orders = {s.player: s.order for s in statuses if s.receipt}
     ruleset, setup = campaign.ruleset, campaign.setup
-    chance = SeededChance(setup.seed)
+    chance = SeededChance(draw_seed(setup.seed, state.turn, contributions(campaign.store)))
     result = played(ruleset.resolve(setup, state, orders, chance), chance)  # gm collects the draws itself
     names = campaign.names()
     view = ruleset.public_view(setup, state, result.state, result.events, names,

@@ -81,6 +81,7 @@ class OrderText:
     commands: tuple[Command, ...] = ()
     help: bool = False
     reset: bool = False  # RESET: mail a new password to PLAYER's registered address
+    entropy: str | None = None  # ENTROPY: the player's words for the seed (docs/audit.md)
     problems: tuple[LineProblem, ...] = ()
     ignored: tuple[tuple[int, str], ...] = ()
     # the line of each envelope command that set a value (GAME, PLAYER, PASSWORD, TURN),
@@ -134,6 +135,7 @@ class _Reader:
         self.commands: list[Command] = []
         self.help = False
         self.reset_line: _Line | None = None
+        self.entropy: str | None = None
         self.problems: list[LineProblem] = []
         self.ignored: list[tuple[int, str]] = []
         self.secrets: set[str] = set()
@@ -236,6 +238,9 @@ class _Reader:
         # "Help me please" is a plea for help, not a syntax error worth refusing.
         self.help = True
 
+    def read_entropy(self, line: _Line) -> None:  # the words; a later line replaces them
+        self.entropy = line.rest
+
     def read_reset(self, line: _Line) -> None:
         # Words after RESET ("reset please") change nothing; the PLAYER line says who.
         self.reset_line = self.reset_line or line
@@ -292,7 +297,7 @@ class _Reader:
             return len(args) == 1
         if keyword == "TURN":
             return len(args) == 1 and whole_number(args[0], 1) is not None
-        if keyword == "PASSWORD":
+        if keyword in ("PASSWORD", "ENTROPY"):
             return bool(args)
         if keyword in ENVELOPE:  # END, HELP, RESET take nothing
             return not args
@@ -387,6 +392,7 @@ def _result(reader: _Reader) -> OrderText:
         commands=tuple(replace(c, text=hide(c.text)) for c in reader.commands),
         help=reader.help,
         reset=reader.reset_line is not None,
+        entropy=reader.entropy,
         problems=tuple(LineProblem(p.line, hide(p.text), replace(p.why, facts={
             k: hide(v) if isinstance(v, str) else v for k, v in p.why.facts.items()})) for p in reader.problems),
         ignored=tuple((n, hide(t)) for n, t in reader.ignored),
