@@ -99,8 +99,6 @@ class OrderText:
 # A keyword, then whitespace, a colon (`Turn: 7`) or the end of the line.
 _COMMAND = re.compile(r"(?P<kw>[A-Za-z]+)(?:\s*:\s*|\s+|$)(?P<rest>.*)", re.DOTALL)
 
-# --- commands ----------------------------------------------------------------------------
-
 
 @dataclass(frozen=True)
 class _Line:
