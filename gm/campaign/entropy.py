@@ -3,12 +3,17 @@ contribution a player, open until the first resolve, a later one replacing the e
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
-from ..rules.entropy import MAX_ENTROPY, kept_words
+from ..rules.entropy import MAX_ENTROPY, entropy_hash, kept_words
 from ..rules.problem import Problem, problem
+from .password_words import WORDS
 
-__all__ = ["contributions", "entropy_open", "entropy_problem", "keep_entropy", "receipted_order"]
+__all__ = ["contributions", "entropy_open", "entropy_problem", "first_report_hashes", "hashes", "invitation", "keep_entropy",
+           "receipted_order"]
+
+READY_WORDS = 6  # words of the ready ENTROPY line a welcome offers
 
 
 def contributions(store: Any) -> dict[str, str]:
@@ -43,3 +48,21 @@ def receipted_order(store: Any, player: str, standing: dict[str, Any]) -> dict[s
     the player's contribution may still change the seed (before the first resolve)."""
     words = contributions(store).get(player) if entropy_open(store) else None
     return standing if words is None else {**standing, "entropy": words}
+
+
+def invitation(store: Any) -> dict[str, Any]:
+    """What a welcome says of ENTROPY: whether it is still taken, and a ready line of random
+    words (the player may send it as it is, or any words of their own)."""
+    words = " ".join(secrets.choice(WORDS) for _ in range(READY_WORDS))
+    return {"open": entropy_open(store), "words": words, "most": MAX_ENTROPY}
+
+
+def hashes(store: Any) -> dict[str, str]:
+    """Each contribution's hash, by player id, as the first report lists them."""
+    return {p: entropy_hash(w) for p, w in contributions(store).items()}
+
+
+def first_report_hashes(campaign: Any, turn: int) -> dict[str, str]:
+    """The contributions' hashes the report of `turn` lists: the first resolve's only."""
+    earlier = campaign.store.one("select count(*) as n from turns where turn < ?", (turn,))["n"]
+    return hashes(campaign.store) if earlier == 0 else {}

@@ -21,7 +21,7 @@ from ..rules.entropy import draw_seed
 from .admin import deadline_sequence, welcome_observers
 from .deadlines import deadline_text, next_deadline
 from .digests import record_digest
-from .entropy import contributions
+from .entropy import contributions, first_report_hashes
 from .folder import Campaign
 from .outbox import drop_reports, queue, reports_sent
 from .proof import chain_link, proof_view, receipts_played
@@ -306,7 +306,7 @@ def queue_results(campaign: Campaign, db: Any, now: datetime, *, after: Any, eve
     # the last turn's report is the final results (docs/rules/, Crossing the finish and placings: the aggregate)
     template = "final" if after.over else "report"
     # the reports say who held a seat when (reminders and replies need not)
-    basics = campaign.mail_basics() | {"seats": campaign.seat_changes()}
+    basics = campaign.mail_basics() | {"seats": campaign.seat_changes(), "entropy": first_report_hashes(campaign, turn)}
     table = _table(config, basics, view, proof)
     # a player who left (gm player drop) still reads the reports, but has no deadline
     dropped = campaign.dropped_players()
