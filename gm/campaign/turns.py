@@ -140,6 +140,7 @@ def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *,
         seats=basics.get("seats", ()),
         game_commitment=basics.get("game_commitment"),
         left=left,
+        entropy=basics.get("entropy", {}),
         **parts,
     )
 
