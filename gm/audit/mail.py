@@ -284,6 +284,9 @@ def _acks(replayed: Any, mailed: Mailed) -> tuple[Difference | None, int, list[s
               f"turn {last}" for (player, turn), ack in sorted(unplayed.items())]
     proved = 0
     for (turn, holder), acks in sorted(groups.items()):
+        tied = _tied(acks)
+        if tied:
+            return tied, 0, notes
         entry = replayed.entries[turn]
         final = max(acks, key=cmp_to_key(lambda a, b: _after(seats, a, b)))
         played = (entry.get("receipts") or {}).get(holder)
@@ -308,6 +311,20 @@ def _acks(replayed: Any, mailed: Mailed) -> tuple[Difference | None, int, list[s
         return Difference(turn, f"the last order acknowledged ({final.said()}) is not the one played", None, holder,
                           final.receipt, played["receipt"], labels=MAILED), 0, notes
     return None, proved, notes
+
+
+def _tied(acks: Sequence[Ack]) -> Difference | None:
+    """Two acknowledgements of one writer, turn and `k` answer one message (docs/audit.md,
+    Answers an auditor would otherwise guess): their receipts must be the same."""
+    seen: dict[tuple[str, int], Ack] = {}
+    for ack in acks:
+        if ack.count is None:
+            continue
+        first = seen.setdefault((ack.player, ack.count), ack)
+        if first.receipt != ack.receipt:
+            return Difference(ack.turn, f"two acknowledgements of one message ({ack.said()} and {first.said()})",
+                              None, ack.player, first.receipt, ack.receipt, labels=MAILED)
+    return None
 
 
 def _after(seats: Any, one: Ack, other: Ack) -> int:
