@@ -16,11 +16,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import __version__
-from ..commitment import end_hash
 from .campaign_end import how_it_ended
 from .entropy import contributions
 from .folder import Campaign
-from .proof import distribution_of, ruleset_version
+from .proof import distribution_of, end_link, ruleset_version
 
 __all__ = ["FORMAT", "audit_record", "end_entry"]
 
@@ -162,17 +161,6 @@ def end_entry(campaign: Campaign) -> dict[str, Any] | None:
         return None
     return end.to_json() | {"state": campaign.ruleset.state_json(campaign.setup, state) if end.by == "gm" else None,
                             "record_hash": end_link(campaign, end.to_json())}
-
-
-def end_link(campaign: Campaign, end: dict[str, Any]) -> str | None:
-    """The chain's last link (docs/audit.md, The end's link), chained to the last record
-    hash; None for a campaign started before gm kept a game commitment."""
-    store = campaign.store
-    last = store.one("select record_hash from turns where record_hash is not null order by turn desc limit 1")
-    previous = last["record_hash"] if last else store.one("select game_commitment from campaign")["game_commitment"]
-    if not previous:
-        return None
-    return end_hash(campaign.setup.seed, previous, end["by"], end["turn"], end["reason"])
 
 
 def _gone(dropped: dict[str, int], player: str, turn: int) -> bool:

@@ -66,3 +66,4 @@ def first_report_hashes(campaign: Any, turn: int) -> dict[str, str]:
     """The contributions' hashes the report of `turn` lists: the first resolve's only."""
     earlier = campaign.store.one("select count(*) as n from turns where turn < ?", (turn,))["n"]
     return hashes(campaign.store) if earlier == 0 else {}
+

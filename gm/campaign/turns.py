@@ -24,7 +24,7 @@ from .digests import record_digest
 from .entropy import contributions, first_report_hashes
 from .folder import Campaign
 from .outbox import drop_reports, queue, reports_sent
-from .proof import chain_link, proof_view, receipts_played
+from .proof import chain_link, final_link, proof_view, receipts_played
 from .standing import order_view, standing_order
 from .store import dumps
 
@@ -141,6 +141,7 @@ def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *,
         game_commitment=basics.get("game_commitment"),
         left=left,
         entropy=basics.get("entropy", {}),
+        end_hash=basics.get("end_hash"),
         **parts,
     )
 
@@ -307,7 +308,8 @@ def queue_results(campaign: Campaign, db: Any, now: datetime, *, after: Any, eve
     # the last turn's report is the final results (docs/rules/, Crossing the finish and placings: the aggregate)
     template = "final" if after.over else "report"
     # the reports say who held a seat when (reminders and replies need not)
-    basics = campaign.mail_basics() | {"seats": campaign.seat_changes(), "entropy": first_report_hashes(campaign, turn)}
+    basics = campaign.mail_basics() | {"seats": campaign.seat_changes(), "entropy": first_report_hashes(campaign, turn),
+                                       "end_hash": final_link(campaign, after)}
     table = _table(config, basics, view, proof)
     # a player who left (gm player drop) still reads the reports, but has no deadline
     dropped = campaign.dropped_players()

@@ -121,6 +121,7 @@ class PlayerMail:
     left: bool = False
     # docs/audit.md, Players' entropy: each contribution's hash, by player id (the first report only)
     entropy: Mapping[str, str] = field(default_factory=dict)
+    end_hash: str | None = None  # docs/audit.md, The end's link: the final mail's record hash
 
     def context(self) -> dict[str, Any]:
         """The template context: exactly these fields, nothing else."""
