@@ -108,3 +108,22 @@ def test_entropy_is_refused_after_the_first_resolve(tmp_path):
     _gm(folder, "send")
     refusal = [text for subject, text in _texts(folder) if "refused" in subject.lower() or "not" in subject.lower()]
     assert any("only before the first turn is resolved" in " ".join(t.split()) for t in refusal)
+
+
+def test_entropy_of_more_than_200_characters_is_refused_and_a_later_one_replaces_it(tmp_path):
+    folder = tmp_path / "long"
+    _campaign(folder, "classic")
+    _gm(folder, "start")
+    _write(folder, "ann", "ENTROPY " + "x" * 201, 1)
+    _write(folder, "ann", "ENTROPY first   words", 2)
+    _write(folder, "ann", "ENTROPY second words", 3)
+    _gm(folder, "send")
+    texts = [" ".join(text.split()) for subject, text in _texts(folder)]
+    assert any("ENTROPY needs 1 to 200 characters of words; this one has 201" in t for t in texts)
+    _gm(folder, "resolve", "--force")
+    state = json.loads(_gm(folder, "state", "--json"))
+    assert state["turn"] == 2
+    _gm(folder, "send")
+    reports = [text for subject, text in _texts(folder) if "report" in subject.lower()]
+    assert any(f"ann: {entropy_hash('second words')}" in text for text in reports)
+    assert not any(entropy_hash("first words") in text for text in reports)
