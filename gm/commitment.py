@@ -85,3 +85,11 @@ def record_hash(seed: int, previous: str, turn: int, receipts: dict[str, str | N
     text = canonical_json({"turn": turn, "receipts": receipts, "draws": draws, "state": state})
     salt = derived_salt(seed, turn, "record", "chain")
     return hashlib.sha256((previous + "\n" + salt + "\n" + text).encode("utf-8")).hexdigest()
+
+
+def end_hash(seed: int, previous: str, by: object, turn: object, reason: object) -> str:
+    """The chain's last link (docs/audit.md, The end's link): binds how the campaign ended,
+    `previous` being the last resolve's record hash (the game commitment when none)."""
+    text = canonical_json({"end": {"by": by, "turn": turn, "reason": reason}})
+    salt = derived_salt(seed, turn if isinstance(turn, int) else 0, "record", "end")
+    return hashlib.sha256((previous + "\n" + salt + "\n" + text).encode("utf-8")).hexdigest()

@@ -36,7 +36,8 @@ from typing import Any, BinaryIO
 
 __all__ = ["Verdict", "canonical", "check", "main"]
 
-FORMAT = "gm-audit/2"
+FORMAT = "gm-audit/3"
+FORMATS = ("gm-audit/2", FORMAT)
 GAME_FORMAT = "gm-game/1"
 KNOWN_RULESETS = ("postal", "classic", "doubles", "advanced", "unleashed")
 DICE_RULESETS = ("classic", "doubles", "advanced")
@@ -292,8 +293,12 @@ class RecordCheck:
         self.record = record
         self.not_checked, self.notes, self.checked = verdict_lists
         fmt = record.get("format")
-        if fmt != FORMAT:
-            raise Unreadable(f"format {fmt!r}: this checker reads {FORMAT} only")
+        if fmt not in FORMATS:
+            raise Unreadable(f"format {fmt!r}: this checker reads {' and '.join(FORMATS)} only")
+        self.v3 = fmt == FORMAT
+        self.entropy = record.get("entropy", {}) if self.v3 else {}
+        need(isinstance(self.entropy, dict) and all(isinstance(w, str) for w in self.entropy.values()),
+             "entropy is not an object of words")
         for key in TOP_KEYS:
             if key not in record:
                 raise Unreadable(f"the record's shape: it has no {key!r}")
@@ -331,7 +336,12 @@ class RecordCheck:
         given = commitment(salt, value)
         need(given == held, f"the seed's commitment: its salt and value give {given}, "
                             f"the record holds {held}")
+        if self.v3 and (value != "0" and value.startswith("0")):
+            raise Unreadable("seed.value: over a limit (a leading zero)")
         self.seed = int(value)
+        # docs/audit.md, Players' entropy: the seed of every draw from turn 1 on
+        mixed = f"{self.seed}" + "".join(f"\n{p}:{sha(self.entropy[p])}" for p in sorted(self.entropy))
+        self.draw_seed = int(sha(mixed), 16) if self.entropy else self.seed
         self.checked.append("the seed's commitment")
 
     def check_boards(self) -> None:
@@ -553,7 +563,8 @@ class RecordCheck:
              f"{label} is of turn {draw['turn']!r}, not {turn}")
         need(isinstance(candidates, list) and bool(candidates), f"{label} has no candidates")
         need(_kind_ok(index, int), f"{label}: its index {index!r} is not a number")
-        given = int(draw_hash(self.seed, turn, kind, key), 16) % len(candidates)
+        seed = self.seed if turn == 0 else self.draw_seed
+        given = int(draw_hash(seed, turn, kind, key), 16) % len(candidates)
         need(index == given, f"{label}: the seed gives index {given} among "
                              f"{len(candidates)}, the record holds {index}")
 
@@ -585,9 +596,10 @@ class RecordCheck:
                 self.check_draw(draw, turn, where)
             renamed = dict(zip(previous_players, players, strict=True))
             DrawShape(self).turn(entry, previous_state, renamed)
-            chain = self.check_receipts_and_chain(entry, chain)
+            chain = self.check_receipts_and_chain(entry, chain, first=entry is self.turns[0])
             self.turn_entries[turn] = entry
             previous_state, previous_players = state, players
+        self.chain = chain
         self.checked.append("every random choice by the seed formula")
         self.checked.append("the seats' holders, dropped and nmr of every turn")
         if self.game is not None:
@@ -616,7 +628,7 @@ class RecordCheck:
             need(not nmr, f"{where}: nmr lists {nmr}, but nobody has to write in "
                           f"{self.ruleset}")
 
-    def check_receipts_and_chain(self, entry: dict[str, Any], chain: str | None) -> str | None:
+    def check_receipts_and_chain(self, entry: dict[str, Any], chain: str | None, first: bool = False) -> str | None:
         turn, players, orders = entry["turn"], entry["players"], entry["orders"]
         where = f"turn {turn}"
         receipts = entry.get("receipts")
@@ -645,7 +657,10 @@ class RecordCheck:
                 and former.until_turn == turn - 1),
                 f"{where}: {player}'s order is acknowledged to {writer}, neither {player} nor "
                 "the seat's holder before the handover")
-            text = canonical({"turn": turn, "player": writer, "order": orders[player]})
+            order = orders[player]
+            if first and writer in self.entropy:  # an ENTROPY line's words are in the receipts of turn 1
+                order = {**order, "entropy": self.entropy[writer]}
+            text = canonical({"turn": turn, "player": writer, "order": order})
             given = commitment(salt_of(self.seed, turn, "receipt", f"{writer}/{count}"), text)
             need(given == held, f"{where}: the receipt of {player}'s order played is {given}, "
                                 f"the record holds {held}")
@@ -699,6 +714,14 @@ class RecordCheck:
             self.not_checked.append("the state the GM's end left (the ruleset's end for a "
                                     "campaign cut short)")
             self.cut_short = True
+        if self.v3:  # docs/audit.md, The end's link
+            reason = end.get("reason")
+            need(reason is None or isinstance(reason, str), "end.reason is neither text nor null")
+            if getattr(self, "chain", None) is not None:
+                text = canonical({"end": {"by": by, "turn": end_turn, "reason": reason}})
+                given = sha(f"{self.chain}\n{salt_of(self.seed, end_turn, 'record', 'end')}\n{text}")
+                need(given == end.get("record_hash"), f"the end's link is {given}, the record holds "
+                                                      f"{end.get('record_hash')}")
         self.checked.append("the record runs to the campaign's end")
 
 
@@ -1216,6 +1239,7 @@ def check(source: str | Path | dict[str, Any], mail: list[str | Path] | tuple[()
     notes: list[str] = []
     checked: list[str] = []
     lists = (not_checked, notes, checked)
+    record: Any = None
     try:
         record = source if isinstance(source, dict) else load_record(source)
         letters = read_mail(list(mail)) if mail else None
@@ -1242,7 +1266,10 @@ def check(source: str | Path | dict[str, Any], mail: list[str | Path] | tuple[()
         else:
             MailCheck(audit, letters).run()
     except Unreadable as error:
-        return Verdict("unreadable", str(error), not_checked, notes, checked)
+        # docs/audit.md, A record of the wrong shape: gm-audit/3's is refused (a difference)
+        refused = (str(error).startswith("the record's shape") and isinstance(record, dict)
+                   and record.get("format") == FORMAT)
+        return Verdict("fail" if refused else "unreadable", str(error), not_checked, notes, checked)
     except Difference as error:
         return Verdict("fail", str(error), not_checked, notes, checked)
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:

@@ -69,6 +69,19 @@ def link(seed: int, previous: str, turn: int, receipts: dict[str, Any], draws: l
     return sha256(previous + "\n" + salt(seed, turn, "record", "chain") + "\n" + text)
 
 
+def mixed(seed: int, entropy: dict[str, str]) -> int:
+    """docs/audit.md, Players' entropy: the seed every draw from turn 1 on uses."""
+    if not entropy:
+        return seed
+    return int(sha256(f"{seed}" + "".join(f"\n{p}:{sha256(entropy[p])}" for p in sorted(entropy))), 16)
+
+
+def end_link(seed: int, previous: str, end: dict[str, Any]) -> str:
+    """docs/audit.md, The end's link: the chain's last link."""
+    text = canonical({"end": {"by": end["by"], "turn": end["turn"], "reason": end["reason"]}})
+    return sha256(previous + "\n" + salt(seed, end["turn"] or 0, "record", "end") + "\n" + text)
+
+
 def forge(record: dict[str, Any], *, orders: dict[int, dict[str, Any]] | None = None,
           options: dict[str, Any] | None = None, seats: list[str] | None = None,
           boards: dict[str, str] | None = None,
@@ -119,15 +132,17 @@ def forge(record: dict[str, Any], *, orders: dict[int, dict[str, Any]] | None = 
         played = dict(old["orders"]) | (orders or {}).get(turn, {})
         played = {p: o for p, o in played.items() if o is not DELETED}
         outcome = ruleset.resolve(setup, state, {p: ruleset.order_from_json(o) for p, o in played.items()},
-                                  SeededChance(seed))
+                                  SeededChance(mixed(seed, record.get("entropy") or {})))
         receipts = {}
         for player in setup.players:
             given = old["receipts"].get(player) or {"player": player, "count": 1}
             if player in (writers or {}).get(turn, {}):
                 given = dict(zip(("player", "count"), writers[turn][player], strict=True))
+            entropy = (record.get("entropy") or {}) if turn == 1 else {}
+            order = played.get(player, {}) | ({"entropy": entropy[given["player"]]} if given["player"] in entropy else {})
             receipts[player] = None if player not in played else {
                 "player": given["player"], "count": given["count"],
-                "receipt": receipt(seed, turn, given["player"], given["count"], played[player])}
+                "receipt": receipt(seed, turn, given["player"], given["count"], order)}
         draws = [d.to_json() for d in outcome.draws]
         after = ruleset.state_json(setup, outcome.state)
         previous = link(seed, previous, turn, {p: r and r["receipt"] for p, r in receipts.items()}, draws, after)
@@ -138,4 +153,6 @@ def forge(record: dict[str, Any], *, orders: dict[int, dict[str, Any]] | None = 
         state = outcome.state
     by, turn = rules_end(setup, state)
     new["end"] = {"by": by, "turn": turn, "reason": None, "state": None}
+    if record["format"] == "gm-audit/3":
+        new["end"]["record_hash"] = end_link(seed, previous, new["end"])
     return new

@@ -195,13 +195,21 @@ def test_17_a_seat_handed_over_mid_campaign_replays(tmp_path, monkeypatch):
     assert isinstance(audit(record), Replayed)
 
 
-def test_17_a_record_of_the_wrong_shape_exits_3_naming_the_key(demos, tmp_path):
-    """docs/audit.md: a key missing cannot be checked (exit 3), named by its key, never a
-    traceback."""
+def test_17_a_record_of_the_wrong_shape_is_refused_naming_the_key(demos, tmp_path):
+    """docs/audit.md, A record of the wrong shape: a gm-audit/3 record with a key missing is
+    refused (exit 1), named by its key, never a traceback."""
     copy = tampered(demos["postal"], tmp_path, lambda record: record["turns"][0].pop("orders"))
     result = gm_audit(copy)
-    assert result.exit_code == 3 and "turns[0].orders: missing" in result.output
+    assert result.exit_code == 1 and "turns[0].orders: missing" in result.output
     assert "Traceback" not in result.output
+
+
+def test_17_an_older_record_of_the_wrong_shape_still_exits_3(demos, tmp_path):
+    """docs/audit.md: a gm-audit/2 record of the wrong shape cannot be checked (exit 3)."""
+    copy = tampered(demos["postal"], tmp_path,
+                    lambda record: record.update(format="gm-audit/2") or record["turns"][0].pop("orders"))
+    result = gm_audit(copy)
+    assert result.exit_code == 3 and "turns[0].orders: missing" in result.output
 
 
 def test_17_the_format_is_documented_key_by_key():

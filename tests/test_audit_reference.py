@@ -95,6 +95,10 @@ def rechain(record: dict[str, Any]) -> dict[str, Any]:
                           "state": turn["state"]})
         previous = sha(f"{previous}\n{salt_of(seed, turn['turn'], 'record', 'chain')}\n{text}")
         turn["record_hash"] = previous
+    end = record.get("end")
+    if record["format"] == "gm-audit/3" and isinstance(end, dict):  # docs/audit.md, The end's link
+        text = canonical({"end": {"by": end["by"], "turn": end["turn"], "reason": end["reason"]}})
+        end["record_hash"] = sha(f"{previous}\n{salt_of(seed, end['turn'], 'record', 'end')}\n{text}")
     return record
 
 
@@ -470,7 +474,8 @@ def test_6_end_by_max_turns_passes_both_and_a_forged_end_fails_both(max_turns_ca
                                                                     tmp_path: Path):
     archive = max_turns_campaign / "archive"
     record = json.loads((archive / "audit.json").read_text(encoding="utf-8"))
-    assert record["end"] == {"by": "max_turns", "turn": 3, "reason": None, "state": None}
+    assert {k: v for k, v in record["end"].items() if k != "record_hash"} == {
+        "by": "max_turns", "turn": 3, "reason": None, "state": None}
     verdict = check(archive, [max_turns_campaign / "mail" / "outbox"])
     assert verdict.ok, verdict.reason
     assert gm_audit(archive, max_turns_campaign / "mail" / "outbox")[0] == 0
@@ -507,11 +512,16 @@ def _seed_as_number(record: dict[str, Any]) -> None:
                          ids=["without_nmr", "orders_as_list", "seed_as_number"])
 def test_record_of_another_shape_cannot_be_checked_by_either(demos: Demos, reshape: Callable,
                                                              tmp_path: Path):
-    """A record that is JSON within the limits but not of the page's shape: exit 3."""
+    """docs/audit.md, A record of the wrong shape: a gm-audit/3 record that is JSON within the
+    limits but not of the page's shape is refused (exit 1); a gm-audit/2 one cannot be checked
+    (exit 3)."""
     record = demos("postal").record()
     reshape(record)
     path = write(record, tmp_path)
     verdict = check(path)
-    assert verdict.status == "unreadable" and "shape" in verdict.reason, verdict
+    assert verdict.status == "fail" and "shape" in verdict.reason, verdict
     code, output = gm_audit(path)
+    assert code == 1 and "the record's shape" in output, output
+    record["format"] = "gm-audit/2"
+    code, output = gm_audit(write(record, tmp_path / "two"))
     assert code == 3 and "the record's shape" in output, output

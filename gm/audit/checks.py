@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..commitment import canonical_json, game_commitment, game_text, receipt, record_hash
+from ..commitment import canonical_json, end_hash, game_commitment, game_text, receipt, record_hash
 from ..errors import RulesError
 from ..rules.base import last_resolved, rules_end
 
@@ -207,9 +207,11 @@ def flat_receipts(entry: Mapping[str, Any]) -> dict[str, str | None]:
     return {p: (r["receipt"] if r is not None else None) for p, r in entry["receipts"].items()}
 
 
-def check_proof(turn: int, entry: Mapping[str, Any], seats: Seats, seed: int, previous: str) -> Difference | None:
+def check_proof(turn: int, entry: Mapping[str, Any], seats: Seats, seed: int, previous: str,
+                entropy: Mapping[str, str] | None = None) -> Difference | None:
     """Each receipt played recomputed from the order played (its writer's id and message
-    count as given), a null receipt for each holder without an order, and the turn's record
+    count as given; with `"entropy": words` for a writer who sent ENTROPY, in the first
+    turn: `entropy` is empty for the others), a null receipt for each holder without an order, and the turn's record
     hash from the one before (`previous`: the game commitment for the first)."""
     receipts, orders = entry["receipts"], entry["orders"]
     if receipts is None:
@@ -231,7 +233,8 @@ def check_proof(turn: int, entry: Mapping[str, Any], seats: Seats, seed: int, pr
                               player, writer)
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             return Difference(turn, "receipt: the message count", None, player, "a whole number from 1", count)
-        made = receipt(seed, turn, writer, count, orders[player])
+        order = orders[player] if writer not in (entropy or {}) else {**orders[player], "entropy": entropy[writer]}
+        made = receipt(seed, turn, writer, count, order)
         if made != given["receipt"]:
             return Difference(turn, f"receipt of the order played ({writer}'s message {count})", None, player,
                               made, given["receipt"])
@@ -242,6 +245,18 @@ def check_proof(turn: int, entry: Mapping[str, Any], seats: Seats, seed: int, pr
 
 
 # -- the end ------------------------------------------------------------------------------
+
+
+def check_end_link(end: Any, seed: int, previous: str | None) -> Difference | None:
+    """gm-audit/3: the end (by, turn, reason) is the chain's last link, chained to the last
+    resolve's record hash, so that no reason is rewritten after the fact."""
+    if not isinstance(end, Mapping) or previous is None:
+        return None
+    made = end_hash(seed, previous, end["by"], end["turn"], end["reason"])
+    if made != end.get("record_hash"):
+        return Difference(end["turn"], "end: the chain's last link (by, turn and reason)", None, None, made,
+                          end.get("record_hash"))
+    return None
 
 
 def check_end(record: Mapping[str, Any], ruleset: Any, setup: Any, state: Any, *, has_end: bool) -> tuple[

@@ -37,6 +37,7 @@ _HEX = re.compile(r"[0-9a-f]{64}")
 _ID = re.compile(r"[A-Za-z0-9_.\-]{1,100}")
 _NUMBER = re.compile(r"[0-9]{1,9}")
 _OLDEST = datetime.min.replace(tzinfo=UTC)
+STRICT_FORMAT = "gm-audit/3"  # from which an acknowledgement to a player who had left is a difference
 
 
 @dataclass(frozen=True)
@@ -51,9 +52,11 @@ class Ack:
     where: str  # the file (and message) it was read from
 
     @property
-    def order(self) -> tuple[datetime, int]:
-        """When it was sent, then the message count: one ingest's acknowledgements share their Date."""
-        return (self.date or _OLDEST, self.count or 0)
+    def order(self) -> tuple[int, datetime]:
+        """The message count `k`, bound by the receipt's salt (docs/audit.md, Checking mail): the
+        highest is the last, whatever `Date` the GM wrote; the Date orders only mail from a gm
+        that sent no count."""
+        return (self.count or 0, self.date or _OLDEST)
 
     def said(self) -> str:
         number = f"order #{self.count}" if self.count else "an order"
@@ -257,7 +260,7 @@ def check_mail(replayed: Any, mailed: Mailed) -> Difference | MailChecked:
 
 def _acks(replayed: Any, mailed: Mailed) -> tuple[Difference | None, int, list[str]]:
     """For each seat and turn, the last acknowledgement mailed (a later holder's after her
-    predecessor's, then by Date and message count) must be the receipt played. Returns the first Difference, how many were proved,
+    predecessor's, then by message count) must be the receipt played. Returns the first Difference, how many were proved,
     and what could not be."""
     seats, last = replayed.seats, replayed.last_turn
     groups: dict[tuple[int, str], list[Ack]] = {}
@@ -281,10 +284,17 @@ def _acks(replayed: Any, mailed: Mailed) -> tuple[Difference | None, int, list[s
               f"turn {last}" for (player, turn), ack in sorted(unplayed.items())]
     proved = 0
     for (turn, holder), acks in sorted(groups.items()):
+        tied = _tied(acks)
+        if tied:
+            return tied, 0, notes
         entry = replayed.entries[turn]
         final = max(acks, key=cmp_to_key(lambda a, b: _after(seats, a, b)))
         played = (entry.get("receipts") or {}).get(holder)
         if played is None:
+            if holder in entry.get("dropped", ()) and replayed.format == STRICT_FORMAT:
+                return Difference(turn, "an order acknowledged to a player the record says had left the game "
+                                  "(docs/audit.md, Acknowledged means played)", None, holder, final.receipt,
+                                  "no order", labels=MAILED), 0, notes
             if holder in entry.get("dropped", ()):  # gm-audit/1 has no `dropped`
                 notes.append(f"{holder}'s order for turn {turn} was acknowledged ({final.said()}) but not "
                              "played: the record says they had left the game (gm player drop)")
@@ -301,6 +311,20 @@ def _acks(replayed: Any, mailed: Mailed) -> tuple[Difference | None, int, list[s
         return Difference(turn, f"the last order acknowledged ({final.said()}) is not the one played", None, holder,
                           final.receipt, played["receipt"], labels=MAILED), 0, notes
     return None, proved, notes
+
+
+def _tied(acks: Sequence[Ack]) -> Difference | None:
+    """Two acknowledgements of one writer, turn and `k` answer one message (docs/audit.md,
+    Answers an auditor would otherwise guess): their receipts must be the same."""
+    seen: dict[tuple[str, int], Ack] = {}
+    for ack in acks:
+        if ack.count is None:
+            continue
+        first = seen.setdefault((ack.player, ack.count), ack)
+        if first.receipt != ack.receipt:
+            return Difference(ack.turn, f"two acknowledgements of one message ({ack.said()} and {first.said()})",
+                              None, ack.player, first.receipt, ack.receipt, labels=MAILED)
+    return None
 
 
 def _after(seats: Any, one: Ack, other: Ack) -> int:

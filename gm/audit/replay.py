@@ -22,18 +22,30 @@ from ..commitment import commitment, seed_text
 from ..errors import ProblemsError, RulesError
 from ..rules.base import Setup
 from ..rules.chance import SeededChance, played
+from ..rules.entropy import draw_seed
 from ..rules.options import OptionsError
 from ..rules.registry import UnknownRuleset, find_ruleset
-from .checks import Difference, Seats, check_end, check_game, check_people, check_proof, shown
+from .checks import (
+    Difference,
+    Seats,
+    check_end,
+    check_end_link,
+    check_game,
+    check_people,
+    check_proof,
+    shown,
+)
 from .compare import draws, states
 from .installed import gm_release_played, refuse_later_writer, version_notes, what_to_install
 from .shape import check_shape, key_path
 from .source import RecordMalformed, RecordUnreadable, fetch, parse
+from .strict import check_options
 
 __all__ = ["FORMAT", "FORMATS", "Replayed", "audit", "load_record"]
 
-FORMAT = "gm-audit/2"
-FORMATS = ("gm-audit/1", FORMAT)  # /1: written before the record held its proof; still read
+FORMAT = "gm-audit/3"
+PROOF_FORMATS = ("gm-audit/2", FORMAT)  # the formats whose record holds its proof
+FORMATS = ("gm-audit/1", *PROOF_FORMATS)  # /1: written before the record held its proof; still read
 _SEED = re.compile(r"[0-9]{1,100}")
 _LINE = re.compile(r"^line \d+: ")  # a problem's place in campaign.yaml, which a record has not
 
@@ -103,7 +115,7 @@ class _Where:
 def _seed(record: Mapping[str, Any]) -> int:
     """The seed: a string of decimal digits in gm-audit/2, a JSON number in /1."""
     value = record["seed"]["value"]
-    if record["format"] == FORMAT:
+    if record["format"] in PROOF_FORMATS:
         if not isinstance(value, str) or not _SEED.fullmatch(value):
             raise ValueError(f"the seed must be written as a string of decimal digits, not {shown(value)}")
         return int(value)
@@ -115,7 +127,7 @@ def _seed(record: Mapping[str, Any]) -> int:
 def _audit(record: Mapping[str, Any], where: _Where) -> Difference | Replayed:
     """Check the commitments and the releases, then replay the opening, every turn and the
     end: the first Difference, or what was checked."""
-    proof = record["format"] == FORMAT
+    proof = record["format"] in PROOF_FORMATS
     refuse_later_writer(record)
     seed, value = record["seed"], _seed(record)
     if commitment(seed["salt"], seed_text(value)) != seed["commitment"]:
@@ -133,6 +145,8 @@ def _audit(record: Mapping[str, Any], where: _Where) -> Difference | Replayed:
     except (ProblemsError, OptionsError) as error:
         raise RecordUnreadable(f"the record's options are beyond what the {ruleset.name} ruleset plays: "
                                + "; ".join(_LINE.sub("", p) for p in error.problems)) from None
+    if record["format"] == FORMAT:
+        check_options(record, ruleset.options_to_json(options))
     checked: list[tuple[str, str]] = [("seed", seed["commitment"])]
     notes: list[str] = []
     boards = _boards(record, ruleset, options, where, checked, notes)
@@ -152,7 +166,8 @@ def _audit(record: Mapping[str, Any], where: _Where) -> Difference | Replayed:
         return Difference(None, "seats: who held each seat when", None, None, "a history seat by seat", problem)
     keys = {p: dict(k) for p, k in record.get("player_keys", {}).items()}
     run = _Replay(record, where, ruleset, Setup(boards, tuple(record["players"]), options, value, keys), keys,
-                  seats, proof, previous=game["commitment"] if game else None)
+                  seats, proof, previous=game["commitment"] if game else None,
+                  entropy=dict(record.get("entropy") or {}))
     found = run.opening() or run.turns()
     if found:
         return found
@@ -163,7 +178,7 @@ def _boards(record: Mapping[str, Any], ruleset: Any, options: Any, where: _Where
             notes: list[str]) -> dict[str, Board] | Difference:
     """Every board of the record, its commitment checked (or, without one, that it is the
     board the seed made)."""
-    proof = record["format"] == FORMAT
+    proof = record["format"] in PROOF_FORMATS
     boards = {}
     for number, entry in enumerate(record["boards"]):
         where.key = key_path("boards", number)
@@ -221,6 +236,7 @@ class _Replay:
     receipts: int = 0
     chain: int = 0
     entries: dict[int, Mapping[str, Any]] = field(default_factory=dict)
+    entropy: dict[str, str] = field(default_factory=dict)  # the players' words (gm-audit/3)
 
     def setup_for(self, players: Sequence[str]) -> Setup:
         renamed = {players[i]: self.keys[p] for i, p in enumerate(self.start.players) if p in self.keys}
@@ -273,12 +289,12 @@ class _Replay:
             orders[player] = ruleset.order_from_json(order)
         where.key = key_path(key_path("turns", number), "orders")
         try:
-            chance = SeededChance(setup.seed)
+            chance = SeededChance(draw_seed(setup.seed, turn, self.entropy))
             outcome = played(ruleset.resolve(setup, self.state, orders, chance), chance)
         except RulesError as error:  # an order the rules cannot play was never played so
             return Difference(turn, "orders", None, None, "orders the rules can play", str(error))
         where.key = key_path("turns", number)
-        found = (draws(turn, entry["draws"], outcome.draws, setup.seed)
+        found = (draws(turn, entry["draws"], outcome.draws, draw_seed(setup.seed, turn, self.entropy))
                  or states(turn, ruleset.state_json(setup, outcome.state), entry["state"]))
         if found:
             return found
@@ -293,7 +309,9 @@ class _Replay:
     def chained(self, turn: int, entry: Mapping[str, Any]) -> Difference | None:
         """The turn's receipts and record hash, chained from the one before."""
         if self.previous is not None:
-            found = check_proof(turn, entry, self.seats, self.start.seed, self.previous)
+            first = turn == self.record["turns"][0]["turn"]  # the receipts ENTROPY words are part of
+            found = check_proof(turn, entry, self.seats, self.start.seed, self.previous,
+                                self.entropy if first else {})
             if found:
                 return found
             self.previous = entry["record_hash"]
@@ -314,6 +332,9 @@ class _Replay:
             self.seated(self.seats.at(self.state.turn))
             setup = self.setup_for(self.players)
         found, final, ending = check_end(record, ruleset, setup, self.state, has_end=self.proof)
+        if not found and record["format"] == FORMAT:
+            found = check_end_link(end, self.start.seed, self.previous)
+            self.chain += found is None and end is not None and self.previous is not None
         if found:
             return found
         last = record["turns"][-1]["turn"] if record["turns"] else None

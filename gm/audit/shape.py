@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .checks import SILENT
-from .source import RecordMalformed
+from .source import RecordMalformed, RecordRefused
+from .strict import check_strict
 
 __all__ = ["check_shape", "key_path"]
 
@@ -208,12 +209,21 @@ def _record(proof: bool) -> Obj:
     return Obj(keys | proof_keys, optional) if proof else Obj(keys, optional | proof_keys)
 
 
-_SHAPES = {"gm-audit/1": _record(proof=False), "gm-audit/2": _record(proof=True)}
+def _record_3() -> Obj:
+    """gm-audit/3: /2 with the players' entropy (docs/audit.md, What the GM cannot choose)."""
+    two = _record(proof=True)
+    return Obj({**two.keys, "entropy": MapOf(STRING)}, two.optional)
+
+
+_SHAPES = {"gm-audit/1": _record(proof=False), "gm-audit/2": _record(proof=True), "gm-audit/3": _record_3()}
 
 
 def check_shape(record: Mapping[str, Any]) -> None:
     """RecordMalformed naming the first key of `record` (of a format gm reads) that is
     missing or of another type than docs/audit.md gives."""
+    if record["format"] == "gm-audit/3":
+        check_strict(record)  # the seed's limits before its type: a seed too long is over a limit
     wrong = _SHAPES[record["format"]].problem(record, "")
     if wrong:
-        raise RecordMalformed(f"the record's shape: {wrong}")
+        refused = RecordRefused if record["format"] == "gm-audit/3" else RecordMalformed
+        raise refused(f"the record's shape: {wrong}")

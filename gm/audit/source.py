@@ -20,7 +20,7 @@ from typing import Any
 
 from ..errors import GmError
 
-__all__ = ["AUDIT_FILE", "MAX_RECORD_BYTES", "RecordMalformed", "RecordUnreadable", "fetch", "parse"]
+__all__ = ["AUDIT_FILE", "MAX_RECORD_BYTES", "RecordMalformed", "RecordRefused", "RecordUnreadable", "fetch", "parse"]
 
 AUDIT_FILE = "audit.json"
 MAX_RECORD_BYTES = 64 * 2**20  # 2,000 players on three boards for 50 turns write about 30 MiB
@@ -42,6 +42,13 @@ class RecordMalformed(GmError):
     it cannot be replayed at all, so it cannot be checked (exit 3), named by its key."""
 
     exit_code = 3
+
+
+class RecordRefused(RecordMalformed):
+    """A gm-audit/3 record of the wrong shape (docs/audit.md, A record of the wrong shape):
+    a finding against the GM who wrote it (exit 1), named by its key."""
+
+    exit_code = 1
 
 
 def fetch(source: str) -> bytes:

@@ -1,5 +1,5 @@
 """What a revealed campaign publishes so that anyone can replay it and check its proof
-(the format, `gm-audit/2`, is docs/audit.md): the seed and every board
+(the format, `gm-audit/3`, is docs/audit.md): the seed and every board
 with their salts and commitments, the game text the game commitment hashes, the options
 and seats with who held each seat when, and for the start and every resolved turn the
 orders that were played with the receipt each was acknowledged with, who sent nothing
@@ -17,12 +17,13 @@ from typing import Any
 
 from .. import __version__
 from .campaign_end import how_it_ended
+from .entropy import contributions
 from .folder import Campaign
-from .proof import distribution_of, ruleset_version
+from .proof import distribution_of, end_link, ruleset_version
 
 __all__ = ["FORMAT", "audit_record", "end_entry"]
 
-FORMAT = "gm-audit/2"
+FORMAT = "gm-audit/3"
 
 
 def audit_record(campaign: Campaign) -> dict[str, Any]:
@@ -76,6 +77,8 @@ def audit_record(campaign: Campaign) -> dict[str, Any]:
             "state": ruleset.state_json(_setup_at(setup, first_players), ruleset.load_state(first_state)),
         },
         "turns": turns,
+        # docs/audit.md, What the GM cannot choose: the words mixed into the seed from turn 1
+        "entropy": contributions(campaign.store),
         "end": end_entry(campaign),
     }
 
@@ -156,7 +159,8 @@ def end_entry(campaign: Campaign) -> dict[str, Any] | None:
     end = how_it_ended(campaign, state)
     if end is None:
         return None
-    return end.to_json() | {"state": campaign.ruleset.state_json(campaign.setup, state) if end.by == "gm" else None}
+    return end.to_json() | {"state": campaign.ruleset.state_json(campaign.setup, state) if end.by == "gm" else None,
+                            "record_hash": end_link(campaign, end.to_json())}
 
 
 def _gone(dropped: dict[str, int], player: str, turn: int) -> bool:

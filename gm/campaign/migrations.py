@@ -292,6 +292,12 @@ def _m016_no_parsed_files(db: sqlite_utils.Database) -> None:
     db["parsed_files"].drop(ignore=True)
 
 
+def _m017_entropy(db: sqlite_utils.Database) -> None:
+    # docs/audit.md, What the GM cannot choose: each player's ENTROPY words as kept, one a
+    # player (a later one replaces it), and the message that brought them
+    db["entropy"].create({"player": str, "words": str, "message": int}, pk="player")
+
+
 def _m018_press(db: sqlite_utils.Database) -> None:
     # docs/rules/, Order mail: Press. No part of the game record: the audit never reads these.
     db["press_settings"].create({"id": int, "settings": str}, pk="id")
@@ -335,6 +341,7 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("014_unasked_caps", _m014_unasked_caps),
     ("015_signup_teams", _m015_signup_teams),
     ("016_no_parsed_files", _m016_no_parsed_files),
+    ("017_entropy", _m017_entropy),
     ("018_press", _m018_press),
     ("019_absences_and_votes", _m019_absences_and_votes),
 ]

@@ -10,10 +10,11 @@ from collections.abc import Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, packages_distributions, version
 from typing import Any
 
-from ..commitment import canonical_json, game_commitment, game_text, receipt, record_hash
+from ..commitment import canonical_json, end_hash, game_commitment, game_text, receipt, record_hash
 from ..mail.views import ProofView
 from ..rules import registry
 from ..rules.base import Ruleset
+from .campaign_end import how_it_ended
 
 __all__ = ["UNKNOWN", "chain_link", "distribution_of", "install_line", "new_game", "order_receipt", "proof_view",
            "receipts_played", "ruleset_origin", "ruleset_version", "written_count"]
@@ -118,3 +119,20 @@ def chain_link(store: Any, seed: int, turn: int, receipts: dict[str, str | None]
     if not previous:
         return None
     return record_hash(seed, previous, turn, receipts, draws, json.loads(json.dumps(state)))
+
+
+def end_link(campaign: Any, end: dict[str, Any]) -> str | None:
+    """The chain's last link (docs/audit.md, The end's link), chained to the last record
+    hash; None for a campaign started before gm kept a game commitment."""
+    store = campaign.store
+    last = store.one("select record_hash from turns where record_hash is not null order by turn desc limit 1")
+    previous = last["record_hash"] if last else store.one("select game_commitment from campaign")["game_commitment"]
+    if not previous:
+        return None
+    return end_hash(campaign.setup.seed, previous, end["by"], end["turn"], end["reason"])
+
+
+def final_link(campaign: Any, after: Any) -> str | None:
+    """The end's link the final mail shows; None while the campaign runs."""
+    end = how_it_ended(campaign, after)
+    return end_link(campaign, end.to_json()) if end is not None else None

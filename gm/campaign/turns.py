@@ -19,14 +19,16 @@ from ..mail.mailout import compose, find_template, render
 from ..mail.views import BoardSize, EndView, PlayerMail, PlayerRef, ProofView, deadline_view
 from ..rules.base import INLINE_PLAYERS, Outcome
 from ..rules.chance import SeededChance, played
+from ..rules.entropy import draw_seed
 from .admin import deadline_sequence, welcome_observers
 from .away import away_names, away_now, extend_for_absences
 from .deadlines import deadline_text, next_deadline
 from .digests import record_digest
+from .entropy import contributions, first_report_hashes
 from .folder import Campaign
 from .outbox import drop_reports, queue, reports_sent
 from .press import press_digest
-from .proof import chain_link, proof_view, receipts_played
+from .proof import chain_link, final_link, proof_view, receipts_played
 from .standing import order_view, standing_order
 from .store import dumps
 
@@ -145,6 +147,8 @@ def _mail_context(campaign: Campaign, player_id: str, basics: dict[str, Any], *,
         away=basics.get("away", ()),
         game_commitment=basics.get("game_commitment"),
         left=left,
+        entropy=basics.get("entropy", {}),
+        end_hash=basics.get("end_hash"),
         **parts,
     )
 
@@ -249,7 +253,7 @@ def resolve(campaign: Campaign, *, force: bool = False, preview: bool = False) -
         raise GmError(refused)
     orders = {s.player: s.order for s in statuses if s.receipt}
     ruleset, setup = campaign.ruleset, campaign.setup
-    chance = SeededChance(setup.seed)
+    chance = SeededChance(draw_seed(setup.seed, state.turn, contributions(campaign.store)))
     result = played(ruleset.resolve(setup, state, orders, chance), chance)  # gm collects the draws itself
     names = campaign.names()
     view = ruleset.public_view(setup, state, result.state, result.events, names,
@@ -311,7 +315,9 @@ def queue_results(campaign: Campaign, db: Any, now: datetime, *, after: Any, eve
     # the last turn's report is the final results (docs/rules/, Crossing the finish and placings: the aggregate)
     template = "final" if after.over else "report"
     # the reports say who held a seat when (reminders and replies need not)
-    basics = campaign.mail_basics() | {"seats": campaign.seat_changes(), "away": away_names(campaign, now)}
+    basics = campaign.mail_basics() | {"seats": campaign.seat_changes(), "away": away_names(campaign, now),
+                                       "entropy": first_report_hashes(campaign, turn),
+                                       "end_hash": final_link(campaign, after)}
     table = _table(config, basics, view, proof)
     # a player who left (gm player drop) still reads the reports, but has no deadline
     dropped = campaign.dropped_players()

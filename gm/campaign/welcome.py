@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from .deadlines import deadline_text
+from .entropy import invitation
 from .folder import Campaign
 
 
@@ -19,6 +20,7 @@ def welcome_context(campaign: Campaign, deadline: datetime) -> dict[str, Any]:
         "seats": (),  # who held a seat when (PlayerMail.seats): nobody yet at the start
         "handover": None,  # a seat's new holder's part (admin.replace_player): none at the start
         "calendar": None,  # the attached calendar file's name (gm.mail.calendar), if any
+        "entropy": invitation(campaign.store),  # docs/audit.md, Players' entropy
         "commitments": {
             "game": campaign.row()["game_commitment"],  # docs/audit.md: None for a campaign started before it
             "seed": campaign.row()["seed_commitment"],

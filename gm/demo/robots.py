@@ -145,6 +145,8 @@ class Robot:
         lines = self.commands(turn, public)
         if not lines:
             return []
+        if turn == 1 and "HELP" not in lines:  # docs/audit.md, Players' entropy: a robot that writes adds words
+            lines = [*lines, f"ENTROPY {self.name} wishes everyone luck"]
         return self.envelope(turn, campaign) + self.blunder(turn) + lines
 
     def blunder(self, turn: int) -> list[str]:

@@ -39,8 +39,7 @@ from .typos import INFLECTED, NEAR_MISS_LETTERS, typo_budget, typo_cost
 
 __all__ = ["LineProblem", "OrderText", "parse_orders"]
 
-# The written form of each envelope command, quoted back in problems so the player can
-# copy it.
+# Each envelope command's written form, quoted back in problems for the player to copy.
 FORMS = {
     "GAME": "GAME <campaign>",
     "PLAYER": "PLAYER <player>",
@@ -52,7 +51,7 @@ FORMS = {
 # words to the GM, never commands, misspelt or another game's.
 _PROSE = re.compile(r"[,.!?;]")
 # Another game's keyword opening a line of more words than this, not in capitals, opens a
-# sentence ("Play nice with the others"), not a command sent to the wrong game.
+# sentence ("Play nice with the others"), not a command for the wrong game.
 PROSE_WORDS = 4
 
 _EMPTY = Grammar()
@@ -81,6 +80,7 @@ class OrderText:
     commands: tuple[Command, ...] = ()
     help: bool = False
     reset: bool = False  # RESET: mail a new password to PLAYER's registered address
+    entropy: str | None = None  # ENTROPY: the player's words for the seed (docs/audit.md)
     problems: tuple[LineProblem, ...] = ()
     ignored: tuple[tuple[int, str], ...] = ()
     # the line of each envelope command that set a value (GAME, PLAYER, PASSWORD, TURN),
@@ -99,8 +99,6 @@ class OrderText:
 
 # A keyword, then whitespace, a colon (`Turn: 7`) or the end of the line.
 _COMMAND = re.compile(r"(?P<kw>[A-Za-z]+)(?:\s*:\s*|\s+|$)(?P<rest>.*)", re.DOTALL)
-
-# --- commands ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -136,6 +134,7 @@ class _Reader:
         self.commands: list[Command] = []
         self.help = False
         self.reset_line: _Line | None = None
+        self.entropy: str | None = None
         self.problems: list[LineProblem] = []
         self.ignored: list[tuple[int, str]] = []
         self.secrets: set[str] = set()
@@ -238,6 +237,9 @@ class _Reader:
         # "Help me please" is a plea for help, not a syntax error worth refusing.
         self.help = True
 
+    def read_entropy(self, line: _Line) -> None:  # the words; a later line replaces them
+        self.entropy = line.rest
+
     def read_reset(self, line: _Line) -> None:
         # Words after RESET ("reset please") change nothing; the PLAYER line says who.
         self.reset_line = self.reset_line or line
@@ -294,7 +296,7 @@ class _Reader:
             return len(args) == 1
         if keyword == "TURN":
             return len(args) == 1 and whole_number(args[0], 1) is not None
-        if keyword == "PASSWORD":
+        if keyword in ("PASSWORD", "ENTROPY"):
             return bool(args)
         if keyword in ENVELOPE:  # END, HELP, RESET take nothing
             return not args
@@ -389,6 +391,7 @@ def _result(reader: _Reader) -> OrderText:
         commands=tuple(replace(c, text=hide(c.text)) for c in reader.commands),
         help=reader.help,
         reset=reader.reset_line is not None,
+        entropy=reader.entropy,
         problems=tuple(LineProblem(p.line, hide(p.text), replace(p.why, facts={
             k: hide(v) if isinstance(v, str) else v for k, v in p.why.facts.items()})) for p in reader.problems),
         ignored=tuple((n, hide(t)) for n, t in reader.ignored),

@@ -16,7 +16,7 @@ are gm.rules.views'.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..clock import parse_time
@@ -121,6 +121,9 @@ class PlayerMail:
     # the player has left the game (gm player drop): their reports ask for no order and
     # give no deadline
     left: bool = False
+    # docs/audit.md, Players' entropy: each contribution's hash, by player id (the first report only)
+    entropy: Mapping[str, str] = field(default_factory=dict)
+    end_hash: str | None = None  # docs/audit.md, The end's link: the final mail's record hash
 
     def context(self) -> dict[str, Any]:
         """The template context: exactly these fields, nothing else."""

@@ -54,7 +54,7 @@ __all__ = [
 
 # docs/rules/<ruleset>.md, Order mail: the commands every ruleset's mail shares, read by
 # gm.mail.orderlang itself.
-ENVELOPE = ("GAME", "PLAYER", "PASSWORD", "TURN", "END", "HELP", "RESET")
+ENVELOPE = ("GAME", "PLAYER", "PASSWORD", "TURN", "END", "HELP", "RESET", "ENTROPY")
 
 # How mail joins the forms of an exclusive group on one line (Grammar.offered).
 OR = "  or  "

@@ -27,6 +27,7 @@ from ...rules.problem import Problem, problem
 from ..away import carry_out, game_commands, judge, with_requests
 from ..deadlines import deadline_text
 from ..digests import body_digest
+from ..entropy import entropy_problem, keep_entropy, receipted_order
 from ..folder import Campaign
 from ..passwords import check_password
 from ..press import press_apart, press_plan, press_reply, sent_press
@@ -270,7 +271,7 @@ class Desk(Replier):
         the order applied and acknowledged with its receipt."""
         syntax = [p.why for p in parsed.problems]
         ignored = [{"line": n, "text": t} for n, t in parsed.ignored]
-        has_orders = bool(parsed.commands or parsed.turn is not None)
+        has_orders = bool(parsed.commands or parsed.turn is not None or parsed.entropy is not None)
         state = self.state
         email = player.email
         zone = player.timezone or self.config.timezone
@@ -286,6 +287,8 @@ class Desk(Replier):
         # ABSENCE and EXTEND (docs/rules/, Absences and extension votes): judged now, done with the rest
         away_plan = judge(self.campaign, state, player, parsed.commands, now)
         problems += away_plan.problems if away_plan is not None else []
+        if parsed.entropy is not None:  # docs/audit.md, What the GM cannot choose
+            problems += [p for p in [entropy_problem(self.campaign.store, parsed.entropy)] if p]
         order, receipt = standing_order(self.campaign, state.turn, player.id)
         new_order = order
         if self.campaign.dropped(player.id):
@@ -329,7 +332,10 @@ class Desk(Replier):
         # k counts this player's own accepted messages for the turn (docs/audit.md): a seat's new
         # holder inherits her predecessor's rows with the order, not his count
         written = written_count(self.campaign.store, state.turn, player.id) + 1
-        receipt_hash = (order_receipt(self.campaign.setup.seed, state.turn, player.id, written, standing)
+        if parsed.entropy is not None:
+            keep_entropy(db, player.id, parsed.entropy, message_row)
+        receipt_hash = (order_receipt(self.campaign.setup.seed, state.turn, player.id, written,
+                                      receipted_order(self.campaign.store, player.id, standing))
                         if self._proof else None)
         insert(db, "orders", {
             "turn": state.turn,
