@@ -292,6 +292,16 @@ def _m016_no_parsed_files(db: sqlite_utils.Database) -> None:
     db["parsed_files"].drop(ignore=True)
 
 
+def _m020_webhooks(db: sqlite_utils.Database) -> None:
+    # a standalone campaign's notifications (docs/campaign.md, notify): one POST per event,
+    # turn and address, queued once and sent until the endpoint takes it
+    db.execute("""create table if not exists webhooks (
+        id integer primary key, event text not null, turn integer not null, url text not null,
+        format text not null, body text not null, status text not null default 'queued',
+        attempts integer not null default 0, error text, queued_at text not null,
+        unique (event, turn, url))""")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("001_initial", _m001_initial),
     ("002_fixed_at_start", _m002_fixed_at_start),
@@ -309,4 +319,5 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("014_unasked_caps", _m014_unasked_caps),
     ("015_signup_teams", _m015_signup_teams),
     ("016_no_parsed_files", _m016_no_parsed_files),
+    ("020_webhooks", _m020_webhooks),
 ]

@@ -1,0 +1,47 @@
+"""A standalone campaign's own notifications (docs/campaign.md, notify): `notify:` in its
+campaign.yaml is queued in its own store once and sent by `gm turn` until the endpoint takes
+it; a failing endpoint is retried at the next run, never stops a turn, and `gm status` shows it."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from test_judge_webhooks import endpoint  # noqa: F401 - the fixture
+from test_turn import all_orders_in
+
+
+def with_hook(campaign, url: str, fmt: str = "json") -> None:
+    path = campaign.folder / "campaign.yaml"
+    path.write_text(path.read_text() + f"notify:\n  webhooks:\n    - {{url: \"{url}\", format: {fmt}}}\n")
+
+
+def test_a_standalone_campaigns_start_and_turn_are_posted_exactly_once_after_failures(campaign, endpoint):  # noqa: F811
+    hook = endpoint(failures=1)
+    with_hook(campaign, hook.url)
+    first = campaign("turn", now="2027-01-02T11:00:00Z")  # the endpoint fails: the turn goes on
+    assert "webhooks: 0 delivered, 1 kept for the next run" in first and "publish:" in first
+    assert "webhook " + hook.url + ": start waiting after 1 tries (HTTP 500)" in \
+        campaign("status", now="2027-01-02T11:01:00Z")
+    all_orders_in(campaign)
+    second = campaign("turn", now="2027-01-02T12:00:00Z")
+    assert "webhooks: 2 delivered" in second
+    campaign("turn", now="2027-01-02T12:05:00Z")  # nothing new: nothing posted again
+    assert [(body["event"], body["turn"]) for body in hook.taken] == [("start", 1), ("turn", 1)]
+    assert hook.taken[1]["campaign"] == "trio" and hook.taken[1]["url"] is None
+    assert "waiting after" not in campaign("status", now="2027-01-02T12:06:00Z")
+
+
+def test_a_standalone_campaigns_unreachable_endpoint_never_stops_the_turn(campaign):
+    with_hook(campaign, "http://127.0.0.1:9/closed")
+    all_orders_in(campaign)
+    out = campaign("turn", now="2027-01-02T12:00:00Z")
+    assert "resolve: turn 1" in out or "resolved" in out
+    assert "kept for the next run" in out.splitlines()[-1]
+    rows = sqlite3.connect(campaign.folder / "gm.sqlite").execute(
+        "select event, turn, status from webhooks order by id").fetchall()
+    assert rows == [("start", 0, "queued"), ("turn", 1, "queued")]
+
+
+def test_a_campaign_without_notify_says_nothing_of_webhooks(campaign):
+    out = campaign("turn", now="2027-01-02T11:00:00Z")
+    assert "webhooks" not in out
