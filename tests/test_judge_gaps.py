@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import sqlite3
 
+from click.testing import CliRunner
+from test_judge import make_judge
 from test_judge_webhooks import endpoint  # noqa: F401 - the fixture
 from test_turn import all_orders_in
+
+from gm.cli import cli
 
 
 def with_hook(campaign, url: str, fmt: str = "json") -> None:
@@ -45,3 +49,13 @@ def test_a_standalone_campaigns_unreachable_endpoint_never_stops_the_turn(campai
 def test_a_campaign_without_notify_says_nothing_of_webhooks(campaign):
     out = campaign("turn", now="2027-01-02T11:00:00Z")
     assert "webhooks" not in out
+
+
+def test_a_problem_in_judge_yaml_mail_read_by_a_game_is_said_against_judge_yaml(tmp_path):
+    judge = make_judge(tmp_path, "spring")
+    path = judge / "judge.yaml"
+    path.write_text(path.read_text().replace("transport: maildir", "transport: pigeon"))
+    result = CliRunner().invoke(cli, ["-C", str(judge / "campaigns" / "spring"), "status"])
+    assert result.exit_code == 1
+    assert f"{path}: line" in result.output and "mail transport must be maildir or imap+smtp" in result.output
+    assert "campaign.yaml" not in result.output

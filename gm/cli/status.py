@@ -141,7 +141,7 @@ def status_cmd(ctx: click.Context) -> None:
     """
     with opened(ctx, lock=False) as campaign:
         if not campaign.started():
-            for line in _signup_status(campaign):
+            for line in _signup_status(campaign) + _webhook_lines(campaign):
                 click.echo(line)
             return
         # the typed standings are every ruleset's, so this summary fits them all
