@@ -4,13 +4,17 @@ it; a failing endpoint is retried at the next run, never stops a turn, and `gm s
 
 from __future__ import annotations
 
+import re
 import sqlite3
 
 from click.testing import CliRunner
-from test_judge import make_judge
+from test_judge import _signup_game, drop, gm, mail, make_judge, outbox
 from test_judge_webhooks import endpoint  # noqa: F401 - the fixture
 from test_turn import all_orders_in
 
+from gm.campaign.signup import unique
+from gm.campaign.signup.codes import code_for
+from gm.campaign.signup.unique import others_codes
 from gm.cli import cli
 
 
@@ -59,3 +63,45 @@ def test_a_problem_in_judge_yaml_mail_read_by_a_game_is_said_against_judge_yaml(
     assert result.exit_code == 1
     assert f"{path}: line" in result.output and "mail transport must be maildir or imap+smtp" in result.output
     assert "campaign.yaml" not in result.output
+
+
+def _code_in(judge, sender: str) -> str:
+    [code_mail] = [m for m in outbox(judge) if f"To: {sender}" in m]
+    return re.search(r"CONFIRM ([A-Z0-9]{4}-[A-Z0-9]{4})", code_mail).group(1)
+
+
+def test_a_games_sign_up_code_is_one_no_other_game_of_the_judge_issued(tmp_path):
+    judge = make_judge(tmp_path, "aaa", "open")
+    _signup_game(judge, "open")
+    drop(judge, "m1", mail("nora@example.org", "JOIN open\nNAME Nora North"))
+    gm("judge", str(judge), "turn")
+    code = _code_in(judge, "nora@example.org").replace("-", "")
+    # the judge's other games see it as taken; the game that issued it does not
+    assert code in others_codes(judge, judge / "campaigns" / "aaa")
+    assert code not in others_codes(judge, judge / "campaigns" / "open")
+
+
+def test_a_sign_up_code_clashing_with_another_games_is_made_again_and_still_confirms(tmp_path, monkeypatch):
+    class FirstTaken:
+        """Another game holds the request's plain code (a 40-bit clash, forced here)."""
+
+        asked = 0
+
+        def __contains__(self, code):
+            FirstTaken.asked += 1
+            return FirstTaken.asked == 1
+
+    monkeypatch.setattr(unique, "others_codes", lambda judge, folder: FirstTaken())
+    judge = make_judge(tmp_path, "aaa", "open")
+    _signup_game(judge, "open")
+    drop(judge, "m1", mail("nora@example.org", "JOIN open\nNAME Nora North"))
+    gm("judge", str(judge), "turn")
+    code = _code_in(judge, "nora@example.org")
+    db = sqlite3.connect(judge / "campaigns" / "open" / "gm.sqlite")
+    [(message, salt)] = db.execute("select message, salt from signup_code_salts").fetchall()
+    key = bytes.fromhex(db.execute("select key from signup_key").fetchone()[0])
+    assert salt == 1 and code.replace("-", "") != code_for(key, message, "nora@example.org")
+    drop(judge, "m2", mail("nora@example.org", f"CONFIRM {code}"))
+    out = gm("judge", str(judge), "turn")
+    assert "1 routed" in out and "open: ingest: 1 new message" in out
+    assert db.execute("select count(*) from signups").fetchone()[0] == 1

@@ -300,6 +300,9 @@ def _m020_webhooks(db: sqlite_utils.Database) -> None:
         format text not null, body text not null, status text not null default 'queued',
         attempts integer not null default 0, error text, queued_at text not null,
         unique (event, turn, url))""")
+    # a sign-up code made unique within a judge (docs/deployment.md, A judge): the salt of
+    # a request whose plain code was already another game's; a request absent here has none
+    db.execute("create table if not exists signup_code_salts (message integer primary key, salt integer not null)")
 
 
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
