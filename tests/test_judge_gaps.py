@@ -16,6 +16,8 @@ from gm.campaign.signup import unique
 from gm.campaign.signup.codes import code_for
 from gm.campaign.signup.unique import others_codes
 from gm.cli import cli
+from gm.judge.caps import open_places
+from gm.judge.layout import load_judge
 
 
 def with_hook(campaign, url: str, fmt: str = "json") -> None:
@@ -105,3 +107,32 @@ def test_a_sign_up_code_clashing_with_another_games_is_made_again_and_still_conf
     out = gm("judge", str(judge), "turn")
     assert "1 routed" in out and "open: ingest: 1 new message" in out
     assert db.execute("select count(*) from signups").fetchone()[0] == 1
+
+
+def test_a_judges_game_counts_the_judges_own_list_replies_in_its_cap_to_one_address(tmp_path):
+    judge = make_judge(tmp_path, "open")
+    _signup_game(judge, "open")
+    for i in range(5):
+        drop(judge, f"l{i}", mail("dave+x@example.org", "LIST", msgid=f"<l{i}@x>"))
+    assert "5 answered list" in gm("judge", str(judge), "turn")
+    drop(judge, "j1", mail("dave@example.org", "JOIN open\nNAME Dave Dee"))
+    gm("judge", str(judge), "turn")
+    db = sqlite3.connect(judge / "campaigns" / "open" / "gm.sqlite")
+    assert db.execute("select outcome from messages").fetchall() == [("capped",)]
+    assert not [m for m in outbox(judge) if "To: dave@example.org" in m]
+
+
+def test_the_judges_cap_in_all_grows_by_the_sign_up_places_open_across_its_games(tmp_path):
+    judge = make_judge(tmp_path, "started", "open")
+    gm("-C", str(judge / "campaigns" / "started"), "start")
+    assert open_places(load_judge(judge)) == 0
+    _signup_game(judge, "open")
+    yaml_path = judge / "campaigns" / "open" / "campaign.yaml"
+    yaml_path.write_text(yaml_path.read_text().replace("signup: {open: true}", "signup: {open: true, max_players: 4}"))
+    places = open_places(load_judge(judge))
+    assert places == 4 + 4  # four places, and as many waiting
+    drop(judge, "j1", mail("nora@example.org", "JOIN open\nNAME Nora North"))
+    gm("judge", str(judge), "turn")
+    drop(judge, "c1", mail("nora@example.org", f"CONFIRM {_code_in(judge, 'nora@example.org')}"))
+    gm("judge", str(judge), "turn")
+    assert open_places(load_judge(judge)) == places - 1

@@ -21,6 +21,7 @@ from ..mail.oauth import login_for
 from ..mail.smtp import send_batch
 from ..mail.smtpwire import Outgoing
 from ..rules.registry import DEFAULT
+from .caps import open_places
 from .layout import Judge
 from .store import JudgeStore
 
@@ -42,7 +43,7 @@ def capped(store: JudgeStore, judge: Judge, to: str, now: datetime) -> bool:
     to_one = store.one("select count(*) n from outbox where address_key = ? and queued_at >= ?",
                        (address_key(to), since))["n"] + _games_sent(judge, address_key(to), since)
     in_all = store.one("select count(*) n from outbox where queued_at >= ?", (since,))["n"]
-    return to_one >= PER_ADDRESS or in_all >= judge.unasked_per_day
+    return to_one >= PER_ADDRESS or in_all >= judge.unasked_per_day + open_places(judge)
 
 
 def queue_reply(db: Any, judge: Judge, mail: InboundMail, kind: str, context: dict[str, Any],
