@@ -136,3 +136,16 @@ def test_the_judges_cap_in_all_grows_by_the_sign_up_places_open_across_its_games
     drop(judge, "c1", mail("nora@example.org", f"CONFIRM {_code_in(judge, 'nora@example.org')}"))
     gm("judge", str(judge), "turn")
     assert open_places(load_judge(judge)) == places - 1
+
+
+def test_the_gm_is_told_once_a_utc_day_when_a_judges_cap_holds_replies_back(tmp_path):
+    judge = make_judge(tmp_path, "spring")
+    for n in range(8):
+        drop(judge, f"m{n}", mail(f"victim+{n}@example.org", f"LIST {n}"))
+    out = gm("judge", str(judge), "turn")
+    assert "5 answered list" in out and "3 capped" in out
+    notes = [m for m in outbox(judge) if "Replies held back by the caps" in m]
+    assert len(notes) == 1 and "To: judge@example.org" in notes[0] and "victim" not in notes[0]
+    drop(judge, "m9", mail("victim+9@example.org", "LIST 9"))
+    gm("judge", str(judge), "turn")
+    assert len([m for m in outbox(judge) if "Replies held back by the caps" in m]) == 1
