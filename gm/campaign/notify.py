@@ -137,7 +137,10 @@ def notify_step(campaign: Campaign, session: requests.Session | None = None) -> 
     """`gm turn`'s webhooks step for a standalone campaign: one line, or None when it has none."""
     if campaign.config.mail.judge is not None:
         return None  # the judge notifies its games from its own store
-    queue_events(campaign)
+    try:
+        queue_events(campaign)
+    except Exception as error:  # noqa: BLE001 - a notification never stops a turn; the next run queues it
+        return f"webhooks: not queued this run ({type(error).__name__}: {' '.join(str(error).split())[:200]})"
     if campaign.store.one("select 1 x from webhooks limit 1") is None:
         return None
     sent, kept = deliver(campaign, session)
