@@ -58,6 +58,9 @@ options:                     # all optional; {rules} gives the meaning
 #   max_players: 500         #   JOIN and CONFIRM mail; every player of the game, those listed included
 #   closes: "2027-03-14 18:00"  # in the timezone above; a later JOIN joins the waiting list
 #   approve: auto            # or gm: each confirmed request waits for gm signup accept|reject
+# notify:                    # one POST at the start, each resolved turn, the end, sign-up
+#   webhooks:                #   opening and closing (docs/deployment.md, Notifications)
+#     - {{url: "https://discord.com/api/webhooks/...", format: discord}}   # or slack, json
 mail:
   transport: maildir         # mail/inbox and mail/outbox in this folder; or imap+smtp:
   from: "{sender} <gm@example.org>"
