@@ -324,6 +324,19 @@ def _m019_absences_and_votes(db: sqlite_utils.Database) -> None:
     db["deadline_moves"].create_index(["turn"])
 
 
+def _m020_webhooks(db: sqlite_utils.Database) -> None:
+    # a standalone campaign's notifications (docs/campaign.md, notify): one POST per event,
+    # turn and address, queued once and sent until the endpoint takes it
+    db.execute("""create table if not exists webhooks (
+        id integer primary key, event text not null, turn integer not null, url text not null,
+        format text not null, body text not null, status text not null default 'queued',
+        attempts integer not null default 0, error text, queued_at text not null,
+        unique (event, turn, url))""")
+    # a sign-up code made unique within a judge (docs/deployment.md, A judge): the salt of
+    # a request whose plain code was already another game's; a request absent here has none
+    db.execute("create table if not exists signup_code_salts (message integer primary key, salt integer not null)")
+
+
 MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("001_initial", _m001_initial),
     ("002_fixed_at_start", _m002_fixed_at_start),
@@ -344,4 +357,5 @@ MIGRATIONS: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
     ("017_entropy", _m017_entropy),
     ("018_press", _m018_press),
     ("019_absences_and_votes", _m019_absences_and_votes),
+    ("020_webhooks", _m020_webhooks),
 ]

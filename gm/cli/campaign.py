@@ -69,6 +69,9 @@ options:                     # all optional; {rules} gives the meaning
 # absence: {{mode: standing}}  # ABSENCE by mail; extend: a deadline inside a player's absence
 #                            #   moves past it (docs/campaign.md); free to edit
 # extend: {{quorum: 0.66}}     # EXTEND by mail: players vote to extend a deadline; free to edit
+# notify:                    # one POST at the start, each resolved turn, the end, sign-up
+#   webhooks:                #   opening and closing (docs/deployment.md, Notifications)
+#     - {{url: "https://discord.com/api/webhooks/...", format: discord}}   # or slack, json
 mail:
   transport: maildir         # mail/inbox and mail/outbox in this folder; or imap+smtp:
   from: "{sender} <gm@example.org>"

@@ -16,6 +16,7 @@ from ..campaign.deadlines import deadline_text
 from ..campaign.desk.trust import CHECK_LIMIT, TELL_AT, capped_today, utc_day
 from ..campaign.due import forecast
 from ..campaign.folder import Campaign
+from ..campaign.notify import waiting_lines
 from ..campaign.outbox import waiting
 from ..campaign.signup import admission, standing
 from ..campaign.turns import order_statuses
@@ -143,7 +144,7 @@ def status_cmd(ctx: click.Context) -> None:
     """
     with opened(ctx, lock=False) as campaign:
         if not campaign.started():
-            for line in _signup_status(campaign):
+            for line in _signup_status(campaign) + _webhook_lines(campaign):
                 click.echo(line)
             return
         # the typed standings are every ruleset's, so this summary fits them all
@@ -189,9 +190,12 @@ def status_cmd(ctx: click.Context) -> None:
 
 
 def _webhook_lines(campaign: Campaign) -> list[str]:
-    """A judge's game (docs/deployment.md, Notifications): its webhooks still waiting."""
+    """Its webhooks still waiting: a standalone campaign's own (docs/campaign.md, notify), a
+    judge's game's in the judge's store (docs/deployment.md, Notifications)."""
     judge = campaign.config.mail.judge
-    if judge is None or not (judge / JUDGE_DB).exists():
+    if judge is None:
+        return waiting_lines(campaign)
+    if not (judge / JUDGE_DB).exists():
         return []
     store = JudgeStore(judge)
     try:

@@ -12,6 +12,7 @@ from email.utils import parseaddr
 from typing import Any
 
 from .. import clock
+from ..campaign.desk.trust import CAP_ANY, CAPS_NOTE_KIND, utc_day
 from ..campaign.outbox import address_key
 from ..campaign.store import DB_NAME
 from ..mail import maildir
@@ -21,6 +22,7 @@ from ..mail.oauth import login_for
 from ..mail.smtp import send_batch
 from ..mail.smtpwire import Outgoing
 from ..rules.registry import DEFAULT
+from .caps import open_places
 from .layout import Judge
 from .store import JudgeStore
 
@@ -35,14 +37,33 @@ def day_start(now: datetime) -> str:
     return clock.iso(now.replace(hour=0, minute=0, second=0, microsecond=0))
 
 
-def capped(store: JudgeStore, judge: Judge, to: str, now: datetime) -> bool:
-    """Whether one more unasked reply to `to` today would pass the judge's caps: the
-    judge's own replies and those its games sent the address (docs/rules/, Refusal caps)."""
+def capped(store: JudgeStore, judge: Judge, to: str, now: datetime) -> str | None:
+    """Which of the judge's caps one more unasked reply to `to` today would pass
+    ("address" or "campaign"), or None: the judge's own replies and those its games sent
+    the address (docs/rules/, Refusal caps). The GM's own caps note is not counted."""
     since = day_start(now)
-    to_one = store.one("select count(*) n from outbox where address_key = ? and queued_at >= ?",
-                       (address_key(to), since))["n"] + _games_sent(judge, address_key(to), since)
-    in_all = store.one("select count(*) n from outbox where queued_at >= ?", (since,))["n"]
-    return to_one >= PER_ADDRESS or in_all >= judge.unasked_per_day
+    to_one = store.one("select count(*) n from outbox where address_key = ? and queued_at >= ? and kind != ?",
+                       (address_key(to), since, CAPS_NOTE_KIND))["n"] + _games_sent(judge, address_key(to), since)
+    if to_one >= PER_ADDRESS:
+        return "address"
+    in_all = store.one("select count(*) n from outbox where queued_at >= ? and kind != ?", (since, CAPS_NOTE_KIND))["n"]
+    return "campaign" if in_all >= judge.unasked_per_day + open_places(judge) else None
+
+
+def tell_gm_of_caps(db: Any, judge: Judge, cap: str, now: datetime) -> None:
+    """The GM's one mail a UTC day saying a judge's cap held replies back (docs/rules/,
+    Refusal caps): to the judge's own address, never capped, quoting nobody."""
+    if db.execute("select 1 from outbox where kind = ? and queued_at >= ?", (CAPS_NOTE_KIND, day_start(now))).fetchone():
+        return
+    context = {"ruleset": TEMPLATE_RULESET, "campaign": judge.title, "title": judge.title, "cap": cap,
+               "day": utc_day(now), "per_address": PER_ADDRESS, "per_player": CAP_ANY,
+               "per_day": judge.unasked_per_day, "gm_address": judge.mail.address, "site_url": judge.site_url}
+    message = compose(sender=judge.mail.sender, to=judge.mail.address, template="caps_note", context=context,
+                      now=now, auto_reply=True)
+    db.execute("insert into outbox (kind, recipient, address_key, message_id, raw, queued_at) "
+               "values (?, ?, ?, ?, ?, ?)",
+               (CAPS_NOTE_KIND, judge.mail.address, address_key(judge.mail.address), str(message["Message-ID"]),
+                message.as_bytes(), clock.iso(now)))
 
 
 def queue_reply(db: Any, judge: Judge, mail: InboundMail, kind: str, context: dict[str, Any],

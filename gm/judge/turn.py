@@ -26,7 +26,7 @@ from ..weekly.turn import run_turn
 from .games import Game, games_of
 from .imapfetch import fetch_into_inbox
 from .layout import Judge
-from .replies import capped, queue_reply, send_own
+from .replies import capped, queue_reply, send_own, tell_gm_of_caps
 from .routing import LIST, RECORD, Route, Router
 from .store import JudgeStore
 from .webhooks import deliver, queue_events
@@ -168,8 +168,10 @@ def _answer(judge: Judge, store: JudgeStore, raw: bytes, source: str, route: Rou
     received = datetime.fromtimestamp(mtime, UTC)
     now = clock.now()
     with store.transaction() as db:
-        if capped(store, judge, mail.sender, now):
+        cap = capped(store, judge, mail.sender, now)
+        if cap:
             _record_in(db, source, key, mail.sender, received, "capped", None)
+            tell_gm_of_caps(db, judge, cap, now)
             return "capped"
         if route.asks == RECORD:
             kind, context = "judge_record", _record_context(judge, mail.sender)

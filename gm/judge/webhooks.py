@@ -15,6 +15,7 @@ import jinja2
 import requests
 
 from .. import clock
+from ..campaign.notify import webhooks
 from ..errors import ConfigError
 from ..resources import shipped
 from ..yamlfile import read
@@ -22,21 +23,9 @@ from .games import FINISHED, PAUSED, RUNNING, SIGNUP, WAITING, Game
 from .layout import Judge
 from .store import JudgeStore
 
-FORMATS = ("discord", "slack", "json")
 TIMEOUT = 10  # seconds a POST may take before it is tried again at the next run
 DISCORD_MAX = 2000
 
-
-
-def webhooks(notify: Any) -> list[dict[str, str]]:
-    """The webhooks a `notify:` value names, those well formed."""
-    hooks = notify.get("webhooks") if isinstance(notify, dict) else None
-    found = []
-    for hook in hooks if isinstance(hooks, list) else []:
-        if isinstance(hook, dict) and str(hook.get("url", "")).startswith(("http://", "https://")) \
-                and hook.get("format", "json") in FORMATS:
-            found.append({"url": str(hook["url"]), "format": str(hook.get("format", "json"))})
-    return found
 
 
 def game_hooks(judge: Judge, game: Game) -> list[dict[str, str]]:

@@ -17,6 +17,7 @@ from ..campaign.delivery import SendReport, send
 from ..campaign.due import NOT_STARTED, PAUSED, due, early
 from ..campaign.folder import Campaign
 from ..campaign.ingest import ingest_mail
+from ..campaign.notify import notify_step
 from ..campaign.turns import resolve, resolved_summary
 from ..counts import count, one_or_many
 from ..errors import GmError
@@ -57,6 +58,10 @@ def run_turn(campaign: Campaign, *, force: bool = False) -> TurnRun:
         run.lines.append(send_summary(run_send(campaign)))
     with _template_stops(run, "publish"):
         run.lines.append(publish_step(campaign))
+    # after publishing, so a notification never names what the archive does not yet show
+    notified = notify_step(campaign)
+    if notified:
+        run.lines.append(notified)
     return run
 
 

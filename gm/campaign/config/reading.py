@@ -286,8 +286,18 @@ def _mail(data: LineDict, problems: list[str], folder: Path | None = None) -> Ma
         raw = judge_data.get("mail") if isinstance(judge_data, LineDict) else None
         if raw is None:
             return MailConfig(judge=judge)
+        # a problem in judge.yaml's mail: is the judge's file's, and said against its path and lines
+        own: list[str] = []
+        mail = _mail_settings(judge_data, raw, own, judge)
+        if own:
+            raise ConfigError(str(judge / JUDGE_FILE), own)
+        return mail
     if raw is None:
         return MailConfig()
+    return _mail_settings(data, raw, problems, None)
+
+
+def _mail_settings(data: LineDict, raw: Any, problems: list[str], judge: Path | None) -> MailConfig:
     if not isinstance(raw, LineDict):
         problems.append(f"line {data.line_of('mail')}: mail must be a mapping")
         return MailConfig()

@@ -20,6 +20,7 @@ from ...mail.orderlang import OrderText
 from ...rules.problem import Problem, problem
 from ..config.values import CampaignConfig, PlayerConfig
 from ..folder import Campaign
+from ..judgecaps import judge_sent
 from ..outbox import (
     address_key,
     first_queued_at,
@@ -215,7 +216,8 @@ def capped(db: Any, config: CampaignConfig, to: str, now: datetime, *, started: 
     day = day_start(now)
     key = address_key(to)
     cap = CAP_ANY if player else CAP_STRANGER
-    sent = sent_to_address(db, to, day, UNASKED)
+    # a judge's game counts the judge's own replies to the address too (counted over the judge)
+    sent = sent_to_address(db, to, day, UNASKED) + judge_sent(config.mail.judge, key, day)
     if sent >= cap:
         who = "a player's registered address" if player else "an address no player registered"
         shown = to if key == to.lower() else f"{to} ({key} with its +tag dropped)"

@@ -21,10 +21,12 @@ def campaign_key(store: Any) -> bytes:
     return bytes.fromhex(row["key"])
 
 
-def code_for(key: bytes, message: int, sender: str) -> str:
+def code_for(key: bytes, message: int, sender: str, salt: int = 0) -> str:
     """The confirmation code of the request that message `message` from `sender` made:
-    only gm can make it, and only the sender's mailbox receives it."""
-    digest = hmac.new(key, f"{message}:{sender}".encode(), hashlib.sha256).digest()
+    only gm can make it, and only the sender's mailbox receives it. `salt` is nonzero only
+    where the plain code was already another game's of the same judge (gm.campaign.signup.unique)."""
+    text = f"{message}:{sender}" + (f":{salt}" if salt else "")
+    digest = hmac.new(key, text.encode(), hashlib.sha256).digest()
     number = int.from_bytes(digest[:5], "big")
     return "".join(CODE_ALPHABET[(number >> (5 * i)) & 31] for i in range(CODE_LENGTH))
 
@@ -37,6 +39,14 @@ def matching_request(store: Any, key: bytes, sender: str, code: str) -> dict[str
     """The JOIN or LEAVE message from `sender` whose code `code` is, if any."""
     for row in store.rows("select id, outcome from messages where sender = ? and outcome in ('join', 'leave') "
                           "order by id desc", (sender,)):
-        if hmac.compare_digest(code_for(key, row["id"], sender), code):
+        if hmac.compare_digest(code_for(key, row["id"], sender, salt_of(store, row["id"])), code):
             return row
     return None
+
+
+def salt_of(store: Any, message: int) -> int:
+    """The salt the code of `message` was made with: 0 unless it was made unique in a judge."""
+    if store.one("select 1 x from sqlite_master where name = 'signup_code_salts'") is None:
+        return 0
+    row = store.one("select salt from signup_code_salts where message = ?", (message,))
+    return row["salt"] if row else 0

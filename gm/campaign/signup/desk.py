@@ -29,8 +29,9 @@ from .asked import (
     made_id,
     write_links,
 )
-from .codes import campaign_key, code_for, matching_request, shown_code
+from .codes import campaign_key, matching_request, shown_code
 from .language import CONFIRM, JOIN, LEAVE, Request, is_signup_mail, read_request
+from .unique import unique_code
 
 
 def unquoted(words: list[str], said: Any) -> list[str]:
@@ -123,7 +124,7 @@ class SignupDesk:
                                     needed=self.config.signup.min_ontime))
         if problems:
             return self.refuse(db, mail, now, problems)
-        code = code_for(self.key, row, mail.sender)
+        code = unique_code(db, self.key, row, mail.sender, self.campaign.folder, self.config.mail.judge)
         # anyone can forge a JOIN in another's name: the code mail says the id and the code
         # and nothing else the sender wrote, so it carries no text of a forger's to anyone
         # (docs/rules/, Joining by mail); the rest is told once the code comes back
@@ -148,7 +149,8 @@ class SignupDesk:
             return self.refuse(db, mail, now, [problem("signup_playing", player=holding["player"])])
         context = standing.standing_context(self.campaign) | {
             "request": "leave", "offer": None, "person": {"id": holding["player"], "made": False},
-            "code": shown_code(code_for(self.key, row, mail.sender))}
+            "code": shown_code(unique_code(db, self.key, row, mail.sender, self.campaign.folder,
+                                           self.config.mail.judge))}
         outcome = self.desk.reply(db, mail, now, to=mail.sender, template="signup_code", kind=standing.CODE_KIND,
                                   outcome="leave", context=context)
         if outcome.outcome == "leave":
