@@ -330,7 +330,7 @@ def test_the_common_reader_knows_no_rulesets_commands():
         source = path.read_text(encoding="utf-8")
         found = re.findall(r"NUMBER|TRAPDOOR|[Bb]oard|[Tt]rapdoor|1-6|1 to 6|postal", source)
         assert found == [], f"{path.name}: {found}"
-    assert set(ENVELOPE) == {"GAME", "PLAYER", "PASSWORD", "TURN", "END", "HELP", "RESET"}
+    assert set(ENVELOPE) == {"GAME", "PLAYER", "PASSWORD", "TURN", "END", "HELP", "RESET", "ENTROPY"}
 
 
 # --- through the order desk -------------------------------------------------------------
