@@ -178,6 +178,27 @@ def test_drop_moves_the_player_by_the_nmr_option_waits_for_nobody_and_tells_them
     assert after["players"]["cat"]["numbers_left"] == [2, 3, 4, 5, 6]  # nmr: lowest played 1 for cat
 
 
+def test_drop_after_an_acknowledged_order_plays_that_order_and_leaves_from_the_next_turn(campaign):
+    """docs/audit.md, What the GM cannot choose: an acknowledged order is played, so a player
+    dropped after one was acknowledged for the open turn leaves from the next turn."""
+    date = "Sat, 02 Jan 2027 11:00:00 +0000"
+    campaign("ingest", str(campaign.order("cat", "NUMBER 6\n", date=date)), now=NOW)
+    assert outcomes(campaign)[0] == ("applied", "cat")
+    campaign("player", "drop", "cat", now=NOW)
+    assert "from turn 2 on" in " ".join(outbox(campaign, to="cat@example.org")[-1].get_body(("plain",)).get_content().split())
+    campaign("ingest", str(campaign.order("ann", "NUMBER 5\n", date=date)),
+             str(campaign.order("ben", "NUMBER 5\n", date=date)), now=NOW)
+    assert "turn 1 resolved" in campaign("turn", now="2027-01-02T12:00:00Z")
+    after = campaign.state()
+    assert after["players"]["cat"]["numbers_left"] == [1, 2, 3, 4, 5]  # the 6 acknowledged was played
+    assert after["players"]["cat"]["dropped"] is True
+    opened = Campaign.open(campaign.folder)
+    try:
+        assert opened.dropped_players(1) == set() and opened.dropped_players(2) == {"cat"}
+    finally:
+        opened.close()
+
+
 def test_a_dropped_player_is_not_counted_by_the_more_than_half_rule(campaign):
     campaign("player", "drop", "cat", now=NOW)
     campaign("player", "drop", "ben", now=NOW)

@@ -145,18 +145,21 @@ def _welcome_holder(campaign: Campaign, db: Any, now: datetime, *, new: str, nam
 
 def drop_player(campaign: Campaign, player: str) -> str:
     """The player leaves: sends no more orders, is waited for by nobody and not counted by
-    `resolve`'s "more than half" rule, and from the open turn on is moved as the rules move
-    a player who sends no order."""
+    `resolve`'s "more than half" rule, and is moved as the rules move a player who sends no
+    order from the open turn on, or from the next one when an order of theirs was already
+    acknowledged for the open turn (docs/audit.md: an acknowledged order is played)."""
     state = open_state(campaign)
     holder = _holder(campaign, player)
     if campaign.dropped(holder.id):
         raise GmError(f"{holder.id} has already left the game")
     now = clock.now()
+    _, receipt = standing_order(campaign, state.turn, holder.id)
+    gone_from = state.turn + 1 if receipt else state.turn
     with campaign.store.transaction() as db:
-        db["players"].update(holder.id, {"dropped_turn": state.turn})
+        db["players"].update(holder.id, {"dropped_turn": gone_from})
         log_admin(db, now, state.turn, "drop", holder.id, {"player": holder.id})
         _tell(campaign, db, now, to=holder.email, template="admin_dropped", kind=NOTICE_KIND, player=holder.id,
-              context={"player": {"id": holder.id, "name": holder.name}, "from_turn": state.turn})
+              context={"player": {"id": holder.id, "name": holder.name}, "from_turn": gone_from})
     return holder.id
 
 

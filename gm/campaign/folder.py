@@ -197,8 +197,12 @@ class Campaign:
         row = self.store.one("select dropped_turn from players where id = ?", (player,))
         return bool(row and row["dropped_turn"] is not None)
 
-    def dropped_players(self) -> set[str]:
-        return {r["id"] for r in self.store.rows("select id from players where dropped_turn is not null")}
+    def dropped_players(self, turn: int | None = None) -> set[str]:
+        """The players who have left the game; with `turn`, those gone by that turn (a player
+        dropped with an order acknowledged for the open turn leaves after it)."""
+        if turn is None:
+            return {r["id"] for r in self.store.rows("select id from players where dropped_turn is not null")}
+        return {r["id"] for r in self.store.rows("select id from players where dropped_turn <= ?", (turn,))}
 
     def held_by(self) -> dict[str, list[str]]:
         """Each current holder's seat's former holders, oldest first (CONTRACT `held_by`)."""

@@ -50,7 +50,7 @@ class OrderStatus:
 def order_statuses(campaign: Campaign) -> list[OrderStatus]:
     state = campaign.state()
     ruleset, setup = campaign.ruleset, campaign.setup
-    dropped = campaign.dropped_players()
+    dropped = campaign.dropped_players(state.turn)
     statuses = []
     for player in campaign.config.players:
         if player.id in dropped:
