@@ -110,17 +110,21 @@ def queue_events(campaign: Campaign) -> int:
     return queued
 
 
+def post(session: requests.Session, url: str, body: str) -> str | None:
+    """POST one notification's JSON: None when the endpoint took it, else why not."""
+    try:
+        response = session.post(url, data=body, timeout=TIMEOUT, headers={"Content-Type": "application/json"})
+    except requests.RequestException as failure:
+        return type(failure).__name__
+    return None if response.ok else f"HTTP {response.status_code}"
+
+
 def deliver(campaign: Campaign, session: requests.Session | None = None) -> tuple[int, int]:
     """POST each queued notification until it is taken: (delivered, kept for the next run)."""
     session = session or requests.Session()
     sent = kept = 0
     for row in campaign.store.rows("select id, url, body from webhooks where status = 'queued' order by id"):
-        try:
-            response = session.post(row["url"], data=row["body"], timeout=TIMEOUT,
-                                    headers={"Content-Type": "application/json"})
-            error = None if response.ok else f"HTTP {response.status_code}"
-        except requests.RequestException as failure:
-            error = type(failure).__name__
+        error = post(session, row["url"], row["body"])
         with campaign.store.writing() as conn:
             if error is None:
                 conn.execute("update webhooks set status = 'sent', attempts = attempts + 1, error = null "

@@ -15,7 +15,7 @@ import jinja2
 import requests
 
 from .. import clock
-from ..campaign.notify import webhooks
+from ..campaign.notify import post, webhooks
 from ..errors import ConfigError
 from ..resources import shipped
 from ..yamlfile import read
@@ -23,7 +23,6 @@ from .games import FINISHED, PAUSED, RUNNING, SIGNUP, WAITING, Game
 from .layout import Judge
 from .store import JudgeStore
 
-TIMEOUT = 10  # seconds a POST may take before it is tried again at the next run
 DISCORD_MAX = 2000
 
 
@@ -98,12 +97,7 @@ def deliver(store: JudgeStore, session: requests.Session | None = None) -> tuple
     session = session or requests.Session()
     sent = kept = 0
     for row in store.rows("select id, url, body from hooks where status = 'queued' order by id"):
-        try:
-            response = session.post(row["url"], data=row["body"], timeout=TIMEOUT,
-                                    headers={"Content-Type": "application/json"})
-            error = None if response.ok else f"HTTP {response.status_code}"
-        except requests.RequestException as failure:
-            error = type(failure).__name__
+        error = post(session, row["url"], row["body"])
         with store.transaction() as db:
             if error is None:
                 db.execute("update hooks set status = 'sent', attempts = attempts + 1, error = null where id = ?",
