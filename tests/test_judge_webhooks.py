@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from test_judge import gm, make_judge
 
+from gm.campaign.notify import DISCORD_MAX
 from gm.judge.games import FINISHED, Game
 from gm.judge.layout import load_judge
-from gm.judge.webhooks import DISCORD_MAX, body
+from gm.judge.webhooks import body
 
 
 class Endpoint:

@@ -53,42 +53,59 @@ def leaders(campaign: Campaign, state: Any) -> list[str]:
     return [names.get(p, p) for p in placed[:5]]
 
 
-def _events(campaign: Campaign, done: set[tuple[str, int]]) -> list[tuple[str, int]]:
-    """The events not yet queued, in the order they happened (as gm.judge.webhooks)."""
+def new_events(done: set[tuple[str, int]], *, opening: bool, closing: bool, started: bool, turn: int | None,
+               over: bool) -> list[tuple[str, int]]:
+    """The events not yet queued, in the order they happened: before the start, sign-up
+    opening while it takes requests (`opening`) and its closing once it no longer does
+    (`closing`); then the start, each turn resolved since the last one told (a game given
+    notify: late is told of its latest turn only, not flooded with the past), and the end."""
     found: list[tuple[str, int]] = []
-    signup = campaign.config.signup
-    if not campaign.started():
-        if signup is not None and signup.taking(clock.now()):
+    if not started:
+        if opening:
             found.append(("signup_open", 0))
-        elif ("signup_open", 0) in done:
+        elif closing and ("signup_open", 0) in done:
             found.append(("signup_closed", 0))
         return [event for event in found if event not in done]
-    state = campaign.state()
     if ("signup_open", 0) in done:
         found.append(("signup_closed", 0))
     found.append(("start", 0))
-    resolved = (state.turn or 1) - 1
-    # a campaign given notify: late is told of its latest turn only, not flooded with the past
+    resolved = (turn or 1) - 1  # the turn taking orders, or one past the last once over
     told = [t for event, t in done if event == "turn"]
     first = max(told) + 1 if told else resolved
     found += [("turn", t) for t in range(max(first, 1), resolved + 1)]
-    if state.over:
+    if over:
         found.append(("end", 0))
     return [event for event in found if event not in done]
+
+
+def _events(campaign: Campaign, done: set[tuple[str, int]]) -> list[tuple[str, int]]:
+    signup = campaign.config.signup
+    if not campaign.started():
+        return new_events(done, opening=signup is not None and signup.taking(clock.now()), closing=True,
+                          started=False, turn=None, over=False)
+    state = campaign.state()
+    return new_events(done, opening=False, closing=True, started=True, turn=state.turn, over=state.over)
+
+
+def notification(fmt: str, *, event: str, campaign: str, title: str, turn: int, current: int | None,
+                 leaders: list[str], url: str | None) -> dict[str, Any]:
+    """One notification's JSON body in its format (docs/campaign.md, notify): json's keys, or
+    templates/judge/webhook.txt's words for discord and slack."""
+    if fmt == "json":
+        return {"event": event, "campaign": campaign, "title": title, "turn": turn or current,
+                "leaders": leaders, "url": url}
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(shipped("templates") / "judge")), autoescape=False)
+    text = env.get_template("webhook.txt").render(title=title, campaign=campaign, event=event, turn=turn,
+                                                  leaders=leaders, url=url).strip()
+    return {"content": text[:DISCORD_MAX]} if fmt == "discord" else {"text": text}
 
 
 def body(campaign: Campaign, event: str, turn: int, fmt: str) -> dict[str, Any]:
     config = campaign.config
     state = campaign.state() if campaign.started() else None
     names = leaders(campaign, state) if state is not None and event in ("turn", "end") else []
-    if fmt == "json":
-        return {"event": event, "campaign": config.id, "title": config.title,
-                "turn": turn or (state.turn if state is not None else None), "leaders": names,
-                "url": config.archive_url}
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(shipped("templates") / "judge")), autoescape=False)
-    text = env.get_template("webhook.txt").render(title=config.title, campaign=config.id, event=event, turn=turn,
-                                                  leaders=names, url=config.archive_url).strip()
-    return {"content": text[:DISCORD_MAX]} if fmt == "discord" else {"text": text}
+    return notification(fmt, event=event, campaign=config.id, title=config.title, turn=turn,
+                        current=state.turn if state is not None else None, leaders=names, url=config.archive_url)
 
 
 def queue_events(campaign: Campaign) -> int:

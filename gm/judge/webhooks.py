@@ -11,20 +11,15 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-import jinja2
 import requests
 
 from .. import clock
-from ..campaign.notify import post, webhooks
+from ..campaign.notify import new_events, notification, post, webhooks
 from ..errors import ConfigError
-from ..resources import shipped
 from ..yamlfile import read
 from .games import FINISHED, PAUSED, RUNNING, SIGNUP, WAITING, Game
 from .layout import Judge
 from .store import JudgeStore
-
-DISCORD_MAX = 2000
-
 
 
 def game_hooks(judge: Judge, game: Game) -> list[dict[str, str]]:
@@ -41,36 +36,14 @@ def events_of(store: JudgeStore, game: Game) -> list[tuple[str, int]]:
     """The events of `game` not yet queued, in the order they happened."""
     done = {(r["event"], r["turn"]) for r in store.rows(
         "select distinct event, turn from hooks where campaign = ?", (game.id,))}
-    found: list[tuple[str, int]] = []
-    if game.state == SIGNUP:
-        found.append(("signup_open", 0))
-    elif game.state == WAITING and ("signup_open", 0) in done:
-        found.append(("signup_closed", 0))
-    started = game.state in (RUNNING, PAUSED, FINISHED)
-    if started:
-        if ("signup_open", 0) in done:
-            found.append(("signup_closed", 0))
-        found.append(("start", 0))
-        resolved = (game.turn or 1) - 1  # the turn taking orders, or one past the last once over
-        # each turn resolved since the last notified one; a game first seen with a history
-        # (notify: added late) is told of its latest turn only, not flooded with the past
-        told = [t for event, t in done if event == "turn"]
-        first = max(told) + 1 if told else resolved
-        found += [("turn", t) for t in range(max(first, 1), resolved + 1)]
-    if game.state == FINISHED:
-        found.append(("end", 0))
-    return [event for event in found if event not in done]
+    return new_events(done, opening=game.state == SIGNUP, closing=game.state == WAITING,
+                      started=game.state in (RUNNING, PAUSED, FINISHED), turn=game.turn,
+                      over=game.state == FINISHED)
 
 
 def body(judge: Judge, game: Game, event: str, turn: int, fmt: str) -> dict[str, Any]:
-    leaders = game.leaders[:5] if event in ("turn", "end") else []
-    if fmt == "json":
-        return {"event": event, "campaign": game.id, "title": game.title, "turn": turn or game.turn,
-                "leaders": leaders, "url": game.url}
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(shipped("templates") / "judge")), autoescape=False)
-    text = env.get_template("webhook.txt").render(title=game.title, campaign=game.id, event=event, turn=turn,
-                                                  leaders=leaders, url=game.url).strip()
-    return {"content": text[:DISCORD_MAX]} if fmt == "discord" else {"text": text}
+    return notification(fmt, event=event, campaign=game.id, title=game.title, turn=turn, current=game.turn,
+                        leaders=game.leaders[:5] if event in ("turn", "end") else [], url=game.url)
 
 
 def queue_events(judge: Judge, store: JudgeStore, games: Iterable[Game]) -> int:
