@@ -1000,6 +1000,7 @@ class Mail:
     games: list[tuple[str, str]] = field(default_factory=list)
     records: list[tuple[int, str, str]] = field(default_factory=list)
     acks: list[Acknowledgement] = field(default_factory=list)
+    ends: list[tuple[str, str]] = field(default_factory=list)
     messages: int = 0
     skipped: int = 0
 
@@ -1051,6 +1052,12 @@ def _take(mail: Mail, header: bytes, source: str) -> None:
         if (parts is not None and set(parts) == {"turn", "hash"}
                 and DECIMAL.match(parts["turn"]) and HEX64.match(parts["hash"])):
             mail.records.append((int(parts["turn"]), parts["hash"], source))
+        else:
+            mail.skipped += 1
+    for raw in message.get_all("X-GM-End") or []:
+        value = _unfold(str(raw)).lower()
+        if HEX64.match(value):
+            mail.ends.append((value, source))
         else:
             mail.skipped += 1
     for raw in message.get_all("X-GM-Receipt") or []:
@@ -1175,6 +1182,11 @@ class MailCheck:
             need(value == entry["record_hash"], f"{source}: turn {turn}'s record hash is "
                  f"{value} in the mail, {entry['record_hash']} in the record")
         self.acknowledgements(last)
+        end = check.record["end"]
+        for value, source in self.mail.ends:
+            need(check.record["format"] == "gm-audit/3" and value == end.get("record_hash"),
+                 f"{source}: X-GM-End {value} is not the end's link of the record "
+                 f"{end.get('record_hash')}")
         if self.mail.skipped:
             check.notes.append(f"{self.mail.skipped} X-GM- header(s) not in gm's form skipped")
         check.checked.append(f"{self.mail.messages} message(s) of mail against the record")
@@ -1210,8 +1222,13 @@ class MailCheck:
             player = entry["players"][seat]
             played = entry["receipts"][player]
             acks = own.get(key) or inherited[key]
-            latest = max(acks, key=lambda a: (a.date, a.count, a.serial))
+            # the highest count is the last, whatever Date the GM wrote (an older gm's mail
+            # has no count: 0 here, and its Date orders it)
+            latest = max(acks, key=lambda a: (a.count, a.date, a.serial))
             if played is None:
+                need(not (player in entry["dropped"] and check.record["format"] == "gm-audit/3"),
+                     f"{latest.source}: turn {turn}: {latest.player}'s order was acknowledged "
+                     f"with {latest.receipt}, the record says {player} had left the game")
                 if player in entry["dropped"]:
                     check.notes.append(f"turn {turn}: {latest.player}'s acknowledged order is "
                                        f"not played: {player} had left the game")

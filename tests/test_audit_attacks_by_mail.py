@@ -14,6 +14,7 @@ import shutil
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from audit_reference import check as reference_check
 from click.testing import CliRunner
 from maildirkit import FIRST_DEADLINE, MaildirGame
 
@@ -34,7 +35,13 @@ AFTER_2 = FIRST_DEADLINE + timedelta(days=7, hours=1)  # turn 2's deadline passe
 
 
 def gm_audit(archive: Path, *mail: Path) -> object:
-    return CliRunner().invoke(cli, ["audit", str(archive), *(arg for m in mail for arg in ("--mail", str(m)))])
+    """`gm audit ARCHIVE --mail ...`, which the independent checker (tests/audit_reference.py,
+    written from docs/audit.md alone) must judge alike."""
+    result = CliRunner().invoke(cli, ["audit", str(archive), *(arg for m in mail for arg in ("--mail", str(m)))])
+    verdict = reference_check(archive, list(mail))
+    assert {0: "ok", 1: "fail", 3: "unreadable"}.get(result.exit_code) == verdict.status, (result.output,
+                                                                                            verdict.reason)
+    return result
 
 
 def started(folder: Path, ruleset: str = "postal", **options: object) -> MaildirGame:
@@ -159,3 +166,58 @@ def test_acknowledged_means_played_a_backdated_acknowledgement_does_not_make_ord
 
     honest.turn(2)
     assert gm_audit(ended(honest), acks).exit_code == 0
+
+
+# -- the end's reason rewritten after the final mail ------------------------------------------
+
+
+def test_the_ends_link_a_reason_rewritten_after_the_final_mail_is_caught(tmp_path):
+    """The GM ends the campaign with one reason, every player gets the final mail; the GM
+    then restores the folder from before `gm end` and ends it again with another reason."""
+    honest = started(tmp_path / "spring")
+    first_turn_played(honest)
+    honest.mail("bob", "NUMBER 4")
+    honest.turn(2)
+    forged = backup(honest, tmp_path / "restored")
+    told = ended(honest, "the host is moving house")
+    final = kept(honest, "ann", tmp_path / "ann-final", "X-GM-End")
+    assert record(told)["end"]["record_hash"] in {read(m)["X-GM-End"] for m in final.iterdir()}
+    assert gm_audit(told, final).exit_code == 0
+
+    archive = ended(forged, "ann was caught cheating")
+    assert gm_audit(archive).exit_code == 0  # a consistent record: only the final mail shows it
+    result = gm_audit(archive, final)
+    assert result.exit_code == 1, result.output
+    assert "how the campaign ended (X-GM-End in" in result.output
+
+
+def read(path: Path) -> email.message.EmailMessage:
+    return email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+
+
+# -- the seed chosen in advance ------------------------------------------------------------
+
+
+def test_players_entropy_a_contribution_left_out_is_caught_by_its_acknowledgement(tmp_path):
+    """In classic nobody writes an order: seed and board alone decide the game, so a GM could
+    try seeds offline and commit one that suits them. ann sends ENTROPY; the GM plays the
+    game from a folder restored from before it came, as their seed alone decides it."""
+    honest = started(tmp_path / "spring", "classic", max_turns=3)
+    forged = backup(honest, tmp_path / "restored")
+    honest.mail("ann", "ENTROPY four leaf clover in the rain")
+    honest.gm("turn", now=at(FIRST_DEADLINE - timedelta(days=2)))
+    over = FIRST_DEADLINE + timedelta(days=15)
+    for game in (honest, forged):
+        for week in (1, 2, 3):
+            game.turn(week)
+    fair, chosen = ended(honest, when=over), ended(forged, when=over)
+    assert record(fair)["entropy"] == {"ann": "four leaf clover in the rain"} and record(chosen)["entropy"] == {}
+    assert record(fair)["turns"][0]["draws"] != record(chosen)["turns"][0]["draws"]  # ann's words changed the game
+
+    mail = kept(honest, "ann", tmp_path / "ann-mail")
+    assert gm_audit(fair, mail).exit_code == 0
+    assert gm_audit(chosen).exit_code == 0  # the GM's own game is consistent: only ann's mail shows it
+    acknowledgement = kept(honest, "ann", tmp_path / "ann-ack", "X-GM-Receipt")
+    result = gm_audit(chosen, acknowledgement)
+    assert result.exit_code == 1, result.output
+    assert "ann" in result.output and "the last order acknowledged was not played" in result.output

@@ -2,9 +2,10 @@
 (docs/audit.md). gm marks its mail with the proof: every mail the game commitment
 (`X-GM-Game: HEX`), every acknowledgement the receipt of the standing order after the
 message it answers (`X-GM-Receipt: turn=T; player=ID; count=K; receipt=HEX`), every report
-the record hash of its turn (`X-GM-Record: turn=T; hash=HEX`). Each must be the replay's:
-the game announced, the history mailed at each turn, and for each player and turn the
-last order acknowledged is the one played.
+the record hash of its turn (`X-GM-Record: turn=T; hash=HEX`), the final mail the end's
+link (`X-GM-End: HEX`). Each must be the replay's: the game announced, the history mailed
+at each turn, how the campaign ended, and for each player and turn the last order
+acknowledged is the one played.
 
 The mail is read without trusting it, as the record is: only each message's header
 block (at most MAX_HEAD bytes of it), mbox files line by line (lines cut at MAX_LINE),
@@ -32,7 +33,7 @@ __all__ = ["Ack", "MailChecked", "Mailed", "check_mail", "read_mail"]
 MAX_HEAD = 256 * 2**10  # the header block of one message; gm's are under 2 KiB
 MAX_LINE = 64 * 2**10  # a line of an mbox file, cut beyond it
 MAX_MESSAGES = 1_000_000  # in all the paths given: a player's whole mail, many times over
-_WANTED = ("x-gm-game", "x-gm-receipt", "x-gm-record", "date")
+_WANTED = ("x-gm-game", "x-gm-receipt", "x-gm-record", "x-gm-end", "date")
 _HEX = re.compile(r"[0-9a-f]{64}")
 _ID = re.compile(r"[A-Za-z0-9_.\-]{1,100}")
 _NUMBER = re.compile(r"[0-9]{1,9}")
@@ -72,6 +73,7 @@ class Mailed:
     games: list[tuple[str, str]] = field(default_factory=list)  # (commitment, where)
     records: list[tuple[int, str, str]] = field(default_factory=list)  # (turn, hash, where)
     acks: list[Ack] = field(default_factory=list)
+    ends: list[tuple[str, str]] = field(default_factory=list)  # (the end's link, where)
     unreadable: list[str] = field(default_factory=list)  # where an X-GM header could not be read
 
 
@@ -169,6 +171,8 @@ def _read_head(head: bytes, where: str, mailed: Mailed) -> None:
         parts = _parts(value)
         if name == "x-gm-game" and _HEX.fullmatch(value.lower()):
             mailed.games.append((value.lower(), where))
+        elif name == "x-gm-end" and _HEX.fullmatch(value.lower()):
+            mailed.ends.append((value.lower(), where))
         elif name == "x-gm-record" and _number(parts.get("turn")) and _HEX.fullmatch(parts.get("hash", "")):
             mailed.records.append((int(parts["turn"]), parts["hash"], where))
         elif (name == "x-gm-receipt" and _number(parts.get("turn")) and _ID.fullmatch(parts.get("player", ""))
@@ -240,6 +244,10 @@ def check_mail(replayed: Any, mailed: Mailed) -> Difference | MailChecked:
         if entry.get("record_hash") != value:
             return Difference(turn, f"the history mailed (X-GM-Record in {where})", None, None, value,
                               entry.get("record_hash"), labels=MAILED)
+    for value, where in mailed.ends:
+        if value != replayed.end_hash:
+            return Difference(last, f"how the campaign ended (X-GM-End in {where}: the end's link)", None, None,
+                              value, replayed.end_hash or "a record without the end's link", labels=MAILED)
     lines = []
     if mailed.games:
         lines.append(f"the game announced: the game commitment of {count(len(mailed.games), 'message')}")
@@ -247,10 +255,12 @@ def check_mail(replayed: Any, mailed: Mailed) -> Difference | MailChecked:
     if turns:
         lines.append(f"the history mailed: the record hashes of {count(len(turns), 'turn')} "
                      f"({count(len(mailed.records), 'report')})")
+    if mailed.ends:
+        lines.append(f"how the campaign ended: the end's link of {count(len(mailed.ends), 'final mail')}")
     if mailed.acks:
         lines.append(f"the orders played: the last acknowledgement of {count(proved, 'player and turn', 'players and turns')}"
                      f" ({count(len(mailed.acks), 'acknowledgement')})")
-    if not (mailed.games or mailed.records or mailed.acks):
+    if not (mailed.games or mailed.records or mailed.acks or mailed.ends):
         notes.append(f"the mail given ({count(mailed.messages, 'message')}) holds none of gm's X-GM- headers")
     if mailed.unreadable:
         notes.append(f"{count(len(mailed.unreadable), 'X-GM- header')} in a form gm does not write "

@@ -71,6 +71,7 @@ class Replayed:
     entries: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
     seats: Seats | None = None
     last_turn: int | None = None
+    end_hash: str | None = None  # the end's link (gm-audit/3), recomputed
 
 
 def load_record(source: str) -> dict[str, Any]:
@@ -347,7 +348,9 @@ class _Replay:
                         format=record["format"], game_commitment=game["commitment"] if game else None,
                         seed_commitment=record["seed"]["commitment"], receipts=self.receipts, chain=self.chain,
                         ending=ending, standings=_standings(final_json), notes=tuple(notes),
-                        entries=self.entries, seats=self.seats, last_turn=last)
+                        entries=self.entries, seats=self.seats, last_turn=last,
+                        end_hash=end.get("record_hash") if isinstance(end, Mapping) and record["format"] == FORMAT
+                        and self.previous is not None else None)
 
 
 def _uncommitted(ruleset: Any, entry: Mapping[str, Any], players: int, options: Any) -> Difference | None:

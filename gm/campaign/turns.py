@@ -322,7 +322,8 @@ def queue_results(campaign: Campaign, db: Any, now: datetime, *, after: Any, eve
     # a player who left (gm player drop) still reads the reports, but has no deadline
     dropped = campaign.dropped_players()
     sequence = deadline_sequence(campaign, after.turn)
-    headers = [proof.header()] if proof else []
+    headers = ([proof.header()] if proof else []) + ([ProofView.end_header(basics["end_hash"])]
+                                                     if basics["end_hash"] else [])
     digest = press_digest(campaign, turn)
     for player in config.players:
         own = ruleset.player_view(setup, player.id, player.name, after, events, orders.get(player.id))

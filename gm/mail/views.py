@@ -63,6 +63,11 @@ class ProofView:
         """The X-GM-Record header gm audit --mail reads."""
         return ("X-GM-Record", f"turn={self.turn}; hash={self.record_hash}")
 
+    @staticmethod
+    def end_header(end_hash: str) -> tuple[str, str]:
+        """The X-GM-End header of the final mail gm audit --mail reads: the end's link."""
+        return ("X-GM-End", end_hash)
+
     @property
     def listed(self) -> bool:
         """Whether a report lists every receipt played: above INLINE_PLAYERS it shows its
