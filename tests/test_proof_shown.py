@@ -136,7 +136,7 @@ def test_5_every_welcome_shows_the_game_commitment_and_how_to_use_it(played):
         assert game in html_of(message) and message["X-GM-Game"] == game
 
 
-def test_5_the_final_mail_shows_the_game_commitment_and_the_last_record_hash(played):
+def test_5_the_final_mail_shows_the_game_commitment_the_last_record_hash_and_the_ends_link(played):
     ruleset, kit = played
     proof = stored(kit)
     last = max(proof["turns"])
@@ -148,6 +148,13 @@ def test_5_the_final_mail_shows_the_game_commitment_and_the_last_record_hash(pla
         assert f"Game commitment: {proof['game']}\n" in text, (ruleset, message["To"])
         assert f"Record hash: {proof['turns'][last][0]}\n" in text
         assert proof["game"] in html_of(message) and proof["turns"][last][0] in html_of(message)
+    # the end's link (docs/audit.md, The end's link): one for the campaign, in every final
+    # mail's header for gm audit --mail and in its words, the observer's copy included
+    (end,) = {m["X-GM-End"] for m in finals}
+    assert HASH.fullmatch(end or "")
+    for message in finals:
+        assert f"binding how the campaign ended): {end}" in " ".join(text_of(message).split()), message["To"]
+        assert end in html_of(message)
 
 
 def test_5_gm_start_prints_the_game_commitment(tmp_path, monkeypatch):
