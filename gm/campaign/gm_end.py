@@ -59,8 +59,9 @@ def end_campaign(campaign: Campaign, reason: str | None = None) -> tuple[int, An
     view = ruleset.public_view(setup, before, ended, events, names, campaign.config.id,
                                campaign.config.title)
     receipts = json.loads(last.get("receipts") or "null")
-    # docs/audit.md: the final mail shows the last resolve's record hash and receipts; the end
-    # adds no link to the chain: anyone replays it from the last state (Ruleset.end)
+    # docs/audit.md: the final mail shows the last resolve's record hash and receipts, and the
+    # end's link (queue_results), which binds this end's reason; anyone replays the ended
+    # state from the last one (Ruleset.end)
     # every id that held a seat, by seat: the receipts (stored sorted by id) listed seat by seat
     seats = [h["player"] for h in campaign.holders()]
     proof = proof_view(last["turn"], last.get("record_hash"), receipts, names, seats)
