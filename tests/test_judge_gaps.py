@@ -146,6 +146,11 @@ def test_the_gm_is_told_once_a_utc_day_when_a_judges_cap_holds_replies_back(tmp_
     assert "5 answered list" in out and "3 capped" in out
     notes = [m for m in outbox(judge) if "Replies held back by the caps" in m]
     assert len(notes) == 1 and "To: judge@example.org" in notes[0] and "victim" not in notes[0]
+    # the note names the judge's own status command, which counts them and says who sent them
+    assert f"gm judge {judge} status" in " ".join(notes[0].split())
+    status = gm("judge", str(judge), "status")
+    assert "CAPS: 3 messages not answered past the judge's caps" in status
+    assert {f"victim+{n}@example.org" for n in (5, 6, 7)} <= set(re.findall(r"from (\S+),", status))
     drop(judge, "m9", mail("victim+9@example.org", "LIST 9"))
     gm("judge", str(judge), "turn")
     assert len([m for m in outbox(judge) if "Replies held back by the caps" in m]) == 1

@@ -10,6 +10,7 @@ import click
 from ..errors import GmError
 from ..judge.games import games_of
 from ..judge.layout import load_judge, new_judge
+from ..judge.replies import held_back
 from ..judge.site import write_site
 from ..judge.store import JudgeStore
 from ..judge.turn import judge_turn
@@ -54,7 +55,7 @@ def judge_cmd(words: tuple[str, ...]) -> None:
         try:
             waiting = store.one("select count(*) n from outbox where status = 'queued'")["n"]
             click.echo(f"judge mail: {waiting} waiting to be sent")
-            for line in failing(store):
+            for line in failing(store) + held_back(store):
                 click.echo(line)
         finally:
             store.close()

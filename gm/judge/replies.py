@@ -12,6 +12,7 @@ from email.utils import parseaddr
 from typing import Any
 
 from .. import clock
+from ..counts import count
 from ..campaign.desk.trust import CAP_ANY, CAPS_NOTE_KIND, utc_day
 from ..campaign.outbox import address_key
 from ..campaign.store import DB_NAME
@@ -50,6 +51,17 @@ def capped(store: JudgeStore, judge: Judge, to: str, now: datetime) -> str | Non
     return "campaign" if in_all >= judge.unasked_per_day + open_places(judge) else None
 
 
+def held_back(store: JudgeStore, listed: int = 10) -> list[str]:
+    """For `gm judge DIR status`: the mail the judge's caps left unanswered (kept, never
+    lost), counted, and the latest senders."""
+    rows = store.rows("select sender, received_at from messages where outcome = 'capped' order by id desc")
+    if not rows:
+        return []
+    lines = [f"CAPS: {count(len(rows), 'message')} not answered past the judge's caps on replies, kept in "
+             f"judge.sqlite (messages with outcome 'capped')"]
+    return lines + [f"  from {r['sender']}, received {r['received_at']}" for r in rows[:listed]]
+
+
 def tell_gm_of_caps(db: Any, judge: Judge, cap: str, now: datetime) -> None:
     """The GM's one mail a UTC day saying a judge's cap held replies back (docs/rules/,
     Refusal caps): to the judge's own address, never capped, quoting nobody."""
@@ -57,7 +69,8 @@ def tell_gm_of_caps(db: Any, judge: Judge, cap: str, now: datetime) -> None:
         return
     context = {"ruleset": TEMPLATE_RULESET, "campaign": judge.title, "title": judge.title, "cap": cap,
                "day": utc_day(now), "per_address": PER_ADDRESS, "per_player": CAP_ANY,
-               "per_day": judge.unasked_per_day, "gm_address": judge.mail.address, "site_url": judge.site_url}
+               "per_day": judge.unasked_per_day, "gm_address": judge.mail.address, "site_url": judge.site_url,
+               "status_command": f"gm judge {judge.folder} status"}
     message = compose(sender=judge.mail.sender, to=judge.mail.address, template="caps_note", context=context,
                       now=now, auto_reply=True)
     db.execute("insert into outbox (kind, recipient, address_key, message_id, raw, queued_at) "

@@ -104,6 +104,6 @@ class Replier:
         message = compose(sender=config.mail.sender, to=config.mail.address, template="caps_note",
                           context=basics | {"cap": cap, "day": utc_day(now),
                                             "per_address": CAP_STRANGER, "per_player": CAP_ANY,
-                                            "per_day": config.caps_unasked_per_day},
+                                            "per_day": config.caps_unasked_per_day, "status_command": "gm status"},
                           now=now, auto_reply=True)
         queue(db, message, kind=CAPS_NOTE_KIND, now=now, turn=self.turn)
