@@ -12,10 +12,10 @@ from email.utils import parseaddr
 from typing import Any
 
 from .. import clock
-from ..counts import count
 from ..campaign.desk.trust import CAP_ANY, CAPS_NOTE_KIND, utc_day
 from ..campaign.outbox import address_key
 from ..campaign.store import DB_NAME
+from ..counts import count
 from ..mail import maildir
 from ..mail.inbound import InboundMail
 from ..mail.mailout import compose
