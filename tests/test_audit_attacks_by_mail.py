@@ -79,12 +79,16 @@ def ended(game: MaildirGame, reason: str | None = None, when: datetime = AFTER_2
     return game.folder / "archive"
 
 
+def read(path: Path) -> email.message.EmailMessage:
+    return email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+
+
 def kept(game: MaildirGame, player: str, into: Path, header: str | None = None) -> Path:
     """A folder of the mail `player` received (only the messages carrying `header` when
     given), as their mail program keeps it."""
     into.mkdir()
     for path in sorted((game.folder / "mail" / "outbox" / "new").iterdir()):
-        message = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        message = read(path)
         if message["To"].startswith(f"{player}@") and (header is None or message[header]):
             shutil.copyfile(path, into / path.name)
     assert any(into.iterdir()), f"no mail to {player}"
@@ -93,9 +97,8 @@ def kept(game: MaildirGame, player: str, into: Path, header: str | None = None) 
 
 def acknowledged(mail: Path, turn: int) -> list[str]:
     """The `count=` of each acknowledgement for `turn` in the folder `mail`, oldest Date first."""
-    heads = [email.message_from_bytes(p.read_bytes(), policy=email.policy.default) for p in mail.iterdir()]
     parts = [(m["Date"].datetime, dict(part.strip().split("=", 1) for part in m["X-GM-Receipt"].split(";")))
-             for m in heads if m["X-GM-Receipt"]]
+             for m in map(read, mail.iterdir()) if m["X-GM-Receipt"]]
     return [f"count={p['count']}" for _, p in sorted(parts, key=lambda d: d[0]) if p["turn"] == str(turn)]
 
 
@@ -189,10 +192,6 @@ def test_the_ends_link_a_reason_rewritten_after_the_final_mail_is_caught(tmp_pat
     result = gm_audit(archive, final)
     assert result.exit_code == 1, result.output
     assert "how the campaign ended (X-GM-End in" in result.output
-
-
-def read(path: Path) -> email.message.EmailMessage:
-    return email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
 
 
 # -- the seed chosen in advance ------------------------------------------------------------
