@@ -1,6 +1,6 @@
 """`gm state` and `gm status`: what the GM reads of a campaign, from its typed standings
-(gm.rules.standings) and its database: turn, deadline, orders in, boards, standings, mail
-kept and failing addresses."""
+(gm.rules.standings) and what its desk kept (gm.campaign.desk.ledger): turn, deadline,
+orders in, boards, standings, mail kept and failing addresses."""
 
 from __future__ import annotations
 
@@ -13,11 +13,10 @@ from ..campaign import away, press
 from ..campaign.away import listing
 from ..campaign.campaign_end import how_it_ended
 from ..campaign.deadlines import deadline_text
-from ..campaign.desk.trust import CHECK_LIMIT, TELL_AT, capped_today, utc_day
+from ..campaign.desk.ledger import mail_summary, refused_this_turn
 from ..campaign.due import forecast
 from ..campaign.folder import Campaign
 from ..campaign.notify import waiting_lines
-from ..campaign.outbox import waiting
 from ..campaign.signup import admission, standing
 from ..campaign.turns import order_statuses
 from ..counts import count, one_or_many, ordinal
@@ -27,17 +26,6 @@ from ..judge.webhooks import failing
 from ..rules.standings import PieceStanding
 from .opening import opened
 from .signup import sign_up_state
-
-UNANSWERED_WHY = {
-    "capped": "past a cap on the replies a day to one address or to strangers in all, not answered",
-    "hostile": "too large, too deep or unreadable as mail, refused unread",
-    "unreadable": "no usable sender, not answered",
-    "loop": "auto-replies, bounces, bulk mail, our own, or replies to our refusals that do not authenticate; "
-            "not answered",
-}
-# gm status lists kept mail by sender and subject (docs/rules/, Order mail), this many lines a kind at
-# most: a flood of forged mail must not bury the rest of the summary
-KEPT_LINES = 20
 
 
 def orders_in(campaign: Campaign, statuses) -> str:
@@ -184,7 +172,8 @@ def status_cmd(ctx: click.Context) -> None:
         pool = _pool_line(campaign)
         if pool:
             click.echo(pool)
-        lines = press.status_lines(campaign, clock.now()) + _mail_summary(campaign) + _webhook_lines(campaign)
+        now = clock.now()
+        lines = press.status_lines(campaign, now) + mail_summary(campaign, now) + _webhook_lines(campaign)
     for line in lines:
         click.echo(line)
 
@@ -204,44 +193,6 @@ def _webhook_lines(campaign: Campaign) -> list[str]:
         store.close()
 
 
-def _mail_summary(campaign: Campaign) -> list[str]:
-    """The end of gm status, started or not: the outbox, failing addresses, mail kept."""
-    failing = campaign.store.rows("select id, email, failing from players where failing is not null")
-    broken = campaign.store.one("select count(*) as n from messages where outcome = 'error'")["n"]
-    queued, failed = waiting(campaign.store.conn)
-    lines = [f"outbox: {queued} queued, {failed} refused for good"]
-    lines += [f"FAILING address {row['email']} ({row['id']}): {row['failing']}" for row in failing]
-    lines += _guessed_lines(campaign)
-    if broken:
-        lines.append(f"UNANSWERED: {count(broken, 'message')} gm could not handle "
-                     f"{one_or_many(broken, 'is', 'are')} kept in the database (messages with outcome 'error')")
-    held, told = capped_today(campaign.store.conn, clock.now())
-    if held:
-        lines.append(f"CAPS: {count(held, 'message')} not answered today (UTC) past a cap on replies; "
-                     + (f"you were mailed at {told}" if told else "no mail to you yet"))
-    return lines + _kept_lines(campaign)
-
-
-def _guessed_lines(campaign: Campaign) -> list[str]:
-    """Players with TELL_AT or more failed password checks today, the UTC day (docs/rules/,
-    "Passwords and RESET"): told of it, and past CHECK_LIMIT refused unchecked."""
-    day = utc_day(clock.now())
-    rows = campaign.store.rows(
-        "select player, failures, unchecked from password_failures where day = ? and failures >= ? "
-        "order by failures desc, player", (day, TELL_AT))
-    lines = []
-    for row in rows[:KEPT_LINES]:
-        line = (f"WRONG PASSWORDS for {row['player']} today ({day}, UTC): {row['failures']} "
-                f"(the player was told at {TELL_AT})")
-        if row["failures"] >= CHECK_LIMIT:
-            line += (f"; no more checked today: {count(row['unchecked'], 'message')} refused unchecked so far "
-                     f"(gm player password {row['player']} lets the player in again)")
-        lines.append(line)
-    if len(rows) > KEPT_LINES:
-        lines.append(f"  and {count(len(rows) - KEPT_LINES, 'more player')} with {TELL_AT} or more today")
-    return lines
-
-
 def _signup_status(campaign: Campaign) -> list[str]:
     """gm status before the start (docs/rules/, Joining by mail): how sign-up stands, counted."""
     config = campaign.config
@@ -259,7 +210,7 @@ def _signup_status(campaign: Campaign) -> list[str]:
     if asking:
         lines.append(f"team requests: {count(asking, 'sign-up')} asking for a team the GM has not given "
                      "(gm signup lists them; gm signup accept ID --team T places one)")
-    return lines + _mail_summary(campaign)
+    return lines + mail_summary(campaign, clock.now())
 
 
 def _pool_line(campaign: Campaign) -> str | None:
@@ -269,50 +220,11 @@ def _pool_line(campaign: Campaign) -> str | None:
             "gm player replace OLD ID seats one)") if pool else None
 
 
-def _kept_lines(campaign: Campaign) -> list[str]:
-    """Mail kept but not answered (docs/rules/, Order mail), for the GM to look at: per kind a count and
-    why, then each sender and subject (the same ones once, with how many), newest first."""
-    lines = []
-    for outcome, why in sorted(UNANSWERED_WHY.items()):
-        rows = campaign.store.rows(
-            # a loop's detail says which kind (a bounce, our own, a reply to a refusal); others' vary
-            # message by message (a cap's count), so they group by sender and subject alone
-            "select sender, subject, case when outcome = 'loop' then detail end as detail, count(*) as n, "
-            "max(received_at) as last from messages where outcome = ? group by 1, 2, 3 order by last desc, sender",
-            (outcome,))
-        if not rows:
-            continue
-        total = sum(row["n"] for row in rows)
-        lines.append(f"kept: {count(total, outcome + ' message')} ({why})")
-        for row in rows[:KEPT_LINES]:
-            times = f" (x{row['n']})" if row["n"] > 1 else ""
-            detail = f": {_short(row['detail'])}" if row["detail"] else ""
-            lines.append(f"  {row['sender'] or '(no sender)'}, \"{_short(row['subject']) or '(no subject)'}\""
-                         f"{times}{detail}")
-        if len(rows) > KEPT_LINES:
-            rest = sum(row["n"] for row in rows[KEPT_LINES:])
-            lines.append(f"  and {count(rest, 'more message')} from other senders or with other subjects")
-    return lines
-
-
-def _short(text: str | None, width: int = 100) -> str:
-    text = " ".join((text or "").split())
-    return text if len(text) <= width else text[: width - 3] + "..."
-
-
 def _mail_lines(campaign: Campaign, turn: int, statuses) -> list[str]:
     """What became of each player's mail this turn: their order as it stands, and every
     message refused (why, in the words the player got), so the GM can answer "I did send
     it!" at a glance. Refused mail that failed to authenticate is matched by its sender."""
-    by_address = {p.email: p.id for p in campaign.config.players}
-    refused: dict[str, list[str]] = {}
-    for row in campaign.store.rows(
-            "select outcome, player, sender, detail from messages where turn = ? and outcome in "
-            "('refused', 'hostile', 'capped') order by id", (turn,)):
-        player = row["player"] or by_address.get(row["sender"])
-        if player is not None:
-            why = row["detail"] or row["outcome"]
-            refused.setdefault(player, []).append(why if len(why) <= 90 else why[:87] + "...")
+    refused = refused_this_turn(campaign, turn)
     dropped, held_by = campaign.dropped_players(), campaign.held_by()
     lines = ["players this turn:"]
     for s in statuses:
