@@ -31,6 +31,16 @@ def gm_audit(*args: Any) -> Any:
     return CliRunner().invoke(cli, ["audit", *map(str, args)])
 
 
+def tampered(archive: Path, tmp_path: Path, change: Any) -> Path:
+    """A copy of `archive` whose audit record `change` edited (in place), nothing remade."""
+    copy_ = tmp_path / "copy"
+    shutil.copytree(archive, copy_)
+    record = json.loads((copy_ / AUDIT_FILE).read_text())
+    change(record)
+    (copy_ / AUDIT_FILE).write_text(json.dumps(record))
+    return copy_
+
+
 def published(record: dict[str, Any], archive: Path, tmp_path: Path) -> Path:
     """A copy of the archive folder `archive` (or of `archive`/archive) holding `record`
     as its audit record."""

@@ -10,11 +10,11 @@ from __future__ import annotations
 import functools
 import http.server
 import json
-import shutil
 import threading
 from pathlib import Path
 
 import pytest
+from auditforger import gm_audit, tampered
 from campaignkit import CampaignKit
 from click.testing import CliRunner
 
@@ -37,20 +37,6 @@ def demos(tmp_path_factory):
         demo_run.play(base / name, ruleset=name, echo=lambda line: None)
         archives[name] = base / name / "archive"
     return archives
-
-
-def gm_audit(*args):
-    return CliRunner().invoke(cli, ["audit", *map(str, args)])
-
-
-def tampered(archive: Path, tmp_path: Path, change) -> Path:
-    """A copy of `archive` whose audit record `change` edited."""
-    copy = tmp_path / "copy"
-    shutil.copytree(archive, copy)
-    record = json.loads((copy / AUDIT_FILE).read_text())
-    change(record)
-    (copy / AUDIT_FILE).write_text(json.dumps(record))
-    return copy
 
 
 @pytest.mark.parametrize("ruleset", sorted(BUILT_IN))

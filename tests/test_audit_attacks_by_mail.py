@@ -15,10 +15,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from audit_reference import check as reference_check
-from click.testing import CliRunner
+from auditforger import gm_audit as cli_audit
 from maildirkit import FIRST_DEADLINE, MaildirGame
-
-from gm.cli import cli
 
 BOARD = (Path(__file__).resolve().parent.parent / "boards" / "small.yaml").read_text()
 PLAYERS = {"ann": "pw-ann", "bob": "pw-bob", "cat": "pw-cat"}
@@ -37,7 +35,7 @@ AFTER_2 = FIRST_DEADLINE + timedelta(days=7, hours=1)  # turn 2's deadline passe
 def gm_audit(archive: Path, *mail: Path) -> object:
     """`gm audit ARCHIVE --mail ...`, which the independent checker (tests/audit_reference.py,
     written from docs/audit.md alone) must judge alike."""
-    result = CliRunner().invoke(cli, ["audit", str(archive), *(arg for m in mail for arg in ("--mail", str(m)))])
+    result = cli_audit(archive, *(arg for m in mail for arg in ("--mail", m)))
     verdict = reference_check(archive, list(mail))
     assert {0: "ok", 1: "fail", 3: "unreadable"}.get(result.exit_code) == verdict.status, (result.output,
                                                                                             verdict.reason)

@@ -5,18 +5,16 @@ drop, an acknowledgement backdated, the end's reason rewritten, and loose record
 from __future__ import annotations
 
 import json
-import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from click.testing import CliRunner
+from auditforger import gm_audit, tampered
 
 from gm.audit.checks import Difference
 from gm.audit.mail import Ack, Mailed, check_mail
 from gm.audit.source import AUDIT_FILE
-from gm.cli import cli
 from gm.demo import run as demo_run
 
 WHEN = datetime(2027, 1, 5, tzinfo=UTC)
@@ -28,19 +26,6 @@ def postal(tmp_path_factory) -> Path:
     base = tmp_path_factory.mktemp("fair")
     demo_run.play(base / "postal", ruleset="postal", echo=lambda line: None)
     return base / "postal"
-
-
-def gm_audit(*args):
-    return CliRunner().invoke(cli, ["audit", *map(str, args)])
-
-
-def tampered(archive: Path, tmp_path: Path, change) -> Path:
-    copy = tmp_path / "copy"
-    shutil.copytree(archive, copy)
-    record = json.loads((copy / AUDIT_FILE).read_text())
-    change(record)
-    (copy / AUDIT_FILE).write_text(json.dumps(record))
-    return copy
 
 
 def test_players_entropy_the_demo_record_holds_the_robots_words_and_audits_with_and_without_mail(postal):

@@ -14,14 +14,9 @@ import threading
 import time
 
 import pytest
-from click.testing import CliRunner
+from auditforger import gm_audit
 
 from gm.audit import source as audit_source
-from gm.cli import cli
-
-
-def gm_audit(*args):
-    return CliRunner().invoke(cli, ["audit", *map(str, args)])
 
 
 def record_file(tmp_path, text: str | bytes):
