@@ -82,11 +82,17 @@ def test_messages_are_routed_by_game_line_and_by_plus_detail(tmp_path):
     assert "judge ingest: no new mail" in again and "spring: ingest: no new mail" in again
 
 
-def test_the_unasked_replies_to_one_address_are_capped_over_the_judge(tmp_path):
+def flooded(tmp_path: Path) -> tuple[Path, str]:
+    """A judge sent eight LIST mails from one address (+tags aside) and run: the judge and
+    its output."""
     judge = make_judge(tmp_path, "spring")
     for n in range(8):
         drop(judge, f"m{n}", mail(f"victim+{n}@example.org", f"LIST {n}"))
-    out = gm("judge", str(judge), "turn")
+    return judge, gm("judge", str(judge), "turn")
+
+
+def test_the_unasked_replies_to_one_address_are_capped_over_the_judge(tmp_path):
+    _, out = flooded(tmp_path)
     assert "5 answered list" in out and "3 capped" in out
 
 

@@ -8,7 +8,7 @@ import re
 import sqlite3
 
 from click.testing import CliRunner
-from test_judge import _signup_game, drop, gm, mail, make_judge, outbox
+from test_judge import _signup_game, drop, flooded, gm, mail, make_judge, outbox
 from test_judge_webhooks import endpoint  # noqa: F401 - the fixture
 from test_turn import all_orders_in
 
@@ -139,10 +139,7 @@ def test_the_judges_cap_in_all_grows_by_the_sign_up_places_open_across_its_games
 
 
 def test_the_gm_is_told_once_a_utc_day_when_a_judges_cap_holds_replies_back(tmp_path):
-    judge = make_judge(tmp_path, "spring")
-    for n in range(8):
-        drop(judge, f"m{n}", mail(f"victim+{n}@example.org", f"LIST {n}"))
-    out = gm("judge", str(judge), "turn")
+    judge, out = flooded(tmp_path)
     assert "5 answered list" in out and "3 capped" in out
     notes = [m for m in outbox(judge) if "Replies held back by the caps" in m]
     assert len(notes) == 1 and "To: judge@example.org" in notes[0] and "victim" not in notes[0]
