@@ -7,6 +7,7 @@ GM's commands agreeing on who is awaited, and a broken template named in one lin
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -55,13 +56,18 @@ def html_of(message) -> str:
                 if part.get_content_type() == "text/html" and not part.is_attachment())
 
 
-@pytest.fixture
-def goose(tmp_path, monkeypatch):
-    registry.register(goose_class("goose", goose_templates(tmp_path / "words")))
+def playing(tmp_path: Path, monkeypatch, ruleset: type) -> Iterator[CampaignKit]:
+    """A campaign of the goose ruleset class `ruleset`, registered while the test runs."""
+    registry.register(ruleset)
     kit = new_campaign(tmp_path / "cup", "goose", monkeypatch.setenv)
     yield kit
     kit.close()
     registry.unregister("goose")
+
+
+@pytest.fixture
+def goose(tmp_path, monkeypatch):
+    yield from playing(tmp_path, monkeypatch, goose_class("goose", goose_templates(tmp_path / "words")))
 
 
 def resolve_at_deadline(kit: CampaignKit):
@@ -157,11 +163,8 @@ def must_not_order(tmp_path, monkeypatch):
     """A goose that says nobody must order (as a stranger tried, for silence means roll):
     the turn still waits for everyone in play before its deadline."""
     cls = goose_class("goose", goose_templates(tmp_path / "words"))
-    registry.register(type("QuietGoose", (cls,), {"must_order": lambda self, setup, state, player: False}))
-    kit = new_campaign(tmp_path / "cup", "goose", monkeypatch.setenv)
-    yield kit
-    kit.close()
-    registry.unregister("goose")
+    yield from playing(tmp_path, monkeypatch,
+                       type("QuietGoose", (cls,), {"must_order": lambda self, setup, state, player: False}))
 
 
 def test_gm_turn_and_gm_status_agree_on_whom_the_turn_waits_for(must_not_order):
@@ -180,11 +183,7 @@ def test_gm_turn_and_gm_status_agree_on_whom_the_turn_waits_for(must_not_order):
 def broken(tmp_path, monkeypatch):
     """A goose whose archive turn page uses a filter only mail has."""
     words = goose_templates(tmp_path / "words", {"archive/goose/_turn_body.html": '<a href="{{ "x" | mailto }}">x</a>\n'})
-    registry.register(goose_class("goose", words))
-    kit = new_campaign(tmp_path / "cup", "goose", monkeypatch.setenv)
-    yield kit
-    kit.close()
-    registry.unregister("goose")
+    yield from playing(tmp_path, monkeypatch, goose_class("goose", words))
 
 
 def test_a_template_error_at_publish_names_the_template_the_step_and_what_was_done(broken):
@@ -204,11 +203,7 @@ def test_a_template_error_at_publish_names_the_template_the_step_and_what_was_do
 def unknown_name(tmp_path, monkeypatch):
     """A goose whose report section reads a name its context lacks."""
     words = goose_templates(tmp_path / "words", {"mail/goose/_turn_extra.txt": "{{ view.wells }}\n"})
-    registry.register(goose_class("goose", words))
-    kit = new_campaign(tmp_path / "cup", "goose", monkeypatch.setenv)
-    yield kit
-    kit.close()
-    registry.unregister("goose")
+    yield from playing(tmp_path, monkeypatch, goose_class("goose", words))
 
 
 def test_a_template_error_while_resolving_names_the_template_and_resolves_nothing(unknown_name):
