@@ -26,6 +26,19 @@ LOCK_NAME = ".gm.lock"
 LOCK_WAIT_SECONDS = 3.0
 
 
+@contextlib.contextmanager
+def immediate(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One state change on `conn` (opened with isolation_level=None): all of it committed,
+    or none of it; the write lock taken at the start, so two writers never interleave."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
 class Store:
     """An open campaign database. Writes happen inside `transaction()` only."""
 
@@ -56,16 +69,9 @@ class Store:
         with self.writing():
             yield self.db
 
-    @contextlib.contextmanager
-    def writing(self) -> Iterator[sqlite3.Connection]:
+    def writing(self) -> contextlib.AbstractContextManager[sqlite3.Connection]:
         """One state change in plain SQL on the connection itself: as `transaction`."""
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
+        return immediate(self.conn)
 
     def table_names(self) -> list[str]:
         return [row[0] for row in self.conn.execute("select name from sqlite_master where type = 'table'")]

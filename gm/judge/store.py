@@ -5,10 +5,11 @@ sends itself), each change one transaction."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
+
+from ..campaign.store import immediate
 
 DB_NAME = "judge.sqlite"
 
@@ -55,15 +56,9 @@ class JudgeStore:
         self.conn.execute("pragma journal_mode=wal")
         self.conn.executescript(SCHEMA)
 
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        self.conn.execute("begin immediate")
-        try:
-            yield self.conn
-        except BaseException:
-            self.conn.execute("rollback")
-            raise
-        self.conn.execute("commit")
+    def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
+        """One change to the judge's store: all of it committed, or none of it."""
+        return immediate(self.conn)
 
     def one(self, sql: str, params: Any = ()) -> sqlite3.Row | None:
         return self.conn.execute(sql, params).fetchone()
