@@ -49,6 +49,14 @@ def test_a_game_of_a_judge_has_no_mail_key_and_mails_from_the_judges_address(tmp
     assert len(sent) >= 3 and all("From: Snakes Judge <judge@example.org>" in m for m in sent)
 
 
+def test_a_game_not_yet_started_is_said_to_wait_for_its_start_not_to_have_failed(tmp_path):
+    """A game as `gm campaign new` writes it (its sign-up block a comment) waits for gm start."""
+    judge = make_judge(tmp_path, "spring")
+    out = gm("judge", str(judge), "turn")
+    assert "spring: not started (gm -C ... start)" in out
+    assert "failed" not in out
+
+
 def test_a_standalone_campaign_keeps_its_own_mail_key(tmp_path):
     gm("campaign", "new", str(tmp_path / "alone"))
     assert "\nmail:\n  transport: maildir" in (tmp_path / "alone" / "campaign.yaml").read_text()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..campaign.config.reading import load_config
 from ..campaign.folder import Campaign
 from ..campaign.store import DB_NAME
 from .layout import Judge
@@ -40,10 +41,9 @@ def game_of(judge: Judge, folder: Path) -> Game:
     """One game, opened read-only in effect; a broken one says why."""
     game = Game(folder.name, folder)
     try:
-        campaign = Campaign.open(folder, must_exist=False) if (folder / DB_NAME).exists() or _signs_up(folder) \
-            else None
+        campaign = Campaign.open(folder, must_exist=False) if has_store(folder) else None
     except Exception as error:  # noqa: BLE001 - a broken game is shown, never stops the judge
-        game.state, game.problem = BROKEN, _one_line(error)
+        game.state, game.problem = BROKEN, one_line(error)
         return game
     if campaign is None:
         game.title, game.state = folder.name, WAITING
@@ -51,15 +51,22 @@ def game_of(judge: Judge, folder: Path) -> Game:
     try:
         _fill(judge, game, campaign)
     except Exception as error:  # noqa: BLE001
-        game.state, game.problem = BROKEN, _one_line(error)
+        game.state, game.problem = BROKEN, one_line(error)
     finally:
         campaign.close()
     return game
 
 
-def _signs_up(folder: Path) -> bool:
-    text = (folder / "campaign.yaml").read_text(encoding="utf-8", errors="replace")
-    return any(line.startswith("signup:") for line in text.splitlines())
+def has_store(folder: Path) -> bool:
+    """Whether a game has a store to open: it started, or its campaign.yaml takes sign-ups
+    (a campaign.yaml gm cannot read counts too, so that opening it says what is wrong);
+    otherwise it waits for `gm -C ... start`."""
+    if (folder / DB_NAME).exists():
+        return True
+    try:
+        return load_config(folder).signup is not None
+    except Exception:  # noqa: BLE001 - Campaign.open says what is wrong with it
+        return True
 
 
 def _fill(judge: Judge, game: Game, campaign: Campaign) -> None:
@@ -89,7 +96,7 @@ def leaders(campaign: Campaign, state: object) -> list[str]:
     return [names.get(p, p) for p in placed[:5]]
 
 
-def _one_line(error: BaseException) -> str:
+def one_line(error: BaseException) -> str:
     return " ".join(str(error).split())[:300] or type(error).__name__
 
 

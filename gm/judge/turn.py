@@ -18,12 +18,12 @@ from .. import clock
 from ..campaign.desk.inbound import message_key
 from ..campaign.folder import Campaign
 from ..campaign.record import record_of
-from ..campaign.store import DB_NAME, command_lock
+from ..campaign.store import command_lock
 from ..errors import GmError
 from ..mail import maildir
 from ..mail.inbound import read_mail
 from ..weekly.turn import run_turn
-from .games import Game, games_of
+from .games import Game, games_of, has_store, one_line
 from .imapfetch import fetch_into_inbox
 from .layout import Judge
 from .replies import capped, queue_reply, send_own, tell_gm_of_caps
@@ -69,7 +69,7 @@ def judge_turn(judge: Judge) -> JudgeRun:
 
 def _game_turn(folder: Path) -> str:
     """One game's turn, in one line; a game that fails is reported, never stops the judge."""
-    if not (folder / DB_NAME).exists() and "signup:" not in (folder / "campaign.yaml").read_text(errors="replace"):
+    if not has_store(folder):
         return "not started (gm -C ... start)"
     try:
         # the game's own lock: a `gm -C ... turn` at the same moment waits, then one refuses
@@ -80,12 +80,8 @@ def _game_turn(folder: Path) -> str:
             finally:
                 campaign.close()
     except Exception as error:  # noqa: BLE001 - a broken game is reported and skipped
-        return f"failed: {_one_line(error)}"
+        return f"failed: {one_line(error)}"
     return "; ".join(turn.lines)
-
-
-def _one_line(error: BaseException) -> str:
-    return " ".join(str(error).split())[:300] or type(error).__name__
 
 
 def read_mailbox(judge: Judge, store: JudgeStore) -> str:
