@@ -90,6 +90,21 @@ def test_messages_are_routed_by_game_line_and_by_plus_detail(tmp_path):
     assert "judge ingest: no new mail" in again and "spring: ingest: no new mail" in again
 
 
+def test_a_players_own_mail_from_a_game_is_not_counted_in_the_judges_caps(tmp_path):
+    """Only unasked replies count towards the five a day to one address: alice's welcome
+    and new passwords were hers, so her LIST is still answered."""
+    judge = make_judge(tmp_path, "spring")
+    game = str(judge / "campaigns" / "spring")
+    gm("-C", game, "start")
+    for _ in range(4):
+        gm("-C", game, "player", "password", "alice")
+    gm("-C", game, "send")
+    assert sum("To: alice@example.org" in m for m in outbox(judge)) == 5
+    drop(judge, "m1", mail("alice@example.org", "LIST"))
+    out = gm("judge", str(judge), "turn")
+    assert "1 answered list" in out and "capped" not in out
+
+
 def flooded(tmp_path: Path) -> tuple[Path, str]:
     """A judge sent eight LIST mails from one address (+tags aside) and run: the judge and
     its output."""

@@ -12,8 +12,16 @@ from email.utils import parseaddr
 from typing import Any
 
 from .. import clock
-from ..campaign.desk.trust import CAP_ANY, CAPS_NOTE_KIND, utc_day
-from ..campaign.outbox import address_key
+from ..campaign.desk.trust import (
+    CAP_ANY,
+    CAP_STRANGER,
+    CAPS_NOTE_KIND,
+    UNASKED,
+    day_start,
+    gm_told_today,
+    utc_day,
+)
+from ..campaign.outbox import address_key, sent_to_address
 from ..campaign.store import DB_NAME
 from ..counts import count
 from ..mail import maildir
@@ -27,15 +35,10 @@ from .caps import open_places
 from .layout import Judge
 from .store import JudgeStore
 
-PER_ADDRESS = 5
 OWN_FILES = "+judge"  # the judge's outbox files: no campaign id holds a "+"
 # the judge's mail belongs to no ruleset: the generic templates, looked up as the default
 # ruleset's (which has none of its own for them)
 TEMPLATE_RULESET = DEFAULT
-
-
-def day_start(now: datetime) -> str:
-    return clock.iso(now.replace(hour=0, minute=0, second=0, microsecond=0))
 
 
 def capped(store: JudgeStore, judge: Judge, to: str, now: datetime) -> str | None:
@@ -44,8 +47,8 @@ def capped(store: JudgeStore, judge: Judge, to: str, now: datetime) -> str | Non
     the address (docs/rules/, Refusal caps). The GM's own caps note is not counted."""
     since = day_start(now)
     to_one = store.one("select count(*) n from outbox where address_key = ? and queued_at >= ? and kind != ?",
-                       (address_key(to), since, CAPS_NOTE_KIND))["n"] + _games_sent(judge, address_key(to), since)
-    if to_one >= PER_ADDRESS:
+                       (address_key(to), since, CAPS_NOTE_KIND))["n"] + _games_sent(judge, to, since)
+    if to_one >= CAP_STRANGER:
         return "address"
     in_all = store.one("select count(*) n from outbox where queued_at >= ? and kind != ?", (since, CAPS_NOTE_KIND))["n"]
     return "campaign" if in_all >= judge.unasked_per_day + open_places(judge) else None
@@ -65,10 +68,10 @@ def held_back(store: JudgeStore, listed: int = 10) -> list[str]:
 def tell_gm_of_caps(db: Any, judge: Judge, cap: str, now: datetime) -> None:
     """The GM's one mail a UTC day saying a judge's cap held replies back (docs/rules/,
     Refusal caps): to the judge's own address, never capped, quoting nobody."""
-    if db.execute("select 1 from outbox where kind = ? and queued_at >= ?", (CAPS_NOTE_KIND, day_start(now))).fetchone():
+    if gm_told_today(db, now) is not None:
         return
     context = {"ruleset": TEMPLATE_RULESET, "campaign": judge.title, "title": judge.title, "cap": cap,
-               "day": utc_day(now), "per_address": PER_ADDRESS, "per_player": CAP_ANY,
+               "day": utc_day(now), "per_address": CAP_STRANGER, "per_player": CAP_ANY,
                "per_day": judge.unasked_per_day, "gm_address": judge.mail.address, "site_url": judge.site_url,
                "status_command": f"gm judge {judge.folder} status"}
     message = compose(sender=judge.mail.sender, to=judge.mail.address, template="caps_note", context=context,
@@ -131,8 +134,9 @@ def _send_smtp(judge: Judge, store: JudgeStore, rows: list[Any]) -> tuple[int, i
     return done["sent"], done["kept"]
 
 
-def _games_sent(judge: Judge, key: str, since: str) -> int:
-    """Unasked replies the judge's games queued to one address since `since`."""
+def _games_sent(judge: Judge, to: str, since: str) -> int:
+    """Unasked replies the judge's games queued to `to`'s address since `since` (their
+    players' reports and acknowledgements were asked for: they do not count)."""
     total = 0
     for folder in judge.games():
         path = folder / DB_NAME
@@ -140,8 +144,7 @@ def _games_sent(judge: Judge, key: str, since: str) -> int:
             continue
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
-            total += conn.execute("select count(*) from outbox where address_key = ? and queued_at >= ?",
-                                  (key, since)).fetchone()[0]
+            total += sent_to_address(conn, to, since, UNASKED)
         except sqlite3.OperationalError:
             pass  # a store from before the caps: nothing counted there
         finally:
