@@ -105,6 +105,15 @@ def test_a_players_own_mail_from_a_game_is_not_counted_in_the_judges_caps(tmp_pa
     assert "1 answered list" in out and "capped" not in out
 
 
+def test_the_judges_unasked_replies_in_all_are_capped_at_caps_unasked_per_day(tmp_path):
+    judge = make_judge(tmp_path, "spring")
+    (judge / "judge.yaml").write_text((judge / "judge.yaml").read_text() + "caps: {unasked_per_day: 2}\n")
+    for n in range(4):
+        drop(judge, f"m{n}", mail(f"stranger{n}@example.org", "LIST"))
+    out = gm("judge", str(judge), "turn")
+    assert "2 answered list" in out and "2 capped" in out
+
+
 def flooded(tmp_path: Path) -> tuple[Path, str]:
     """A judge sent eight LIST mails from one address (+tags aside) and run: the judge and
     its output."""

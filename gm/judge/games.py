@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..campaign.config.reading import load_config
 from ..campaign.folder import Campaign
+from ..campaign.notify import leaders
 from ..campaign.store import DB_NAME
 from .layout import Judge
 
@@ -86,14 +87,6 @@ def _fill(judge: Judge, game: Game, campaign: Campaign) -> None:
         in_game = len(campaign.config.players) - len(campaign.dropped_players())
         game.orders_in = f"{ordered['n']} of {in_game}"
     game.leaders = leaders(campaign, state)
-
-
-def leaders(campaign: Campaign, state: object) -> list[str]:
-    """The names of the leaders, best first, at most five, as the archive shows them."""
-    names = campaign.names()
-    standings = campaign.ruleset.standings(campaign.setup, state)
-    placed = [p for p in standings.placed_first() if standings.players[p].place is not None]
-    return [names.get(p, p) for p in placed[:5]]
 
 
 def one_line(error: BaseException) -> str:

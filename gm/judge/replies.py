@@ -41,17 +41,35 @@ OWN_FILES = "+judge"  # the judge's outbox files: no campaign id holds a "+"
 TEMPLATE_RULESET = DEFAULT
 
 
-def capped(store: JudgeStore, judge: Judge, to: str, now: datetime) -> str | None:
-    """Which of the judge's caps one more unasked reply to `to` today would pass
-    ("address" or "campaign"), or None: the judge's own replies and those its games sent
-    the address (docs/rules/, Refusal caps). The GM's own caps note is not counted."""
-    since = day_start(now)
-    to_one = store.one("select count(*) n from outbox where address_key = ? and queued_at >= ? and kind != ?",
-                       (address_key(to), since, CAPS_NOTE_KIND))["n"] + _games_sent(judge, to, since)
-    if to_one >= CAP_STRANGER:
-        return "address"
-    in_all = store.one("select count(*) n from outbox where queued_at >= ? and kind != ?", (since, CAPS_NOTE_KIND))["n"]
-    return "campaign" if in_all >= judge.unasked_per_day + open_places(judge) else None
+class Caps:
+    """The judge's caps over one read of its mailbox (docs/rules/, Refusal caps): the
+    judge's own replies and those its games sent an address; the GM's own caps note is not
+    counted. What the games sent and the places their sign-ups hold open do not change
+    while the judge reads its mail (their turns run after), so each is read once a run,
+    not once a message: a flood costs one pass over the games."""
+
+    def __init__(self, judge: Judge):
+        self.judge = judge
+        self._places: int | None = None
+        self._games_sent: dict[tuple[str, str], int] = {}
+
+    def capped(self, store: JudgeStore, to: str, now: datetime) -> str | None:
+        """Which cap one more unasked reply to `to` today would pass ("address" or
+        "campaign"), or None."""
+        since, key = day_start(now), address_key(to)
+        if (key, since) not in self._games_sent:
+            self._games_sent[key, since] = _games_sent(self.judge, to, since)
+        to_one = store.one("select count(*) n from outbox where address_key = ? and queued_at >= ? and kind != ?",
+                           (key, since, CAPS_NOTE_KIND))["n"] + self._games_sent[key, since]
+        if to_one >= CAP_STRANGER:
+            return "address"
+        in_all = store.one("select count(*) n from outbox where queued_at >= ? and kind != ?",
+                           (since, CAPS_NOTE_KIND))["n"]
+        if in_all < self.judge.unasked_per_day:
+            return None
+        if self._places is None:
+            self._places = open_places(self.judge)
+        return "campaign" if in_all >= self.judge.unasked_per_day + self._places else None
 
 
 def held_back(store: JudgeStore, listed: int = 10) -> list[str]:

@@ -21,12 +21,12 @@ from ..campaign.record import record_of
 from ..campaign.store import command_lock
 from ..errors import GmError
 from ..mail import maildir
-from ..mail.inbound import read_mail
+from ..mail.inbound import InboundMail, read_mail
 from ..weekly.turn import run_turn
 from .games import Game, games_of, has_store, one_line
 from .imapfetch import fetch_into_inbox
 from .layout import Judge
-from .replies import capped, queue_reply, send_own, tell_gm_of_caps
+from .replies import Caps, queue_reply, send_own, tell_gm_of_caps
 from .routing import LIST, RECORD, Route, Router
 from .store import JudgeStore
 from .webhooks import deliver, queue_events
@@ -104,22 +104,23 @@ def read_mailbox(judge: Judge, store: JudgeStore) -> str:
     router = Router(games, judge.mail.address)
     counts: dict[str, int] = {}
     listing: list | None = None
+    caps = Caps(judge)
     for mtime, sub, name, path in found:
         source = f"maildir:{name.split(':', 1)[0]}"
         if source not in known:
             with path.open("rb") as handle:
                 raw = handle.read(READ_LIMIT)
             received = datetime.fromtimestamp(mtime, UTC)
-            route, outcome = _handle(judge, store, router, raw, source, received)
+            route, outcome, mail = _handle(judge, store, router, raw, source, received)
             if route.game:
                 # copied first, recorded then: a run that dies between copies it again
                 _hand_over(path, games[route.game], name.split(":", 1)[0])
                 _record(store, source, None, "", received, "routed", route.game)
             if outcome == "answer-list" and listing is None:
                 listing = games_of(judge)
-                outcome = _answer(judge, store, raw, source, route, listing, mtime)
+                outcome = _answer(judge, store, caps, raw, mail, source, route, listing, received)
             elif outcome.startswith("answer"):
-                outcome = _answer(judge, store, raw, source, route, listing or [], mtime)
+                outcome = _answer(judge, store, caps, raw, mail, source, route, listing or [], received)
             counts[outcome] = counts.get(outcome, 0) + 1
         if sub == "new":
             with contextlib.suppress(OSError):
@@ -140,31 +141,30 @@ def _known(store: JudgeStore, sources: set[str]) -> set[str]:
 
 
 def _handle(judge: Judge, store: JudgeStore, router: Router, raw: bytes, source: str,
-            received: datetime) -> tuple[Route, str]:
-    """Where a message goes; one to answer is recorded by _answer, one routed once copied."""
+            received: datetime) -> tuple[Route, str, InboundMail]:
+    """Where a message goes, and the message as read; one to answer is recorded by
+    _answer, one routed once copied."""
     mail = read_mail(raw, own_addresses=[judge.mail.address])
     route = router.route(raw, mail)
     if route.game:
-        return route, "routed"
+        return route, "routed", mail
     key = message_key(raw, mail)
     if mail.loop or mail.hostile or not mail.sender or mail.unreadable_sender:
         # never answered (docs/rules/, Replies): kept for the GM
         _record(store, source, key, mail.sender, received, "kept", None)
-        return route, "kept unanswered"
+        return route, "kept unanswered", mail
     if store.one("select 1 from messages where message_key = ? limit 1", (key,)):
         _record(store, source, key, mail.sender, received, "seen", None)
-        return route, "already seen"
-    return route, "answer-list" if route.asks != RECORD else "answer-record"
+        return route, "already seen", mail
+    return route, "answer-list" if route.asks != RECORD else "answer-record", mail
 
 
-def _answer(judge: Judge, store: JudgeStore, raw: bytes, source: str, route: Route, listing: list,
-            mtime: float) -> str:
-    mail = read_mail(raw, own_addresses=[judge.mail.address])
+def _answer(judge: Judge, store: JudgeStore, caps: Caps, raw: bytes, mail: InboundMail, source: str, route: Route,
+            listing: list, received: datetime) -> str:
     key = message_key(raw, mail)
-    received = datetime.fromtimestamp(mtime, UTC)
     now = clock.now()
     with store.transaction() as db:
-        cap = capped(store, judge, mail.sender, now)
+        cap = caps.capped(store, mail.sender, now)
         if cap:
             _record_in(db, source, key, mail.sender, received, "capped", None)
             tell_gm_of_caps(db, judge, cap, now)
