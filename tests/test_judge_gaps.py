@@ -6,18 +6,24 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from datetime import timedelta
+from pathlib import Path
 
 from click.testing import CliRunner
+from maildirkit import FIRST_DEADLINE, MaildirGame
 from test_judge import _signup_game, drop, flooded, gm, mail, make_judge, outbox
 from test_judge_webhooks import endpoint  # noqa: F401 - the fixture
 from test_turn import all_orders_in
 
+from gm.campaign.record import record_of
 from gm.campaign.signup import unique
 from gm.campaign.signup.codes import code_for
 from gm.campaign.signup.unique import others_codes
 from gm.cli import cli
 from gm.judge.caps import open_places
+from gm.judge.games import Game
 from gm.judge.layout import load_judge
+from gm.judge.site import players_of
 
 
 def with_hook(campaign, url: str, fmt: str = "json") -> None:
@@ -151,3 +157,21 @@ def test_the_gm_is_told_once_a_utc_day_when_a_judges_cap_holds_replies_back(tmp_
     drop(judge, "m9", mail("victim+9@example.org", "LIST 9"))
     gm("judge", str(judge), "turn")
     assert len([m for m in outbox(judge) if "Replies held back by the caps" in m]) == 1
+
+
+def test_the_judges_site_counts_a_players_turns_as_their_record_does(tmp_path):
+    """docs/deployment.md, The player record: an order for the turn still open is not yet a
+    turn ordered on time, on the player's page as in RECORD."""
+    board = (Path(__file__).resolve().parent.parent / "boards" / "small.yaml").read_text()
+    (tmp_path / "j" / "campaigns").mkdir(parents=True)
+    game = MaildirGame.create(tmp_path / "j" / "campaigns" / "spring", ruleset="postal", seed=2**130 + 7,
+                              board=board, players={"ann": "pw-ann", "bob": "pw-bob"})
+    game.gm("start", now="2027-01-01T00:00:00Z")
+    game.mail("ann", "NUMBER 1")
+    game.mail("bob", "NUMBER 2")
+    game.turn(1)
+    game.mail("ann", "NUMBER 3")  # for turn 2, still open
+    game.gm("ingest", now=(FIRST_DEADLINE + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    record = record_of(tmp_path / "j", "ann@example.org")
+    [row] = players_of([Game("spring", game.folder, title="Spring", state="running")])["ann"]
+    assert (row["due"], row["on_time"]) == (record.due, record.on_time) == (1, 1)

@@ -39,6 +39,13 @@ where p.id = :player and t.turn >= coalesce(p.from_turn, 1)
 """
 
 
+def played(conn: sqlite3.Connection, player: str) -> tuple[int, int]:
+    """(turns due, turns ordered on time) of the seat holder `player` in the game of `conn`
+    (a row factory of sqlite3.Row): the record's, and the judge's site's."""
+    row = conn.execute(PLAYED, {"player": player}).fetchone()
+    return row["due"] or 0, row["on_time"] or 0
+
+
 # turns due before an on-time share counts (docs/campaign.md, signup.min_ontime)
 MIN_DUE = 10
 
@@ -69,9 +76,9 @@ def _games_of(folder: Path, address: str) -> list[dict]:
         over = _over(conn)
         found = []
         for p in conn.execute("select id, dropped_turn from players where lower(email) = ?", (address,)):
-            played = conn.execute(PLAYED, {"player": p["id"]}).fetchone()
-            found.append({"game": folder.name, "player": p["id"], "due": played["due"] or 0,
-                          "on_time": played["on_time"] or 0, "dropped": int(p["dropped_turn"] is not None),
+            due, on_time = played(conn, p["id"])
+            found.append({"game": folder.name, "player": p["id"], "due": due,
+                          "on_time": on_time, "dropped": int(p["dropped_turn"] is not None),
                           "finished": int(over and p["dropped_turn"] is None)})
         return found
     except sqlite3.OperationalError:

@@ -13,6 +13,7 @@ import jinja2
 from feedgen.feed import FeedGenerator
 
 from .. import clock
+from ..campaign.record import played
 from ..campaign.store import DB_NAME
 from ..resources import shipped
 from .games import Game, games_of
@@ -53,22 +54,18 @@ def players_of(games: list[Game]) -> dict[str, list[dict]]:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         conn.row_factory = sqlite3.Row
         try:
-            rows = conn.execute(
-                "select p.id, p.name, p.dropped_turn, "
-                "(select count(*) from turns t where t.turn >= coalesce(p.from_turn, 1) "
-                " and (p.until_turn is null or t.turn <= p.until_turn) "
-                " and (p.dropped_turn is null or t.turn < p.dropped_turn)) as due, "
-                "(select count(distinct o.turn) from orders o where o.player = p.id and o.message is not null) "
-                " as on_time from players p order by p.seat").fetchall()
+            # turns due and ordered on time as the player record counts them (RECORD by mail)
+            rows = [(row, played(conn, row["id"])) for row in
+                    conn.execute("select id, name, dropped_turn from players order by seat").fetchall()]
         except sqlite3.OperationalError:
             rows = []
         finally:
             conn.close()
         place = {name: i + 1 for i, name in enumerate(game.leaders)} if game.state == "finished" else {}
-        for row in rows:
+        for row, (due, on_time) in rows:
             found.setdefault(row["id"], []).append({
                 "game": game.id, "title": game.title, "state": game.state, "name": row["name"],
-                "place": place.get(row["name"]), "due": row["due"], "on_time": row["on_time"],
+                "place": place.get(row["name"]), "due": due, "on_time": on_time,
                 "dropped": row["dropped_turn"] is not None})
     return found
 
