@@ -9,6 +9,7 @@ a turn. A judge's game is notified by the judge from the judge's store instead."
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import jinja2
@@ -19,6 +20,7 @@ from ..errors import ConfigError
 from ..resources import shipped
 from ..yamlfile import read
 from .folder import Campaign
+from .store import immediate
 
 FORMATS = ("discord", "slack", "json")
 TIMEOUT = 10  # seconds a POST may take before it is tried again at the next run
@@ -36,11 +38,12 @@ def webhooks(notify: Any) -> list[dict[str, str]]:
     return found
 
 
-def own_hooks(campaign: Campaign) -> list[dict[str, str]]:
-    """The webhooks of the campaign's own campaign.yaml (a broken file names none)."""
+def own_hooks(folder: Path) -> list[dict[str, str]]:
+    """The webhooks of the campaign.yaml in `folder` (a broken file names none): a
+    standalone campaign's, or a judge's game's besides the judge's."""
     try:
-        data = read(campaign.folder / "campaign.yaml", ConfigError)
-    except Exception:  # noqa: BLE001 - campaign.yaml was read when the campaign opened
+        data = read(folder / "campaign.yaml", ConfigError)
+    except Exception:  # noqa: BLE001 - a broken file names no webhook
         return []
     return webhooks(data.get("notify")) if isinstance(data, dict) else []
 
@@ -110,7 +113,7 @@ def body(campaign: Campaign, event: str, turn: int, fmt: str) -> dict[str, Any]:
 
 def queue_events(campaign: Campaign) -> int:
     """Queue each new event once per webhook, in one transaction; how many POSTs were queued."""
-    hooks = own_hooks(campaign)
+    hooks = own_hooks(campaign.folder)
     if not hooks:
         return 0
     done = {(r["event"], r["turn"]) for r in campaign.store.rows("select distinct event, turn from webhooks")}
@@ -136,19 +139,20 @@ def post(session: requests.Session, url: str, body: str) -> str | None:
     return None if response.ok else f"HTTP {response.status_code}"
 
 
-def deliver(campaign: Campaign, session: requests.Session | None = None) -> tuple[int, int]:
-    """POST each queued notification until it is taken: (delivered, kept for the next run)."""
+def deliver(store: Any, session: requests.Session | None = None, *, table: str = "webhooks") -> tuple[int, int]:
+    """POST each notification queued in `table` of `store` (a campaign's `webhooks`, a
+    judge's `hooks`) until it is taken: (delivered, kept for the next run)."""
     session = session or requests.Session()
     sent = kept = 0
-    for row in campaign.store.rows("select id, url, body from webhooks where status = 'queued' order by id"):
+    for row in store.rows(f"select id, url, body from {table} where status = 'queued' order by id"):
         error = post(session, row["url"], row["body"])
-        with campaign.store.writing() as conn:
+        with immediate(store.conn) as conn:
             if error is None:
-                conn.execute("update webhooks set status = 'sent', attempts = attempts + 1, error = null "
+                conn.execute(f"update {table} set status = 'sent', attempts = attempts + 1, error = null "
                              "where id = ?", (row["id"],))
                 sent += 1
             else:
-                conn.execute("update webhooks set attempts = attempts + 1, error = ? where id = ?",
+                conn.execute(f"update {table} set attempts = attempts + 1, error = ? where id = ?",
                              (error, row["id"]))
                 kept += 1
     return sent, kept
@@ -164,7 +168,7 @@ def notify_step(campaign: Campaign, session: requests.Session | None = None) -> 
         return f"webhooks: not queued this run ({type(error).__name__}: {' '.join(str(error).split())[:200]})"
     if campaign.store.one("select 1 x from webhooks limit 1") is None:
         return None
-    sent, kept = deliver(campaign, session)
+    sent, kept = deliver(campaign.store, session)
     return f"webhooks: {sent} delivered" + (f", {kept} kept for the next run" if kept else "")
 
 

@@ -186,9 +186,9 @@ def _webhook_lines(campaign: Campaign) -> list[str]:
         return waiting_lines(campaign)
     if not (judge / JUDGE_DB).exists():
         return []
-    store = JudgeStore(judge)
+    store = JudgeStore(judge, read_only=True)
     try:
-        return [line for line in failing(store) if f": {campaign.folder.name} " in line]
+        return failing(store, campaign.folder.name)
     finally:
         store.close()
 

@@ -50,7 +50,13 @@ create table if not exists hooks (
 
 
 class JudgeStore:
-    def __init__(self, folder: Path):
+    def __init__(self, folder: Path, *, read_only: bool = False):
+        """The judge's store, made if need be; `read_only` for a reader that must not write
+        (a game's `gm status`), of a store that exists."""
+        if read_only:
+            self.conn = sqlite3.connect(f"{(folder / DB_NAME).resolve().as_uri()}?mode=ro", uri=True)
+            self.conn.row_factory = sqlite3.Row
+            return
         self.conn = sqlite3.connect(folder / DB_NAME, isolation_level=None)
         self.conn.row_factory = sqlite3.Row
         self.conn.execute("pragma journal_mode=wal")

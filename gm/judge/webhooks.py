@@ -14,22 +14,17 @@ from typing import Any
 import requests
 
 from .. import clock
-from ..campaign.notify import new_events, notification, post, webhooks
-from ..errors import ConfigError
-from ..yamlfile import read
+from ..campaign import notify
+from ..campaign.notify import new_events, notification, own_hooks, webhooks
 from .games import FINISHED, PAUSED, RUNNING, SIGNUP, WAITING, Game
 from .layout import Judge
 from .store import JudgeStore
 
 
 def game_hooks(judge: Judge, game: Game) -> list[dict[str, str]]:
-    own = None
-    try:
-        own = read(game.folder / "campaign.yaml", ConfigError)
-    except Exception:  # noqa: BLE001 - a broken file names no webhook
-        own = None
-    mine = webhooks(own.get("notify")) if isinstance(own, dict) else []
-    return webhooks(judge.notify) + [h for h in mine if h not in webhooks(judge.notify)]
+    """The judge's webhooks, then those the game's own campaign.yaml adds."""
+    every = webhooks(judge.notify)
+    return every + [h for h in own_hooks(game.folder) if h not in every]
 
 
 def events_of(store: JudgeStore, game: Game) -> list[tuple[str, int]]:
@@ -66,23 +61,14 @@ def queue_events(judge: Judge, store: JudgeStore, games: Iterable[Game]) -> int:
 
 
 def deliver(store: JudgeStore, session: requests.Session | None = None) -> tuple[int, int]:
-    """POST each queued notification once it is taken: (delivered, kept for the next run)."""
-    session = session or requests.Session()
-    sent = kept = 0
-    for row in store.rows("select id, url, body from hooks where status = 'queued' order by id"):
-        error = post(session, row["url"], row["body"])
-        with store.transaction() as db:
-            if error is None:
-                db.execute("update hooks set status = 'sent', attempts = attempts + 1, error = null where id = ?",
-                           (row["id"],))
-                sent += 1
-            else:
-                db.execute("update hooks set attempts = attempts + 1, error = ? where id = ?", (error, row["id"]))
-                kept += 1
-    return sent, kept
+    """POST each of the judge's queued notifications until it is taken, as a campaign's."""
+    return notify.deliver(store, session, table="hooks")
 
 
-def failing(store: JudgeStore) -> list[str]:
-    """One line per notification still waiting after a failure, for `gm judge status`."""
+def failing(store: JudgeStore, game: str | None = None) -> list[str]:
+    """One line per notification still waiting after a failure (of `game` alone when given),
+    for `gm judge status` and a game's `gm status`."""
+    rows = store.rows("select * from hooks where status = 'queued' and attempts > 0 and (? is null or campaign = ?) "
+                      "order by id", (game, game))
     return [f"webhook {r['url']}: {r['campaign']} {r['event']} waiting after {r['attempts']} tries ({r['error']})"
-            for r in store.rows("select * from hooks where status = 'queued' and attempts > 0 order by id")]
+            for r in rows]
