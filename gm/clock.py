@@ -50,6 +50,12 @@ def frozen(moment: datetime) -> Iterator[None]:
         _fixed.pop()
 
 
+def utc_day(now: datetime) -> str:
+    """The calendar day in UTC of `now` (YYYY-MM-DD): the day the caps, failed password
+    checks and press limits count in."""
+    return now.astimezone(UTC).date().isoformat()
+
+
 def iso(moment: datetime) -> str:
     """UTC, to the second, as stored in the database."""
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -20,7 +20,6 @@ from . import names
 from .config.people import EMAIL_PATTERN, ID_PATTERN
 from .config.values import PlayerConfig
 from .deadlines import deadline_text
-from .desk.trust import utc_day
 from .folder import Campaign
 from .outbox import has_mailed, queue
 from .passwords import hash_password, issue_password
@@ -195,7 +194,7 @@ def new_password(campaign: Campaign, player: str) -> str:
     with campaign.store.transaction() as db:
         db["players"].update(holder.id, {"password_hash": hash_password(password), "pending_password_hash": None})
         db.execute("update password_failures set failures = 0, unchecked = 0 where player = ? and day = ?",
-                   [holder.id, utc_day(now)])
+                   [holder.id, clock.utc_day(now)])
         log_admin(db, now, turn, "password", holder.id, {"player": holder.id})
         _tell(campaign, db, now, to=holder.email, template="admin_password", kind=PASSWORD_KIND, player=holder.id,
               context={"player": {"id": holder.id, "name": holder.name}, "password": password})

@@ -194,12 +194,18 @@ def _mode(campaign: Any, state: Any) -> str:
     return "standing"
 
 
+def votes_needed(quorum: float, writers: int) -> int:
+    """The votes that extend the turn: the quorum's share of the players who must write,
+    rounded up (a share a float makes a hair too large does not ask one more), at least one."""
+    return max(1, math.ceil(quorum * writers - 1e-9))
+
+
 def _count_votes(desk: Any, db: Any, now: datetime) -> dict[str, Any]:
     campaign, state = desk.campaign, desk.state
     writers = must_order(campaign, state)
     votes = {r["player"]: r["days"] for r in db.query("select player, days from extend_votes where turn = ?",
                                                       (state.turn,)) if r["player"] in writers}
-    needed = max(1, math.ceil(campaign.config.extend.quorum * len(writers) - 1e-9))
+    needed = votes_needed(campaign.config.extend.quorum, len(writers))
     result = {"votes": len(votes), "needed": needed, "moved": False}
     if len(votes) >= needed and desk.deadline is not None:
         new = clock.days_later(desk.deadline, min(votes.values()), campaign.config.timezone)
@@ -263,7 +269,7 @@ def status_lines(campaign: Any) -> list[str]:
     quorum = campaign.config.extend.quorum
     if listed["extend_votes"] or quorum is not None:
         writers = must_order(campaign, campaign.state())
-        needed = max(1, math.ceil(quorum * len(writers) - 1e-9)) if quorum is not None else None
+        needed = votes_needed(quorum, len(writers)) if quorum is not None else None
         votes = ", ".join(f"{v['player']} {v['days']}d" for v in listed["extend_votes"]) or "none"
         lines.append(f"extend votes: {votes}" + (f" ({needed} needed)" if needed is not None else ""))
     return lines

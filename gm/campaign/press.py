@@ -52,10 +52,6 @@ def settings(campaign: Any, db: Any = None) -> PressSettings:
     return chosen
 
 
-def utc_day(now: datetime) -> str:
-    return clock.iso(now)[:10]
-
-
 def _used_today(db: Any, player: str, day: str) -> tuple[int, int]:
     row = db.execute("select count(*), coalesce(sum(cost), 0) from press where player = ? and day = ?",
                      (player, day)).fetchone()
@@ -101,7 +97,7 @@ def press_plan(campaign: Any, db: Any, player: Any, blocks: tuple[PressBlock, ..
     if chosen.mode == "none":
         problems.append(problem("press_off", blocks[0].line))
         return None
-    day = utc_day(now)
+    day = clock.utc_day(now)
     blocks_used, sent = _used_today(db, player.id, day)
     digest_all = len(campaign.config.players) > chosen.digest_above
     plan = []
@@ -158,7 +154,7 @@ def sent_press(desk: Any, db: Any, player: Any, plan: list[dict[str, Any]] | Non
                 "to_gm_only": not item["ids"] and not item["all"],
                 "gm": False, "observer": False, "true_sender": None, "reader": None}
         db["press"].insert({"message": None, "turn": desk.turn, "player": player.id, "received_at": clock.iso(now),
-                            "day": utc_day(now), "said": " ".join(block.recipients),
+                            "day": clock.utc_day(now), "said": " ".join(block.recipients),
                             "recipients": json.dumps(item["ids"]), "anonymous": int(anonymous),
                             "to_all": int(item["all"]), "digest": int(item["digest"]), "cost": item["cost"],
                             "text": "\n".join(block.text)})
@@ -200,7 +196,7 @@ def press_today(store: Any, now: datetime) -> dict[str, Any]:
     """What `gm status` shows: blocks and recipients per player today, and refused floods."""
     if "press" not in store.table_names():
         return {"players": [], "floods": []}
-    day = utc_day(now)
+    day = clock.utc_day(now)
     players = store.rows("select player, count(*) as blocks, sum(cost) as recipients from press where day = ? "
                          "group by player order by player", (day,))
     floods = store.rows("select player, count(*) as refused from press_floods where day = ? "

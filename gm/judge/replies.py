@@ -19,7 +19,6 @@ from ..campaign.desk.trust import (
     UNASKED,
     day_start,
     gm_told_today,
-    utc_day,
 )
 from ..campaign.outbox import address_key, sent_to_address
 from ..campaign.store import DB_NAME
@@ -89,7 +88,7 @@ def tell_gm_of_caps(db: Any, judge: Judge, cap: str, now: datetime) -> None:
     if gm_told_today(db, now) is not None:
         return
     context = {"ruleset": TEMPLATE_RULESET, "campaign": judge.title, "title": judge.title, "cap": cap,
-               "day": utc_day(now), "per_address": CAP_STRANGER, "per_player": CAP_ANY,
+               "day": clock.utc_day(now), "per_address": CAP_STRANGER, "per_player": CAP_ANY,
                "per_day": judge.unasked_per_day, "gm_address": judge.mail.address, "site_url": judge.site_url,
                "status_command": f"gm judge {judge.folder} status"}
     message = compose(sender=judge.mail.sender, to=judge.mail.address, template="caps_note", context=context,

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from ... import clock
 from ...counts import count, one_or_many
 from ..folder import Campaign
 from ..outbox import waiting
-from .trust import CHECK_LIMIT, TELL_AT, capped_today, utc_day
+from .trust import CHECK_LIMIT, TELL_AT, capped_today
 
 __all__ = ["KEPT_LINES", "UNANSWERED_WHY", "mail_summary", "refused_this_turn"]
 
@@ -46,7 +47,7 @@ def mail_summary(campaign: Campaign, now: datetime) -> list[str]:
 def _guessed_lines(campaign: Campaign, now: datetime) -> list[str]:
     """Players with TELL_AT or more failed password checks today, the UTC day (docs/rules/,
     "Passwords and RESET"): told of it, and past CHECK_LIMIT refused unchecked."""
-    day = utc_day(now)
+    day = clock.utc_day(now)
     rows = campaign.store.rows(
         "select player, failures, unchecked from password_failures where day = ? and failures >= ? "
         "order by failures desc, player", (day, TELL_AT))

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from ... import clock
 from ...mail.inbound import InboundMail
 from ...mail.mailout import compose
 from ...mail.words import problem_texts
@@ -16,16 +17,7 @@ from ..deadlines import deadline_text
 from ..outbox import mark_unasked, queue
 from ..signup.standing import basics as signup_basics
 from .outcome import Fate
-from .trust import (
-    CAP_ANY,
-    CAP_STRANGER,
-    CAPS_NOTE_KIND,
-    UNASKED,
-    capped,
-    gm_told_today,
-    registered,
-    utc_day,
-)
+from .trust import CAP_ANY, CAP_STRANGER, CAPS_NOTE_KIND, UNASKED, capped, gm_told_today, registered
 
 
 class Replier:
@@ -102,7 +94,7 @@ class Replier:
         config = self.config
         basics = self.basics if self.basics is not None else signup_basics(self.campaign)
         message = compose(sender=config.mail.sender, to=config.mail.address, template="caps_note",
-                          context=basics | {"cap": cap, "day": utc_day(now),
+                          context=basics | {"cap": cap, "day": clock.utc_day(now),
                                             "per_address": CAP_STRANGER, "per_player": CAP_ANY,
                                             "per_day": config.caps_unasked_per_day, "status_command": "gm status"},
                           now=now, auto_reply=True)

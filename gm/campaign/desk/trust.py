@@ -102,16 +102,11 @@ def authenticate(campaign: Campaign, db: Any, parsed: OrderText, mail: InboundMa
     return player
 
 
-def utc_day(now: datetime) -> str:
-    """The calendar day in UTC of `now` (YYYY-MM-DD): the day failed checks count in."""
-    return now.astimezone(UTC).date().isoformat()
-
-
 def failures_today(db: Any, player: str, now: datetime) -> int:
     """The failed password checks counted for `player` on `now`'s UTC day. `db` is a
     connection or a sqlite-utils Database."""
     found = db.execute("select failures from password_failures where player = ? and day = ?",
-                       [player, utc_day(now)]).fetchone()
+                       [player, clock.utc_day(now)]).fetchone()
     return found[0] if found else 0
 
 
@@ -130,13 +125,13 @@ def unchecked(campaign: Campaign, db: Any, parsed: OrderText, now: datetime) -> 
         return None
     _add(db, player.id, now, "unchecked")
     return (f"password not checked: {count(failures, 'failed password check')} for {player.id} on "
-            f"{utc_day(now)} (UTC), the most a day")
+            f"{clock.utc_day(now)} (UTC), the most a day")
 
 
 def _add(db: Any, player: str, now: datetime, column: str) -> tuple[int, str | None]:
     """One more in `column` (failures or unchecked) of the player's day; returns the day's
     failures and when the player was told."""
-    key = [player, utc_day(now)]
+    key = [player, clock.utc_day(now)]
     db.execute("insert or ignore into password_failures (player, day, failures, unchecked) values (?, ?, 0, 0)",
                key)
     db.execute(f"update password_failures set {column} = {column} + 1 where player = ? and day = ?", key)
@@ -151,7 +146,7 @@ def _failed(campaign: Campaign, db: Any, player: PlayerConfig, now: datetime) ->
     failures, told_at = _add(db, player.id, now, "failures")
     if failures < TELL_AT or told_at is not None:
         return
-    day = utc_day(now)
+    day = clock.utc_day(now)
     db.execute("update password_failures set told_at = ? where player = ? and day = ?",
                [clock.iso(now), player.id, day])
     message = compose(
