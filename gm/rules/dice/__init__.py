@@ -29,7 +29,8 @@ from ..base import (
 )
 from ..chance import Chance
 from ..commands import Grammar
-from ..problem import Problem, problem
+from ..problem import Problem
+from ..resign import resign_problems
 from ..standings import BoardStanding, PieceStanding, PlayerStanding, Standings
 from . import views
 from .events import CampaignOver, OpeningThrow, OrderOfPlay, Placed, Resigned, Thrown, log_json
@@ -125,9 +126,7 @@ class Dice(Ruleset):
     def order_problems(self, setup: Setup, state: DiceState, player: str, order: DiceOrder) -> list[Problem]:
         """RESIGN from a player no longer in play is refused (RESIGN NONE never is): the
         default merge refuses it on its line."""
-        if order.resign and not state.in_play(player):
-            return [problem("resign_not_in_play")]
-        return []
+        return resign_problems(order, state.in_play(player))
 
     def order_view(self, setup: Setup, state: DiceState, player: str, order: DiceOrder) -> dict[str, Any]:
         piece = state.pieces[player]
