@@ -14,10 +14,9 @@ from functools import cached_property
 from typing import Any
 
 from ..base import Setup
-from ..ranking import competition_places
 from .events import NumberPlayed
 from .options import SHARED
-from .state import PostalOrder, PostalState, hands_to_number
+from .state import PostalOrder, PostalState, aggregates, hands_to_number
 
 
 @dataclass(frozen=True)
@@ -134,18 +133,10 @@ class OwnFacts:
 
 def standings(setup: Setup, state: PostalState, names: Mapping[str, str]) -> tuple[StandingLine, ...]:
     """Placings so far and, once every board has placed a player, their aggregate."""
-    aggregates: dict[str, int] = {}
-    rows = []
-    for player in setup.players:
-        placings = tuple(state.boards[b].pieces[player].placing for b in setup.boards)
-        if all(p is not None for p in placings):
-            aggregates[player] = sum(placings)  # type: ignore[arg-type]
-        rows.append((player, placings))
-    places = competition_places(aggregates)
-    lines = [
-        StandingLine(p, names.get(p, p), placings, aggregates.get(p), places.get(p))
-        for p, placings in rows
-    ]
+    summed = aggregates(setup.players, state)
+    lines = [StandingLine(p, names.get(p, p), tuple(state.boards[b].pieces[p].placing for b in setup.boards),
+                          *summed[p])
+             for p in setup.players]
     # placed players first by place, the rest in campaign order
     return tuple(sorted(lines, key=lambda s: (s.place is None, s.place or 0)))
 
