@@ -289,13 +289,14 @@ class _Replay:
             where.key = key_path(key_path(key_path("turns", number), "orders"), player)
             orders[player] = ruleset.order_from_json(order)
         where.key = key_path(key_path("turns", number), "orders")
+        seed = draw_seed(setup.seed, turn, self.entropy)
         try:
-            chance = SeededChance(draw_seed(setup.seed, turn, self.entropy))
+            chance = SeededChance(seed)
             outcome = played(ruleset.resolve(setup, self.state, orders, chance), chance)
         except RulesError as error:  # an order the rules cannot play was never played so
             return Difference(turn, "orders", None, None, "orders the rules can play", str(error))
         where.key = key_path("turns", number)
-        found = (draws(turn, entry["draws"], outcome.draws, draw_seed(setup.seed, turn, self.entropy))
+        found = (draws(turn, entry["draws"], outcome.draws, seed)
                  or states(turn, ruleset.state_json(setup, outcome.state), entry["state"]))
         if found:
             return found
