@@ -26,7 +26,7 @@ from typing import Any, BinaryIO
 
 from ..counts import count, one_or_many
 from .checks import Difference
-from .source import RecordUnreadable
+from .source import FORMAT, RecordUnreadable
 
 __all__ = ["Ack", "MailChecked", "Mailed", "check_mail", "read_mail"]
 
@@ -38,7 +38,6 @@ _HEX = re.compile(r"[0-9a-f]{64}")
 _ID = re.compile(r"[A-Za-z0-9_.\-]{1,100}")
 _NUMBER = re.compile(r"[0-9]{1,9}")
 _OLDEST = datetime.min.replace(tzinfo=UTC)
-STRICT_FORMAT = "gm-audit/3"  # from which an acknowledgement to a player who had left is a difference
 
 
 @dataclass(frozen=True)
@@ -301,7 +300,7 @@ def _acks(replayed: Any, mailed: Mailed) -> tuple[Difference | None, int, list[s
         final = max(acks, key=cmp_to_key(lambda a, b: _after(seats, a, b)))
         played = (entry.get("receipts") or {}).get(holder)
         if played is None:
-            if holder in entry.get("dropped", ()) and replayed.format == STRICT_FORMAT:
+            if holder in entry.get("dropped", ()) and replayed.format == FORMAT:  # from gm-audit/3
                 return Difference(turn, "an order acknowledged to a player the record says had left the game "
                                   "(docs/audit.md, Acknowledged means played)", None, holder, final.receipt,
                                   "no order", labels=MAILED), 0, notes

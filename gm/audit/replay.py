@@ -38,12 +38,11 @@ from .checks import (
 from .compare import draws, states
 from .installed import gm_release_played, refuse_later_writer, version_notes, what_to_install
 from .shape import check_shape, key_path
-from .source import RecordMalformed, RecordUnreadable, fetch, parse
+from .source import FORMAT, RecordMalformed, RecordUnreadable, fetch, parse
 from .strict import check_options
 
 __all__ = ["FORMAT", "FORMATS", "Replayed", "audit", "load_record"]
 
-FORMAT = "gm-audit/3"
 PROOF_FORMATS = ("gm-audit/2", FORMAT)  # the formats whose record holds its proof
 FORMATS = ("gm-audit/1", *PROOF_FORMATS)  # /1: written before the record held its proof; still read
 _SEED = re.compile(r"[0-9]{1,100}")

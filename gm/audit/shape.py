@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .checks import SILENT
-from .source import RecordMalformed, RecordRefused
+from .source import FORMAT, RecordMalformed, RecordRefused
 from .strict import check_strict
 
 __all__ = ["check_shape", "key_path"]
@@ -215,15 +215,15 @@ def _record_3() -> Obj:
     return Obj({**two.keys, "entropy": MapOf(STRING)}, two.optional)
 
 
-_SHAPES = {"gm-audit/1": _record(proof=False), "gm-audit/2": _record(proof=True), "gm-audit/3": _record_3()}
+_SHAPES = {"gm-audit/1": _record(proof=False), "gm-audit/2": _record(proof=True), FORMAT: _record_3()}
 
 
 def check_shape(record: Mapping[str, Any]) -> None:
     """RecordMalformed naming the first key of `record` (of a format gm reads) that is
     missing or of another type than docs/audit.md gives."""
-    if record["format"] == "gm-audit/3":
+    if record["format"] == FORMAT:
         check_strict(record)  # the seed's limits before its type: a seed too long is over a limit
     wrong = _SHAPES[record["format"]].problem(record, "")
     if wrong:
-        refused = RecordRefused if record["format"] == "gm-audit/3" else RecordMalformed
+        refused = RecordRefused if record["format"] == FORMAT else RecordMalformed
         raise refused(f"the record's shape: {wrong}")

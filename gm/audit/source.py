@@ -23,6 +23,7 @@ from ..errors import GmError
 __all__ = ["AUDIT_FILE", "MAX_RECORD_BYTES", "RecordMalformed", "RecordRefused", "RecordUnreadable", "fetch", "parse"]
 
 AUDIT_FILE = "audit.json"
+FORMAT = "gm-audit/3"  # the record gm writes now, which docs/audit.md's strict rules hold to
 MAX_RECORD_BYTES = 64 * 2**20  # 2,000 players on three boards for 50 turns write about 30 MiB
 MEMORY_BUDGET = 768 * 2**20  # what the parsed record may take: with the replay, well under 1 GiB
 DOWNLOAD_SECONDS = 60  # the whole download, however slowly the server sends
