@@ -11,6 +11,7 @@ from typing import Any
 from ...errors import ProblemsError
 from ...yamlfile import is_int
 from ..base import Setup
+from ..options import option_names
 from .cards import BLANK, DEFAULT_DECK, DEFAULT_WHITE_DOTS, read_code
 from .items import MIX_KEYS, MIX_MOST, default_mix
 
@@ -22,11 +23,6 @@ __all__ = ["MAX_DECK", "OPTION_KEYS", "UnleashedOptions", "parse_options"]
 # MB) here, but 200 million for a deck of 20,000, which no machine holds. Checked before anything is
 # built.
 MAX_DECK = 2_000
-
-OPTION_KEYS = ("seating", "rotate_start", "finish", "setup", "pieces", "mix", "super_size", "simple",
-               "blank_removal", "four_card_hands", "two_card_placement", "compulsory_play", "snake_eyes",
-               "deck", "white_dots", "max_turns")
-
 
 @dataclass(frozen=True)
 class UnleashedOptions:
@@ -110,6 +106,9 @@ def _codes(raw: Any, what: str, line: int, problems: list[str]) -> dict[str, int
         else:
             table[code] = count
     return table
+
+
+OPTION_KEYS = option_names(UnleashedOptions)  # campaign.yaml's keys: the dataclass's fields
 
 
 def parse_options(raw: Mapping[str, Any]) -> UnleashedOptions:
