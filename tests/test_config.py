@@ -59,6 +59,15 @@ def test_unknown_and_misspelt_keys_are_refused_with_their_lines(tmp_path):
     assert not any("missing key 'seed'" in p for p in problems)
 
 
+def test_press_keys_misspelt_or_given_twice_are_refused_with_their_lines_as_every_block(tmp_path):
+    text = GOOD + "press:\n  mode: grey\n  mode: white\n  max_per_dya: 5\n"
+    with pytest.raises(ConfigError) as error:
+        load_config(write(tmp_path / "c", text))
+    problems = error.value.problems
+    assert any(p.endswith("press: key 'mode' given twice") for p in problems), problems
+    assert any(p.endswith("press: unknown key 'max_per_dya' (did you mean 'max_per_day'?)") for p in problems)
+
+
 def test_bad_values_and_bad_boards_are_all_listed(tmp_path):
     bad_board = tmp_path / "bad.yaml"
     bad_board.write_text("squares: 10\nsnakes: [[3, 8]]\n")

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ...yamlfile import LineDict, is_int, key_problems
+
 MODES = ("none", "white", "grey", "public")
 PUBLISH = ("public", "none")
 PRESS_KEYS = ("mode", "max_bytes", "max_per_day", "max_recipients_per_day", "digest_above", "observers", "publish")
@@ -27,7 +29,7 @@ class PressSettings:
 
 
 def _whole(value: Any, least: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= least
+    return is_int(value) and value >= least
 
 
 def read_press(data: Any, problems: list[str]) -> PressSettings:
@@ -36,12 +38,10 @@ def read_press(data: Any, problems: list[str]) -> PressSettings:
     if raw is None:
         return PressSettings()
     where = data.line_of("press")
-    if not hasattr(raw, "line_of"):
+    if not isinstance(raw, LineDict):
         problems.append(f"line {where}: press must be a mapping, such as press: {{mode: grey}}")
         return PressSettings()
-    for key in raw:
-        if key not in PRESS_KEYS:
-            problems.append(f"line {raw.line_of(key)}: unknown press key '{key}' (known: {', '.join(PRESS_KEYS)})")
+    problems += key_problems(raw, PRESS_KEYS, "press")
     default = PressSettings()
     values = {}
     checks = {"mode": (lambda v: v in MODES, "one of " + ", ".join(MODES)),
